@@ -1,0 +1,45 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// RoadmapBridge. Module map and import rules: docs/architecture.md.
+// Client-side modules (RoadmapFormat; later VoteFirstAPI, FeatureVoting) use Foundation only
+// and must build for iOS 15+ / macOS 12+. Server modules may need macOS 15.
+let package = Package(
+  name: "RoadmapBridge",
+  platforms: [.macOS(.v12), .iOS(.v15)],
+  products: [
+    .library(name: "RoadmapFormat", targets: ["RoadmapFormat"]),
+    .library(name: "HTTPServer", targets: ["HTTPServer"]),
+    .library(name: "VoteStore", targets: ["VoteStore"]),
+    .library(name: "CounterService", targets: ["CounterService"]),
+    .executable(name: "roadmapctl", targets: ["roadmapctl"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSQLite",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .systemLibrary(
+      name: "CPostgres", path: "Sources/CPostgres",
+      providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    .target(name: "RoadmapFormat"),
+    .target(name: "HTTPServer"),
+    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
+    .target(
+      name: "CounterService",
+      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
+    .target(
+      name: "RoadmapCLI",
+      dependencies: ["RoadmapFormat", "HTTPServer", "VoteStore", "CounterService"]),
+    .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
+    .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
+    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+    .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
+    .testTarget(
+      name: "CounterServiceTests",
+      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat"]),
+    .testTarget(
+      name: "RoadmapCLITests",
+      dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

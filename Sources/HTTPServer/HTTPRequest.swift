@@ -1,0 +1,197 @@
+/// An HTTP request method, such as `GET` or `POST`.
+///
+/// A struct rather than an enum so that methods the server does not route still parse
+/// and can be answered with 405 or 501.
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+  /// The method token exactly as it appeared on the request line.
+  public var rawValue: String
+
+  /// Creates a method from its token.
+  public init(rawValue: String) { self.rawValue = rawValue }
+
+  /// `GET`.
+  public static let get = HTTPMethod(rawValue: "GET")
+  /// `HEAD`.
+  public static let head = HTTPMethod(rawValue: "HEAD")
+  /// `POST`.
+  public static let post = HTTPMethod(rawValue: "POST")
+  /// `PUT`.
+  public static let put = HTTPMethod(rawValue: "PUT")
+  /// `DELETE`.
+  public static let delete = HTTPMethod(rawValue: "DELETE")
+  /// `OPTIONS`.
+  public static let options = HTTPMethod(rawValue: "OPTIONS")
+
+  /// The method token.
+  public var description: String { rawValue }
+}
+
+/// An ordered list of HTTP header fields with case-insensitive lookup.
+public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+  /// The fields in the order they were received or added.
+  public private(set) var fields: [(name: String, value: String)]
+
+  /// Creates a header list from name/value pairs, keeping their order.
+  public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
+
+  /// Creates a header list from a dictionary literal, keeping the literal's order.
+  public init(dictionaryLiteral elements: (String, String)...) {
+    self.fields = elements.map { (name: $0.0, value: $0.1) }
+  }
+
+  /// The first value of the field named `name` (case-insensitive), or nil.
+  public subscript(name: String) -> String? {
+    fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+  }
+
+  /// Every value of the field named `name` (case-insensitive), in order.
+  public func values(for name: String) -> [String] {
+    fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+  }
+
+  /// Appends a field, keeping any existing field of the same name.
+  public mutating func add(name: String, value: String) {
+    fields.append((name: name, value: value))
+  }
+
+  /// Replaces every field named `name` with one field holding `value`.
+  public mutating func replaceOrAdd(name: String, value: String) {
+    fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    fields.append((name: name, value: value))
+  }
+
+  /// Removes every field named `name`.
+  public mutating func remove(name: String) {
+    fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+  }
+
+  /// Iterates the fields in order.
+  public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    fields.makeIterator()
+  }
+
+  /// Two header lists are equal when they hold the same fields in the same order.
+  public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+    lhs.fields.count == rhs.fields.count
+      && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+  }
+}
+
+extension String {
+  func caseInsensitiveEquals(_ other: String) -> Bool {
+    let a = self.utf8
+    let b = other.utf8
+    guard a.count == b.count else { return false }
+    for (x, y) in zip(a, b) {
+      let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
+      let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
+      if lx != ly { return false }
+    }
+    return true
+  }
+}
+
+/// A parsed HTTP request as handlers see it.
+public struct HTTPRequest: Sendable {
+  /// The request method.
+  public var method: HTTPMethod
+  /// The request target exactly as sent (path and query, still percent-encoded).
+  public var target: String
+  /// The percent-decoded path, without the query.
+  public var path: String
+  /// The query parameters, percent-decoded (`+` read as a space), in order; a name may repeat.
+  public var queryItems: [(name: String, value: String)]
+  /// The HTTP version as `(major, minor)`, e.g. `(1, 1)`.
+  public var version: (major: Int, minor: Int)
+  /// The header fields.
+  public var headers: HTTPHeaders
+  /// The request body (already de-chunked).
+  public var body: [UInt8]
+  /// The peer's address as text (`127.0.0.1`, `::1`), or empty when there is no socket.
+  public var remoteAddress: String
+  /// Path parameters filled in by the ``Router`` (`:ns` → `"ns"`).
+  public var pathParameters: [String: String]
+
+  /// Creates a request. `path` and `queryItems` are derived from `target` when not given.
+  public init(
+    method: HTTPMethod, target: String, version: (major: Int, minor: Int) = (1, 1),
+    headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], remoteAddress: String = ""
+  ) {
+    self.method = method
+    self.target = target
+    self.version = version
+    self.headers = headers
+    self.body = body
+    self.remoteAddress = remoteAddress
+    self.pathParameters = [:]
+    let (path, query) = URLComponentsDecoder.split(target)
+    self.path = path
+    self.queryItems = query
+  }
+
+  /// The first value of the query parameter `name`, or nil.
+  public func query(_ name: String) -> String? {
+    queryItems.first { $0.name == name }?.value
+  }
+
+  /// The value of the path parameter `name` set by the router, or nil.
+  public func parameter(_ name: String) -> String? { pathParameters[name] }
+}
+
+/// Splits a request target into a decoded path and decoded query items.
+enum URLComponentsDecoder {
+  static func split(_ target: String) -> (String, [(name: String, value: String)]) {
+    let utf8 = Array(target.utf8)
+    let q = utf8.firstIndex(of: UInt8(ascii: "?"))
+    let pathBytes = q.map { Array(utf8[..<$0]) } ?? utf8
+    let path = percentDecode(pathBytes, plusAsSpace: false)
+    var items: [(name: String, value: String)] = []
+    if let q {
+      let query = utf8[(q + 1)...]
+      for part in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+        if let eq = part.firstIndex(of: UInt8(ascii: "=")) {
+          items.append(
+            (
+              name: percentDecode(Array(part[..<eq]), plusAsSpace: true),
+              value: percentDecode(Array(part[(eq + 1)...]), plusAsSpace: true)
+            ))
+        } else {
+          items.append((name: percentDecode(Array(part), plusAsSpace: true), value: ""))
+        }
+      }
+    }
+    return (path, items)
+  }
+
+  /// Decodes `%XX` escapes; an invalid escape is kept literally. Invalid UTF-8 is repaired.
+  static func percentDecode(_ bytes: [UInt8], plusAsSpace: Bool) -> String {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count)
+    var i = 0
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == UInt8(ascii: "%"), i + 2 < bytes.count,
+        let h = hexValue(bytes[i + 1]), let l = hexValue(bytes[i + 2])
+      {
+        out.append(h << 4 | l)
+        i += 3
+      } else if b == UInt8(ascii: "+") && plusAsSpace {
+        out.append(UInt8(ascii: " "))
+        i += 1
+      } else {
+        out.append(b)
+        i += 1
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  private static func hexValue(_ c: UInt8) -> UInt8? {
+    switch c {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/// Routes requests to handlers by method and path pattern.
+///
+/// Patterns are literal segments and `:name` parameters, e.g. `/get/:ns/:key`. A pattern
+/// matches only paths with the same number of segments. Routes are tried in the order they
+/// were added; the first match wins. A path that matches some route but not for this method
+/// gets 405 with `Allow`; no match at all gets the `notFound` handler (404 by default).
+public struct Router: Sendable {
+  private struct Route: Sendable {
+    var method: HTTPMethod
+    var segments: [Segment]
+    var handler: HTTPHandler
+  }
+
+  private enum Segment: Sendable, Equatable {
+    case literal(String)
+    case parameter(String)
+  }
+
+  private var routes: [Route] = []
+
+  /// Answers requests that match no route. Defaults to a JSON 404.
+  public var notFound: HTTPHandler = { _ in
+    .json(#"{"error":"not found"}"#, status: 404)
+  }
+
+  /// Creates an empty router.
+  public init() {}
+
+  /// Adds a route for `method` and `pattern`.
+  public mutating func on(
+    _ method: HTTPMethod, _ pattern: String, handler: @escaping HTTPHandler
+  ) {
+    let segments = Router.split(pattern).map { s -> Segment in
+      s.hasPrefix(":") ? .parameter(String(s.dropFirst())) : .literal(s)
+    }
+    routes.append(Route(method: method, segments: segments, handler: handler))
+  }
+
+  /// Adds a `GET` route (which also answers `HEAD`).
+  public mutating func get(_ pattern: String, handler: @escaping HTTPHandler) {
+    on(.get, pattern, handler: handler)
+  }
+
+  /// Adds a `POST` route.
+  public mutating func post(_ pattern: String, handler: @escaping HTTPHandler) {
+    on(.post, pattern, handler: handler)
+  }
+
+  /// Finds the route for `request` and runs it, filling in `pathParameters`.
+  public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    let parts = Router.split(request.path)
+    var allowed: [HTTPMethod] = []
+    for route in routes {
+      guard let params = Router.match(route.segments, parts) else { continue }
+      let method = request.method == .head ? HTTPMethod.get : request.method
+      guard route.method == method else {
+        if !allowed.contains(route.method) { allowed.append(route.method) }
+        continue
+      }
+      var matched = request
+      matched.pathParameters = params
+      return await route.handler(matched)
+    }
+    if !allowed.isEmpty {
+      var response = HTTPResponse.json(#"{"error":"method not allowed"}"#, status: 405)
+      response.headers.replaceOrAdd(
+        name: "Allow", value: allowed.map(\.rawValue).joined(separator: ", "))
+      return response
+    }
+    return await notFound(request)
+  }
+
+  /// The handler form of this router, to give to ``HTTPServer``.
+  public var handler: HTTPHandler {
+    let router = self
+    return { await router.respond(to: $0) }
+  }
+
+  private static func split(_ path: String) -> [String] {
+    path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+  }
+
+  private static func match(_ segments: [Segment], _ parts: [String]) -> [String: String]? {
+    guard segments.count == parts.count else { return nil }
+    var params: [String: String] = [:]
+    for (segment, part) in zip(segments, parts) {
+      switch segment {
+      case .literal(let l): if l != part { return nil }
+      case .parameter(let name): params[name] = part
+      }
+    }
+    return params
+  }
+}

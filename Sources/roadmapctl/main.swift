@@ -1,0 +1,4 @@
+import Foundation
+import RoadmapCLI
+
+exit(await RoadmapCLI.main(Array(CommandLine.arguments.dropFirst())))
