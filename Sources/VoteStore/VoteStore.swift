@@ -1,5 +1,284 @@
-// VoteStore: the `VoteStore` protocol, the embedded SQLite store and the PostgreSQL store.
-import CSQLite
+import Foundation
 
-/// The version of the SQLite library the store is linked against, e.g. `"3.40.1"`.
-public var sqliteLibraryVersion: String { String(cString: sqlite3_libversion()) }
+/// Where vote counters live: the embedded SQLite store or PostgreSQL.
+///
+/// Every mutating call is one atomic, durable step: when it returns, the change survives
+/// `kill -9` and power loss; when it throws, nothing was changed. Counts never go below zero.
+/// Implementations are safe to call from many tasks at once and may group concurrent writes
+/// into one transaction (group commit).
+public protocol VoteStore: Sendable {
+  /// The counter `key` in `namespace`, or nil when it does not exist.
+  func record(namespace: String, key: String) async throws(VoteStoreError) -> CounterRecord?
+
+  /// The values of `keys` in `namespace`; keys that do not exist are absent from the result.
+  func values(namespace: String, keys: [String]) async throws(VoteStoreError) -> [String: Int64]
+
+  /// Creates a counter; returns nil (and changes nothing) when it already exists.
+  func create(_ creation: CounterCreation) async throws(VoteStoreError) -> CounterRecord?
+
+  /// Applies one change to one counter, atomically and durably. See ``CounterMutation``.
+  func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult
+
+  /// Sets a counter to `value` (clamped at zero). With `createIfMissing` a missing counter is
+  /// created with `defaults`; otherwise nil is returned for a missing counter.
+  func set(
+    namespace: String, key: String, value: Int64, createIfMissing: CounterCreation?
+  ) async throws(VoteStoreError) -> (old: Int64, record: CounterRecord)?
+
+  /// Totals across the store, for `/stats` and `/metrics`.
+  func statistics() async throws(VoteStoreError) -> StoreStatistics
+
+  /// Every counter with its voter set, for `roadmapctl votes export`.
+  func exportAll() async throws(VoteStoreError) -> VoteExport
+
+  /// Loads an export. `replace` overwrites counters that exist; otherwise they are left as
+  /// they are and counted in the result's `skipped`. All or nothing.
+  func importAll(_ export: VoteExport, replace: Bool) async throws(VoteStoreError) -> ImportSummary
+
+  /// Checks that the store can be read and written (for `/healthz`).
+  func checkHealth() async throws(VoteStoreError)
+
+  /// Flushes pending work and closes the store. Later calls throw ``VoteStoreError/closed``.
+  func close() async
+}
+
+/// One counter as stored.
+public struct CounterRecord: Sendable, Equatable, Codable {
+  /// A stable numeric id (counterapi's `id`).
+  public var id: Int64
+  /// The namespace (countapi's `namespace`, counterapi's namespace name).
+  public var namespace: String
+  /// The key (countapi's `key`, counterapi's `name`).
+  public var key: String
+  /// The current count, never below zero.
+  public var value: Int64
+  /// Whether `/set` is allowed without the admin token (countapi's `enable_reset`).
+  public var enableReset: Bool
+  /// The smallest `amount` one update may apply (countapi's `update_lowerbound`).
+  public var updateLowerBound: Int64
+  /// The largest `amount` one update may apply (countapi's `update_upperbound`).
+  public var updateUpperBound: Int64
+  /// When the counter was created, in milliseconds since 1970 (UTC).
+  public var createdAt: Int64
+  /// When the counter last changed, in milliseconds since 1970 (UTC).
+  public var updatedAt: Int64
+
+  /// Creates a record.
+  public init(
+    id: Int64, namespace: String, key: String, value: Int64, enableReset: Bool,
+    updateLowerBound: Int64, updateUpperBound: Int64, createdAt: Int64, updatedAt: Int64
+  ) {
+    self.id = id
+    self.namespace = namespace
+    self.key = key
+    self.value = value
+    self.enableReset = enableReset
+    self.updateLowerBound = updateLowerBound
+    self.updateUpperBound = updateUpperBound
+    self.createdAt = createdAt
+    self.updatedAt = updatedAt
+  }
+}
+
+/// How to create a counter (countapi's `/create` parameters).
+public struct CounterCreation: Sendable, Equatable {
+  /// The namespace.
+  public var namespace: String
+  /// The key.
+  public var key: String
+  /// The starting value (clamped at zero).
+  public var value: Int64
+  /// Whether `/set` is allowed without the admin token.
+  public var enableReset: Bool
+  /// The smallest amount one update may apply.
+  public var updateLowerBound: Int64
+  /// The largest amount one update may apply.
+  public var updateUpperBound: Int64
+
+  /// Creates a creation request. The defaults are those of a key made by `/hit`:
+  /// value 0, no reset, update bounds [-1, 1] (so an unvote works).
+  public init(
+    namespace: String, key: String, value: Int64 = 0, enableReset: Bool = false,
+    updateLowerBound: Int64 = -1, updateUpperBound: Int64 = 1
+  ) {
+    self.namespace = namespace
+    self.key = key
+    self.value = value
+    self.enableReset = enableReset
+    self.updateLowerBound = updateLowerBound
+    self.updateUpperBound = updateUpperBound
+  }
+}
+
+/// One change to one counter.
+///
+/// - Without a voter, `delta` is added to the value; the result is clamped at zero
+///   (a `-1` on a zero counter leaves it at zero and reports ``MutationResult/Outcome/atZero``).
+/// - With a voter, a positive `delta` counts only if this voter has no vote on the key yet
+///   (then the vote is recorded); a negative one only if the voter has a vote (then it is
+///   removed). Otherwise the value is unchanged and the outcome says why.
+/// - With `checkBounds`, a `delta` outside the key's update bounds changes nothing and
+///   reports ``MutationResult/Outcome/outOfBounds``.
+/// - A missing key is created from `createIfMissing` first, or reported as missing.
+public struct CounterMutation: Sendable, Equatable {
+  /// The namespace.
+  public var namespace: String
+  /// The key.
+  public var key: String
+  /// The amount to add (negative to subtract).
+  public var delta: Int64
+  /// The voter's stable id, for idempotent votes; nil for anonymous counting.
+  public var voter: String?
+  /// Whether `delta` must lie within the key's update bounds.
+  public var checkBounds: Bool
+  /// How to create the key when it does not exist; nil means "report missing".
+  public var createIfMissing: CounterCreation?
+
+  /// Creates a mutation.
+  public init(
+    namespace: String, key: String, delta: Int64, voter: String? = nil,
+    checkBounds: Bool = false, createIfMissing: CounterCreation? = nil
+  ) {
+    self.namespace = namespace
+    self.key = key
+    self.delta = delta
+    self.voter = voter
+    self.checkBounds = checkBounds
+    self.createIfMissing = createIfMissing
+  }
+}
+
+/// What ``VoteStore/apply(_:)`` did.
+public struct MutationResult: Sendable, Equatable {
+  /// Why the value changed or did not.
+  public enum Outcome: String, Sendable, Equatable {
+    /// The delta was applied.
+    case applied
+    /// The key does not exist and no creation was asked for.
+    case missing
+    /// The delta lies outside the key's update bounds; nothing changed.
+    case outOfBounds
+    /// The voter already has a vote on this key; nothing changed.
+    case alreadyVoted
+    /// The voter has no vote to remove; nothing changed.
+    case notVoted
+    /// The counter is at zero and would have gone below; nothing changed.
+    case atZero
+  }
+
+  /// Why the value changed or did not.
+  public var outcome: Outcome
+  /// The counter after the call; nil only when `outcome` is `.missing`.
+  public var record: CounterRecord?
+  /// Whether the call created the counter.
+  public var created: Bool
+
+  /// Creates a result.
+  public init(outcome: Outcome, record: CounterRecord?, created: Bool = false) {
+    self.outcome = outcome
+    self.record = record
+    self.created = created
+  }
+}
+
+/// Totals across a store.
+public struct StoreStatistics: Sendable, Equatable {
+  /// How many counters exist (countapi's `keys_created`).
+  public var counters: Int64
+  /// How many changes were applied since the store was created (countapi's `keys_updated`).
+  public var updates: Int64
+  /// How many voter records exist.
+  public var voters: Int64
+
+  /// Creates statistics.
+  public init(counters: Int64, updates: Int64, voters: Int64) {
+    self.counters = counters
+    self.updates = updates
+    self.voters = voters
+  }
+}
+
+/// Every counter and voter set of a store, as written by `roadmapctl votes export`.
+public struct VoteExport: Sendable, Equatable, Codable {
+  /// One counter with its voters.
+  public struct Counter: Sendable, Equatable, Codable {
+    /// The counter.
+    public var record: CounterRecord
+    /// The ids of the voters who hold a vote on it, sorted.
+    public var voters: [String]
+
+    /// Creates an exported counter.
+    public init(record: CounterRecord, voters: [String]) {
+      self.record = record
+      self.voters = voters
+    }
+  }
+
+  /// The format version; 1 for now.
+  public var version: Int
+  /// The counters, sorted by namespace then key.
+  public var counters: [Counter]
+
+  /// Creates an export.
+  public init(version: Int = 1, counters: [Counter]) {
+    self.version = version
+    self.counters = counters
+  }
+}
+
+/// What an import did.
+public struct ImportSummary: Sendable, Equatable {
+  /// Counters written.
+  public var imported: Int
+  /// Counters left as they were because they existed and `replace` was false.
+  public var skipped: Int
+
+  /// Creates a summary.
+  public init(imported: Int, skipped: Int) {
+    self.imported = imported
+    self.skipped = skipped
+  }
+}
+
+/// A store failure. The service answers 503 for all of them and logs `description`.
+///
+/// A struct with static members, so that new kinds of failure break no caller.
+public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The kind of failure.
+  public struct Kind: Sendable, Hashable, CustomStringConvertible {
+    fileprivate let name: String
+    /// The database is locked by another process for longer than the busy timeout.
+    public static let busy = Kind(name: "busy")
+    /// The database file is damaged or not a database.
+    public static let corrupt = Kind(name: "corrupt")
+    /// The disk or the database is full.
+    public static let full = Kind(name: "full")
+    /// An I/O error, a permission problem, or a lost connection.
+    public static let io = Kind(name: "io")
+    /// The store was closed.
+    public static let closed = Kind(name: "closed")
+    /// The input (an import file, a key) is invalid.
+    public static let invalid = Kind(name: "invalid")
+    /// Anything else the database reported.
+    public static let other = Kind(name: "other")
+    /// The kind's name.
+    public var description: String { name }
+  }
+
+  /// The kind of failure.
+  public var kind: Kind
+  /// What failed, with the database's own message.
+  public var message: String
+
+  /// Creates an error.
+  public init(_ kind: Kind, _ message: String) {
+    self.kind = kind
+    self.message = message
+  }
+
+  /// A store that was closed.
+  public static let closed = VoteStoreError(.closed, "the vote store is closed")
+
+  /// `kind: message`.
+  public var description: String { "\(kind): \(message)" }
+}
