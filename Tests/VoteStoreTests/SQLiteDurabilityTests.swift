@@ -103,3 +103,35 @@ import VoteStore
     await second.close()
   }
 }
+
+/// The WAL is checkpointed into the database file by the store's own checkpointer thread.
+@Suite struct SQLiteCheckpointTests {
+  @Test func aLargeWALIsCheckpointedWhileTheStoreIsOpen() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(directory: dir.url)
+    let file = dir.url.appendingPathComponent(SQLiteVoteStore.fileName).path
+    func size(_ path: String) -> Int {
+      ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+    let before = size(file)
+    let filler = String(repeating: "x", count: 1000)
+    let export = VoteExport(
+      counters: (0..<6000).map { index in
+        VoteExport.Counter(
+          record: CounterRecord(
+            id: 0, namespace: "ns", key: "\(index)-\(filler)", value: 1, enableReset: false,
+            updateLowerBound: -1, updateUpperBound: 1, createdAt: 0, updatedAt: 0),
+          voters: [])
+      })
+    _ = try await store.importAll(export, replace: false)
+    var waited = 0
+    while size(file) < 4 << 20 && waited < 400 {
+      try await Task.sleep(for: .milliseconds(50))
+      waited += 1
+    }
+    #expect(size(file) > before + (4 << 20), "the database file received the WAL's pages")
+    #expect(try await store.statistics().counters == 6000)
+    await store.close()
+  }
+}

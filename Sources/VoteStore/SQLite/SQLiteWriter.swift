@@ -37,6 +37,11 @@ final class SQLiteWriter: Sendable {
     queue.close()
     await thread.finished()
   }
+
+  /// Like ``close()`` without waiting (for a store released without being closed).
+  func closeEventually() {
+    queue.close()
+  }
 }
 
 /// The writer thread's state: the connection and its transaction statements.
