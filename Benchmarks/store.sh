@@ -10,7 +10,9 @@
 #
 # Knobs: RUNS (3) · OPS (increments per run, 20000) · WRITERS ("1 8 64") · KEYS (100)
 #        ANCHORS (1: also run sqlite_anchors.sh) · DIR (default: under /var/tmp, removed at exit)
-#        ROADMAP_BENCH_POSTGRES_URL: also measure PostgresVoteStore (pool 16) on that server.
+#        POSTGRES (0): 1 = also measure PostgresVoteStore (pool 16) on a throwaway cluster started
+#        here (initdb, Unix socket in the work dir, fsync=on, synchronous_commit=on; as root via
+#        runuser -u postgres), or on ROADMAP_BENCH_POSTGRES_URL when that is set.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -20,7 +22,12 @@ ANCHORS=${ANCHORS:-1}
 
 if [ -n "${DIR:-}" ]; then W=$DIR; mkdir -p "$W"; OWN=0; else W=$(mktemp -d /var/tmp/store-bench.XXXXXX); OWN=1; fi
 BUILD=$(mktemp -d /tmp/store-bench-build.XXXXXX)
-cleanup() { [ "$OWN" = 1 ] && rm -rf "$W"; rm -rf "$BUILD"; return 0; }
+PGDIR=""
+as_pg() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi; }
+cleanup() {
+  if [ -n "$PGDIR" ]; then as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -m fast -w stop >/dev/null 2>&1 || true; rm -rf "$PGDIR"; fi
+  [ "$OWN" = 1 ] && rm -rf "$W"; rm -rf "$BUILD"; return 0
+}
 trap cleanup EXIT INT TERM
 
 cat > "$BUILD/main.swift" <<'SWIFT'
@@ -75,6 +82,15 @@ echo "compiling the driver (swiftc -O) ..." >&2
 ( cd "$ROOT" && swiftc -O -module-name StoreBench -o "$BUILD/storebench" \
     $(find Sources/VoteStore -name '*.swift') "$BUILD/main.swift" \
     -I Sources/CSQLite -I Sources/CPostgres -lsqlite3 -lpq ) >&2
+
+if [ "${POSTGRES:-0}" = 1 ] && [ -z "${ROADMAP_BENCH_POSTGRES_URL:-}" ]; then
+  PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
+  PGDIR=$(mktemp -d /var/tmp/store-bench-pg.XXXXXX)
+  [ "$(id -u)" = 0 ] && chown postgres:postgres "$PGDIR"
+  as_pg "$PGBIN/initdb" -D "$PGDIR/data" -U postgres --auth=trust -E UTF8 >/dev/null
+  as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/log" -w -o "-c port=5432 -c listen_addresses='' -c unix_socket_directories=$PGDIR -c fsync=on -c synchronous_commit=on" start >/dev/null
+  ROADMAP_BENCH_POSTGRES_URL="host=$PGDIR port=5432 user=postgres dbname=postgres"
+fi
 
 median() { sort -g | awk '{a[NR]=$1} END{ if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2 }'; }
 declare -A TPS P50 P99

@@ -29,7 +29,9 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     }
     handle = connection
     // Waiting for a row lock longer than this is reported as busy rather than hanging.
-    try execute("SET lock_timeout = '10s'; SET application_name = 'roadmapctl'")
+    try execute(
+      "SET lock_timeout = '10s'; SET application_name = 'roadmapctl'; "
+        + "SET client_min_messages = warning")
   }
 
   /// Whether the connection is (as far as libpq knows) alive.
