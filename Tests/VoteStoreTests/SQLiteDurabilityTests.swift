@@ -48,6 +48,33 @@ import VoteStore
     await reopened.close()
   }
 
+  @Test func openingWhileAnotherProcessHoldsTheWriteLockIsBusy() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(directory: dir.url)
+    await store.close()
+    let path = dir.url.appendingPathComponent(SQLiteVoteStore.fileName).path
+    let child = try startPython(
+      """
+      import sqlite3, sys, time
+      db = sqlite3.connect(sys.argv[1], isolation_level=None)
+      db.execute("BEGIN IMMEDIATE")
+      db.execute("UPDATE meta SET value = value WHERE name = 'updates'")
+      print("locked", flush=True)
+      time.sleep(600)
+      """, arguments: [path])
+    try child.waitForLine("locked")
+    let failure = await storeError { () throws(VoteStoreError) in
+      _ = try SQLiteVoteStore(
+        directory: dir.url, options: .init(busyTimeoutMilliseconds: 100))
+    }
+    child.kill()
+    #expect(failure?.kind == .busy)
+    let reopened = try SQLiteVoteStore(directory: dir.url)
+    try await reopened.checkHealth()
+    await reopened.close()
+  }
+
   @Test func anotherProcessHoldingTheWriteLockMakesWritesBusyNotLost() async throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
