@@ -4,7 +4,7 @@
 # one-row UPDATE transactions per second, WAL, synchronous=FULL; and the disk's raw O_DSYNC rate)
 # in one run, on the same filesystem.
 #
-# The driver is compiled with `swiftc -O` together with Sources/VoteStore (release optimisation,
+# The driver is compiled with `swiftc -O -wmo` together with Sources/VoteStore (release optimisation,
 # no Package.swift change). Every increment is `apply(+1)` and returns only after its group's
 # commit (fsync of the WAL); the total is checked at the end of every run.
 #
@@ -79,7 +79,7 @@ await store.close()
 SWIFT
 
 echo "compiling the driver (swiftc -O) ..." >&2
-( cd "$ROOT" && swiftc -O -module-name StoreBench -o "$BUILD/storebench" \
+( cd "$ROOT" && swiftc -O -wmo -module-name StoreBench -o "$BUILD/storebench" \
     $(find Sources/VoteStore -name '*.swift') "$BUILD/main.swift" \
     -I Sources/CSQLite -I Sources/CPostgres -lsqlite3 -lpq ) >&2
 
