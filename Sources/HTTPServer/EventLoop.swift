@@ -475,7 +475,7 @@ final class EventLoop: @unchecked Sendable {
     connection.inFlight = false
     let keep = encoder.encode(
       completion.response, headOnly: connection.inFlightIsHead,
-      keepAlive: connection.inFlightKeepAlive, http10: connection.inFlightHTTP10,
+      keepAlive: connection.inFlightKeepAlive && !draining, http10: connection.inFlightHTTP10,
       into: &connection.output)
     if !keep { connection.closeAfterWrite = true }
     flush(connection)
