@@ -55,10 +55,13 @@ final class EventLoop: @unchecked Sendable {
   static let lingerNanos: UInt64 = 2_000_000_000
   /// Most bytes drained from a closing connection.
   static let maxLingerBytes = 1 << 20
-  /// Methods the server knows; others get 501 before reaching the handler.
-  static let knownMethods: Set<String> = [
-    "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH",
-  ]
+  /// Whether the server knows `method`; others get 501 before reaching the handler.
+  static func isKnownMethod(_ method: String) -> Bool {
+    switch method {
+    case "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH": return true
+    default: return false
+    }
+  }
 
   init(
     listenFD: Int32, configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler
@@ -185,8 +188,7 @@ final class EventLoop: @unchecked Sendable {
   }
 
   private func drainWakePipe() {
-    var scratch = [UInt8](repeating: 0, count: 64)
-    while read(wakeReadFD, &scratch, scratch.count) > 0 {}
+    while read(wakeReadFD, readBuffer.baseAddress, readBuffer.count) > 0 {}
   }
 
   private func takeCompletions() {
@@ -422,11 +424,13 @@ final class EventLoop: @unchecked Sendable {
     setDeadline(connection, .none)
     let fd = connection.fd
     let id = connection.id
-    if !EventLoop.knownMethods.contains(parsed.method) {
+    if !EventLoop.isKnownMethod(parsed.method) {
       let response = ResponseEncoder.errorResponse(
         status: 501, reason: "method \(parsed.method) is not implemented")
       log(parsed, response, peer: connection.peer, since: nil)
-      deliver(Completion(fd: fd, id: id, response: response))
+      // Through the queue, not directly: answering in place would recurse once per
+      // pipelined request.
+      complete(Completion(fd: fd, id: id, response: response))
       return
     }
     let request = HTTPRequest(
@@ -533,9 +537,16 @@ final class EventLoop: @unchecked Sendable {
       return
     }
     if connection.parser.isReadingBody {
-      // After 100 Continue: keep reading the body.
-      if connection.watchingWrite { watch(connection, read: true, write: false) }
+      // After 100 Continue: keep reading the body, starting with what arrived meanwhile.
+      if connection.watchingWrite || !connection.watchingRead {
+        watch(connection, read: true, write: false)
+      }
       setDeadline(connection, .body)
+      if !connection.pending.isEmpty {
+        let bytes = connection.pending
+        connection.pending = []
+        bytes.withUnsafeBufferPointer { feed(connection, $0) }
+      }
       return
     }
     resume(connection)

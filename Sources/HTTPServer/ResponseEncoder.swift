@@ -10,6 +10,8 @@ struct ResponseEncoder {
   private var dateSecond: Int = -1
   private var dateBytes: [UInt8] = []
 
+  private static let okStatusLine = Array("HTTP/1.1 200 OK\r\n".utf8)
+
   /// The interim response sent for `Expect: 100-continue`.
   static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
@@ -26,7 +28,12 @@ struct ResponseEncoder {
   ) -> Bool {
     var keep = keepAlive
     let status = (100...999).contains(response.status) ? response.status : 500
-    out.append(contentsOf: "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n".utf8)
+    if status == 200 {
+      out.append(contentsOf: ResponseEncoder.okStatusLine)
+    } else {
+      out.append(
+        contentsOf: "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n".utf8)
+    }
     var hasDate = false
     for field in response.headers {
       // Fields the server owns, and anything that could split the response, are dropped.

@@ -90,6 +90,45 @@ let hostileCases: [HostileCase] = [
     await server.shutdown(gracePeriod: .seconds(2))
   }
 
+  @Test func manyPipelinedUnknownMethodsDoNotRecurse() async throws {
+    let server = try startTestServer()
+    let port = server.port
+    let statuses = try await offPool { () -> Set<Int> in
+      let client = try RawClient(port: port)
+      try client.send(
+        String(repeating: "BREW / HTTP/1.1\r\nHost: a\r\n\r\n", count: 5000)
+          + "GET /hello HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+      var seen: Set<Int> = []
+      var count = 0
+      while let r = try client.readResponse() {
+        seen.insert(r.status)
+        count += 1
+      }
+      return count == 5001 ? seen : []
+    }
+    #expect(statuses == [501, 200])
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func expectContinueWithTheBodyAlreadySent() async throws {
+    let server = try startTestServer()
+    let port = server.port
+    let statuses = try await offPool { () -> [String] in
+      let client = try RawClient(port: port)
+      try client.send(
+        "POST /echo HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\nbody"
+          + "GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+      var out: [String] = []
+      for _ in 0..<3 {
+        guard let r = try client.readResponse() else { break }
+        out.append("\(r.status) \(r.text)")
+      }
+      return out
+    }
+    #expect(statuses == ["100 ", "200 body", #"200 {"hello":"world"}"#])
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
   @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
     let server = try startTestServer()
     let port = server.port
