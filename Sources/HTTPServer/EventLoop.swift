@@ -637,7 +637,14 @@ final class EventLoop: @unchecked Sendable {
         } else {
           respondAndClose(connection, status: 408, reason: "request not received in time")
         }
-      case .idle, .write, .linger:
+      case .write:
+        // Reset rather than close: the kernel would otherwise keep trying to deliver the
+        // unread response to a client that does not read.
+        var hard = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(
+          connection.fd, SOL_SOCKET, SO_LINGER, &hard, socklen_t(MemoryLayout<linger>.size))
+        close(connection)
+      case .idle, .linger:
         close(connection)
       }
     }

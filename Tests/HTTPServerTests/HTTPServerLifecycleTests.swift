@@ -56,6 +56,40 @@ import Testing
     await server.shutdown(gracePeriod: .seconds(2))
   }
 
+  @Test func silentConnectionIsClosedAtTheHeaderDeadline() async throws {
+    let server = try startTestServer { $0.headerReadTimeout = .milliseconds(200) }
+    let port = server.port
+    let closed = try await offPool { () -> Bool in
+      let client = try RawClient(port: port)
+      return try client.readsEndOfStream()
+    }
+    #expect(closed)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func clientThatDoesNotReadIsCutAtTheWriteDeadline() async throws {
+    let server = try startTestServer { $0.writeTimeout = .milliseconds(200) }
+    let port = server.port
+    let received = try await offPool { () -> Int in
+      let client = try RawClient(port: port)
+      var size: Int32 = 4096
+      setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+      try client.send("GET /big/32 HTTP/1.1\r\nHost: a\r\n\r\n")
+      usleep(600_000)  // not reading: the server's send buffer fills, the deadline passes
+      var total = 0
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      while true {
+        let n = recv(client.fd, &chunk, chunk.count, 0)
+        if n <= 0 { break }
+        total += n
+      }
+      return total
+    }
+    #expect(received > 0)
+    #expect(received < 32 << 20)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
   @Test func slowBodyGets408() async throws {
     let server = try startTestServer { $0.bodyReadTimeout = .milliseconds(200) }
     let port = server.port

@@ -37,6 +37,9 @@ func testRouter() -> Router {
   router.get("/inject") { _ in
     HTTPResponse(status: 200, headers: ["X-Bad": "a\r\nSet-Cookie: evil=1", "X-Good": "fine"])
   }
+  router.get("/big/:mb") { req in
+    HTTPResponse(body: [UInt8](repeating: 0x61, count: (Int(req.parameter("mb")!) ?? 1) << 20))
+  }
   router.get("/close") { _ in
     HTTPResponse(status: 200, headers: ["Connection": "close"], body: Array("bye".utf8))
   }
