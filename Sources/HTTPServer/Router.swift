@@ -77,7 +77,20 @@ public struct Router: Sendable {
   }
 
   private static func split(_ path: String) -> [String] {
-    path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    // Byte-wise: '/' is ASCII, so this splits exactly like splitting the characters, faster.
+    var parts: [String] = []
+    var path = path
+    path.withUTF8 { bytes in
+      var start = 0
+      for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x2F {
+        if i > start {
+          parts.append(
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+        }
+        start = i + 1
+      }
+    }
+    return parts
   }
 
   private static func match(_ segments: [Segment], _ parts: [String]) -> [String: String]? {
