@@ -60,7 +60,7 @@ def status():
     for line in open(f"/proc/{pid}/status"):
         k, _, v = line.partition(":")
         fields[k] = v.strip()
-    return int(fields["VmRSS"].split()[0]) // 1024 if "VmRSS" in fields else 0, int(fields["Threads"])
+    return int(fields["VmRSS"].split()[0]), int(fields["Threads"])  # KiB
 req = b"GET /get/ns/feature1 HTTP/1.1\r\nHost: bench\r\n\r\n"
 def get(s):
     s.sendall(req)
@@ -83,9 +83,9 @@ for _ in range(200):
     t = time.perf_counter(); get(probe); lat.append((time.perf_counter() - t) * 1000)
 lat.sort()
 print(f"idle connections: {n} open keep-alive (each made one request)")
-print(f"server RSS: {rss0} MB before -> {rss1} MB with {n} idle ({(rss1 - rss0) * 1024 / n:.1f} KiB each); threads {th0} -> {th1}")
+print(f"server RSS: {rss0 / 1024:.1f} MB before -> {rss1 / 1024:.1f} MB with {n} idle ({(rss1 - rss0) / n:.1f} KiB each); threads {th0} -> {th1}")
 print(f"requests on another connection meanwhile: p50 {lat[100]:.3f} ms, p99 {lat[197]:.3f} ms")
-ok = rss1 < 100
+ok = rss1 < 100 * 1024
 for s in socks: s.close()
 print("RSS < 100 MB:", "yes" if ok else "NO")
 PY

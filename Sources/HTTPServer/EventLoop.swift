@@ -45,6 +45,8 @@ final class EventLoop: @unchecked Sendable {
   private let lock = NSLock()
   private var completions: [Completion] = []
   private var wakePending = false
+  /// The loop is in (or about to enter) `epoll_wait`; only then does a completion need the pipe.
+  private var sleeping = false
   private var shutdownRequest: UInt64?
   private var stopped = false
   private var waiters: [CheckedContinuation<Void, Never>] = []
@@ -114,8 +116,8 @@ final class EventLoop: @unchecked Sendable {
       return
     }
     completions.append(completion)
-    let wake = !wakePending
-    wakePending = true
+    let wake = sleeping && !wakePending
+    if wake { wakePending = true }
     lock.unlock()
     if wake { wakeUp() }
   }
@@ -151,7 +153,16 @@ final class EventLoop: @unchecked Sendable {
     nextScan = now + UInt64(tickMillis) * 1_000_000
     while true {
       do {
-        try poller.wait(timeout: tickMillis, into: &events)
+        // Sleep only if no completion is waiting; completions arriving while the loop is
+        // awake are picked up without a wake-up write.
+        lock.lock()
+        let idle = completions.isEmpty && (shutdownRequest == nil || draining)
+        sleeping = idle
+        lock.unlock()
+        try poller.wait(timeout: idle ? tickMillis : 0, into: &events)
+        lock.lock()
+        sleeping = false
+        lock.unlock()
       } catch {
         // Only EBADF/EINVAL-class failures reach here: nothing to recover.
         break
