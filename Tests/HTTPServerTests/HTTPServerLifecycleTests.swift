@@ -42,6 +42,37 @@ import Testing
     await server.shutdown(gracePeriod: .seconds(2))
   }
 
+  @Test func slowHandlerDoesNotDelayOtherConnections() async throws {
+    let gate = Gate()
+    let started = Gate()
+    var router = testRouter()
+    router.get("/gated") { _ in
+      await started.open()
+      await gate.wait()
+      return .json("{}")
+    }
+    let server = try startTestServer(handler: router.handler)
+    let port = server.port
+    async let slow = offPool { () -> Int in
+      let client = try RawClient(port: port)
+      try client.send("GET /gated HTTP/1.1\r\nHost: a\r\n\r\n")
+      return try client.readResponse()?.status ?? 0
+    }
+    await started.wait()
+    // While that handler is parked, other connections are served.
+    let others = try await offPool { () -> [Int] in
+      try (0..<5).map { _ in
+        let client = try RawClient(port: port)
+        try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        return try client.readResponse()?.status ?? 0
+      }
+    }
+    #expect(others == [200, 200, 200, 200, 200])
+    await gate.open()
+    #expect(try await slow == 200)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
   @Test func idleKeepAliveConnectionIsClosed() async throws {
     let server = try startTestServer { $0.idleTimeout = .milliseconds(200) }
     let port = server.port
