@@ -32,6 +32,8 @@ private func outcome(_ pieces: [[UInt8]], _ limits: HTTPParserLimits) -> [String
   return events
 }
 
+/// libFuzzer's entry point: parses one input whole, split at an input-chosen point, and byte
+/// by byte, and traps if the outcomes differ or the parser breaks its contract.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))

@@ -66,7 +66,7 @@ enum SystemCall {
       let flags: Int32 = 0
     #endif
     while true {
-      let n = Glibc_send(fd, bytes.baseAddress, bytes.count, flags)
+      let n = systemSend(fd, bytes.baseAddress, bytes.count, flags)
       if n >= 0 { return n }
       let code = errno
       if code == EINTR { continue }
@@ -80,7 +80,7 @@ enum SystemCall {
     -> Int?
   {
     while true {
-      let n = Glibc_recv(fd, buffer.baseAddress, buffer.count, 0)
+      let n = systemRecv(fd, buffer.baseAddress, buffer.count, 0)
       if n >= 0 { return n }
       let code = errno
       if code == EINTR { continue }
@@ -143,20 +143,20 @@ enum SystemCall {
 
 #if canImport(Glibc)
   @inline(__always)
-  private func Glibc_send(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int, _ f: Int32) -> Int {
+  private func systemSend(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int, _ f: Int32) -> Int {
     Glibc.send(fd, p, n, f)
   }
   @inline(__always)
-  private func Glibc_recv(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int, _ f: Int32) -> Int {
+  private func systemRecv(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int, _ f: Int32) -> Int {
     Glibc.recv(fd, p, n, f)
   }
 #else
   @inline(__always)
-  private func Glibc_send(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int, _ f: Int32) -> Int {
+  private func systemSend(_ fd: Int32, _ p: UnsafeRawPointer?, _ n: Int, _ f: Int32) -> Int {
     Darwin.send(fd, p, n, f)
   }
   @inline(__always)
-  private func Glibc_recv(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int, _ f: Int32) -> Int {
+  private func systemRecv(_ fd: Int32, _ p: UnsafeMutableRawPointer?, _ n: Int, _ f: Int32) -> Int {
     Darwin.recv(fd, p, n, f)
   }
 #endif
