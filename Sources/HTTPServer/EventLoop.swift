@@ -138,6 +138,15 @@ final class EventLoop: @unchecked Sendable {
     }
   }
 
+  /// Asks the loop to close everything now, without waiting (for `HTTPServer`'s deinit).
+  func requestStop() {
+    lock.lock()
+    let running = !stopped
+    if running && shutdownRequest == nil { shutdownRequest = 0 }
+    lock.unlock()
+    if running { wakeUp() }
+  }
+
   private func wakeUp() {
     var byte: UInt8 = 1
     _ = write(wakeWriteFD, &byte, 1)

@@ -32,6 +32,11 @@ public final class HTTPServer: Sendable {
     self.handler = handler
   }
 
+  /// A server released while running closes its socket and connections at once.
+  deinit {
+    state.withLock { $0.loop }?.requestStop()
+  }
+
   /// Binds, listens and starts the I/O thread; returns the bound port.
   ///
   /// SIGPIPE is ignored for the process from here on. Throws when the address cannot be

@@ -248,6 +248,24 @@ import Testing
     #expect(refused)
   }
 
+  @Test func releasedServerStopsListening() async throws {
+    var server: HTTPServer? = try startTestServer()
+    let port = server!.port
+    server = nil
+    let refused = try await offPool { () -> Bool in
+      for _ in 0..<200 {
+        do {
+          _ = try RawClient(port: port)
+        } catch let error as RawClient.ConnectError where error.errno == ECONNREFUSED {
+          return true
+        }
+        usleep(10_000)
+      }
+      return false
+    }
+    #expect(refused)
+  }
+
   @Test func startErrors() async throws {
     let server = try startTestServer()
     #expect(throws: HTTPServerError.self) { try server.start() }
