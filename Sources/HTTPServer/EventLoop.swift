@@ -10,7 +10,7 @@ import Foundation
 /// connection; hands each complete request to a `Task` running the handler on Swift's
 /// concurrency pool and takes the response back through a locked queue and a pipe wake-up.
 ///
-/// Everything but `complete(_:)`, `requestShutdown(_:)` and `wakeUp()` is confined to the
+/// Everything but `complete(_:)`, `requestShutdown(_:)` and `requestStop()` is confined to the
 /// loop thread, which is why the class is `@unchecked Sendable`.
 final class EventLoop: @unchecked Sendable {
   /// A handler's answer on its way back to the loop.
@@ -44,6 +44,8 @@ final class EventLoop: @unchecked Sendable {
   // Shared state, under `lock`.
   private let lock = NSLock()
   private var completions: [Completion] = []
+  /// The loop's half of a double buffer with `completions` (loop thread only).
+  private var spareCompletions: [Completion] = []
   private var wakePending = false
   /// The loop is in (or about to enter) `epoll_wait`; only then does a completion need the pipe.
   private var sleeping = false
@@ -116,10 +118,11 @@ final class EventLoop: @unchecked Sendable {
       return
     }
     completions.append(completion)
-    let wake = sleeping && !wakePending
-    if wake { wakePending = true }
+    if sleeping && !wakePending {
+      wakePending = true
+      wakeUpLocked()
+    }
     lock.unlock()
-    if wake { wakeUp() }
   }
 
   /// Asks the loop to shut down gracefully within `grace`; returns once it has stopped.
@@ -133,21 +136,24 @@ final class EventLoop: @unchecked Sendable {
       }
       waiters.append(continuation)
       if shutdownRequest == nil { shutdownRequest = EventLoop.nanos(grace) }
+      wakeUpLocked()
       lock.unlock()
-      wakeUp()
     }
   }
 
   /// Asks the loop to close everything now, without waiting (for `HTTPServer`'s deinit).
   func requestStop() {
     lock.lock()
-    let running = !stopped
-    if running && shutdownRequest == nil { shutdownRequest = 0 }
+    if !stopped {
+      if shutdownRequest == nil { shutdownRequest = 0 }
+      wakeUpLocked()
+    }
     lock.unlock()
-    if running { wakeUp() }
   }
 
-  private func wakeUp() {
+  /// Writes the wake-up byte. Called with `lock` held and `stopped` false, so the pipe cannot
+  /// have been closed (and its descriptor number reused) in between.
+  private func wakeUpLocked() {
     var byte: UInt8 = 1
     _ = write(wakeWriteFD, &byte, 1)
   }
@@ -213,13 +219,13 @@ final class EventLoop: @unchecked Sendable {
 
   private func takeCompletions() {
     lock.lock()
-    let batch = completions
-    completions.removeAll(keepingCapacity: true)
+    swap(&completions, &spareCompletions)
     wakePending = false
     let grace = shutdownRequest
     lock.unlock()
     if let grace, !draining { beginDraining(grace) }
-    for completion in batch { deliver(completion) }
+    for completion in spareCompletions { deliver(completion) }
+    spareCompletions.removeAll(keepingCapacity: true)
   }
 
   private func finish() {
