@@ -267,7 +267,9 @@ final class EventLoop: @unchecked Sendable {
       var storage = sockaddr_storage()
       var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
       let fd = withUnsafeMutablePointer(to: &storage) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listenFD, $0, &length) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          SystemCall.accept(listenFD, $0, &length)
+        }
       }
       if fd < 0 {
         let code = errno
@@ -280,12 +282,6 @@ final class EventLoop: @unchecked Sendable {
           return
         default: return
         }
-      }
-      do {
-        try SystemCall.makeNonBlocking(fd)
-      } catch {
-        SystemCall.close(fd)
-        continue
       }
       var one: Int32 = 1
       _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))

@@ -44,7 +44,12 @@ enum Listener {
   private static func bindAndListen(_ info: addrinfo, backlog: Int) throws(SystemCallError)
     -> Int32
   {
-    let fd = socket(info.ai_family, info.ai_socktype, info.ai_protocol)
+    #if os(Linux)
+      let type = info.ai_socktype | Int32(SOCK_CLOEXEC.rawValue)
+    #else
+      let type = info.ai_socktype
+    #endif
+    let fd = socket(info.ai_family, type, info.ai_protocol)
     if fd < 0 { throw SystemCallError(call: "socket", errno: errno) }
     do {
       var one: Int32 = 1
