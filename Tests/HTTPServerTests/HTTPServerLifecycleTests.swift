@@ -10,7 +10,9 @@ import Testing
 /// Timeouts, limits, shutdown and start-up errors, live.
 @Suite struct HTTPServerLifecycleTests {
   @Test func drippingClientGets408WhileOthersAreServed() async throws {
-    let server = try startTestServer { $0.headerReadTimeout = .milliseconds(400) }
+    // A deadline long enough that the other client is surely answered first, even on a
+    // loaded machine; the dripping client sends a byte every 20 ms all along.
+    let server = try startTestServer { $0.headerReadTimeout = .milliseconds(1500) }
     let port = server.port
     let dripDone = LockedArray<Int>()
     async let drip: Int = offPool {
@@ -21,7 +23,11 @@ import Testing
       for byte in request {
         try? client.send([byte])
         usleep(20_000)
-        if let r = try? client.readResponse() {
+        // Read only once something arrived, so the client keeps dripping meanwhile.
+        var probe: UInt8 = 0
+        if recv(client.fd, &probe, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) != -1,
+          let r = try? client.readResponse()
+        {
           status = r.status
           break
         }

@@ -3,6 +3,10 @@ import Testing
 
 @testable import HTTPServer
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// One hostile request sent over a real socket, and the status that must answer it.
 struct HostileCase: CustomTestStringConvertible, Sendable {
   var name: String
@@ -220,6 +224,44 @@ let hostileCases: [HostileCase] = [
     #expect(result.1 == 200)
     #expect(result.2 == "close")
     #expect(result.3)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func bodylessStatusesAndInvalidStatus() async throws {
+    let server = try startTestServer()
+    let port = server.port
+    let answers = try await offPool { () -> [String] in
+      let client = try RawClient(port: port)
+      var out: [String] = []
+      for code in [204, 304, 42] {
+        try client.send("GET /status/\(code) HTTP/1.1\r\nHost: a\r\n\r\n")
+        let r = try client.readResponse()
+        out.append("\(r?.status ?? 0) \(r?.header("Content-Length") ?? "-") \(r?.text ?? "")")
+      }
+      // The connection is still in step: nothing stray was sent after the bodyless answers.
+      try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+      out.append(try client.readResponse()?.text ?? "")
+      return out
+    }
+    #expect(answers == ["204 - ", "304 0 ", "500 4 body", #"{"hello":"world"}"#])
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func clientResetMidResponseLeavesTheServerServing() async throws {
+    let server = try startTestServer()
+    let port = server.port
+    let status = try await offPool { () -> Int in
+      for _ in 0..<5 {
+        let rude = try RawClient(port: port)
+        try rude.send("GET /big/8 HTTP/1.1\r\nHost: a\r\n\r\n")
+        var hard = linger(l_onoff: 1, l_linger: 0)
+        setsockopt(rude.fd, SOL_SOCKET, SO_LINGER, &hard, socklen_t(MemoryLayout<linger>.size))
+      }  // each closes with a reset while its 8 MiB answer is being written
+      let client = try RawClient(port: port)
+      try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+      return try client.readResponse()?.status ?? 0
+    }
+    #expect(status == 200)
     await server.shutdown(gracePeriod: .seconds(2))
   }
 

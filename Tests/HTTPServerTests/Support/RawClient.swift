@@ -32,8 +32,15 @@ final class RawClient {
 
   /// Connects to `host`:`port`; throws the connect errno (ECONNREFUSED when nobody listens).
   init(host: String = "127.0.0.1", port: Int, receiveTimeout: Int = 5) throws {
+    // Connect before the object exists: a throwing class initializer may still run `deinit`,
+    // which would close the descriptor a second time (possibly someone else's by then).
+    fd = try RawClient.connectedSocket(host: host, port: port, receiveTimeout: receiveTimeout)
+  }
+
+  private static func connectedSocket(host: String, port: Int, receiveTimeout: Int) throws -> Int32
+  {
     let v6 = host.contains(":")
-    fd = socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let fd = socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
     var tv = timeval(tv_sec: receiveTimeout, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
@@ -64,6 +71,7 @@ final class RawClient {
       Glibc.close(fd)
       throw ConnectError(errno: code)
     }
+    return fd
   }
 
   struct ConnectError: Error {

@@ -40,6 +40,9 @@ func testRouter() -> Router {
   router.get("/big/:mb") { req in
     HTTPResponse(body: [UInt8](repeating: 0x61, count: (Int(req.parameter("mb")!) ?? 1) << 20))
   }
+  router.get("/status/:code") { req in
+    HTTPResponse(status: Int(req.parameter("code")!) ?? 0, body: Array("body".utf8))
+  }
   router.get("/close") { _ in
     HTTPResponse(status: 200, headers: ["Connection": "close"], body: Array("bye".utf8))
   }
