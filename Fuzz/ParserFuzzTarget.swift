@@ -20,6 +20,10 @@ private func outcome(_ pieces: [[UInt8]], _ limits: HTTPParserLimits) -> [String
         precondition(r.body.count <= limits.maxBodyBytes, "body over the limit")
         precondition(r.headers.fields.count <= limits.maxHeaderCount, "too many fields")
         events.append("\(r.method) \(r.target) \(r.version) \(r.headers.fields.count) \(r.body)")
+        // What handlers see: decoding the target must not trap either.
+        let request = HTTPRequest(method: HTTPMethod(rawValue: r.method), target: r.target)
+        _ = Router.segments(ofTarget: request.target)
+        _ = r.keepAlive
       case .failure(let f):
         events.append("failure \(f.status)")
         return events

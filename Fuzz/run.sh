@@ -12,6 +12,7 @@ cp -n Fuzz/corpus/* "$OUT/corpus/" 2>/dev/null || true
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
   -module-name ParserFuzz \
   Sources/HTTPServer/HTTPRequestParser.swift Sources/HTTPServer/HTTPRequest.swift \
+  Sources/HTTPServer/HTTPResponse.swift Sources/HTTPServer/Router.swift \
   Fuzz/ParserFuzzTarget.swift -o "$OUT/parser-fuzz"
 "$OUT/parser-fuzz" "$OUT/corpus" Fuzz/corpus \
   -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=5 -rss_limit_mb=1024 \
