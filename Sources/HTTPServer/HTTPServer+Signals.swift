@@ -9,10 +9,9 @@ import Dispatch
 extension HTTPServer {
   /// Waits for SIGTERM or SIGINT, then shuts down gracefully and returns.
   ///
-  /// The two signals' default actions are replaced for the process while waiting (a
-  /// second signal during the grace period is ignored). Starts the server first if
-  /// ``start()`` was not called; if that fails the error is not thrown but the wait
-  /// returns at once.
+  /// Call ``start()`` first. The two signals are set to be ignored for the process and
+  /// watched instead, and stay ignored afterwards, so a second signal during the grace
+  /// period does not kill the process half-way through the shutdown.
   public func runUntilSignalled(gracePeriod: Duration) async {
     _ = await SignalWaiter.wait(for: [SIGTERM, SIGINT])
     await shutdown(gracePeriod: gracePeriod)
