@@ -8,7 +8,8 @@ public struct AccessLogEntry: Sendable {
   public var status: Int
   /// The response body size in bytes (what `Content-Length` says, also for `HEAD`).
   public var bytes: Int
-  /// Time from the end of the request head to the response being handed to the socket.
+  /// Time from the complete request (head and body read) to the handler's answer; zero for
+  /// requests the server refused itself.
   public var latency: Duration
   /// The client address (`127.0.0.1`, `::1`).
   public var peer: String
