@@ -11,7 +11,9 @@ mkdir -p "$OUT/corpus" "$OUT/artifacts"
 cp -n Fuzz/corpus/* "$OUT/corpus/" 2>/dev/null || true
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
   -module-name ParserFuzz \
-  Sources/HTTPServer/HTTPRequestParser.swift Sources/HTTPServer/HTTPRequest.swift \
+  Sources/HTTPServer/HTTPRequestParser.swift Sources/HTTPServer/ParsedRequest.swift \
+  Sources/HTTPServer/HTTPParseFailure.swift Sources/HTTPServer/HTTPParserLimits.swift \
+  Sources/HTTPServer/StringProtocol+Trimming.swift Sources/HTTPServer/HTTPRequest.swift \
   Sources/HTTPServer/HTTPResponse.swift Sources/HTTPServer/Router.swift \
   Fuzz/ParserFuzzTarget.swift -o "$OUT/parser-fuzz"
 "$OUT/parser-fuzz" "$OUT/corpus" Fuzz/corpus \
