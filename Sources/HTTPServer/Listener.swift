@@ -25,12 +25,19 @@ enum Listener {
     }
     defer { freeaddrinfo(result) }
 
+    // A name such as "localhost" may resolve to both families: try IPv4 first, the one
+    // clients typing 127.0.0.1 or "localhost" reach in every setup.
+    var candidates: [addrinfo] = []
+    var next: UnsafeMutablePointer<addrinfo>? = first
+    while let info = next {
+      candidates.append(info.pointee)
+      next = info.pointee.ai_next
+    }
+    candidates.sort { $0.ai_family == AF_INET && $1.ai_family != AF_INET }
     var lastError = SystemCallError(call: "getaddrinfo", errno: EADDRNOTAVAIL)
-    var candidate: UnsafeMutablePointer<addrinfo>? = first
-    while let info = candidate {
-      candidate = info.pointee.ai_next
+    for info in candidates {
       do {
-        let fd = try bindAndListen(info.pointee, backlog: backlog)
+        let fd = try bindAndListen(info, backlog: backlog)
         return (fd, try boundPort(fd))
       } catch {
         lastError = error

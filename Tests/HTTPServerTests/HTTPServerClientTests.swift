@@ -127,6 +127,18 @@ import Testing
     await server.shutdown(gracePeriod: .seconds(2))
   }
 
+  @Test func localhostListensOnIPv4() async throws {
+    let server = try startTestServer { $0.host = "localhost" }
+    let port = server.port
+    let status = try await offPool { () -> Int in
+      let client = try RawClient(host: "127.0.0.1", port: port)
+      try client.send("GET /hello HTTP/1.1\r\nHost: localhost\r\n\r\n")
+      return try client.readResponse()?.status ?? 0
+    }
+    #expect(status == 200)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
   @Test func accessLogGetsOneEntryPerRequest() async throws {
     let entries = LockedArray<AccessLogEntry>()
     let server = try startTestServer { $0.accessLog = { entries.append($0) } }
