@@ -212,14 +212,21 @@ import Testing
   }
 
   @Test func shutdownClosesBusyConnectionsAfterTheGracePeriod() async throws {
-    let server = try startTestServer()
+    let started = Gate()
+    var router = testRouter()
+    router.get("/stuck") { _ in
+      await started.open()
+      try? await Task.sleep(for: .seconds(5))
+      return .json("{}")
+    }
+    let server = try startTestServer(handler: router.handler)
     let port = server.port
     async let cut = offPool { () -> Bool in
       let client = try RawClient(port: port)
-      try client.send("GET /sleep/5000 HTTP/1.1\r\nHost: a\r\n\r\n")
+      try client.send("GET /stuck HTTP/1.1\r\nHost: a\r\n\r\n")
       return try client.readResponse() == nil
     }
-    try await Task.sleep(for: .milliseconds(100))
+    await started.wait()
     await server.shutdown(gracePeriod: .milliseconds(100))
     #expect(try await cut)
     // A second shutdown returns at once.
