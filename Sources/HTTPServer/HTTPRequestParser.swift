@@ -248,7 +248,6 @@ struct HTTPRequestParser {
               HTTPParseFailure(
                 .payloadTooLarge, "chunked body larger than \(limits.maxBodyBytes) bytes"))
           }
-          body.reserveCapacity(body.count + size)
           state = .chunkData(remaining: size)
         }
         return nil
@@ -444,7 +443,9 @@ struct HTTPRequestParser {
       }
       if length > 0 {
         framing = .contentLength(length)
-        body.reserveCapacity(length)
+        // Reserve what a small body needs; a large one grows as its bytes actually arrive,
+        // so a bare header cannot make the server set aside `maxBodyBytes`.
+        body.reserveCapacity(min(length, 64 * 1024))
         state = .fixedBody(remaining: length)
         return .headComplete
       }
