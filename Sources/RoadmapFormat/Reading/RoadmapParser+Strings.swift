@@ -16,8 +16,20 @@ extension RoadmapParser {
       }
       while index < count {
         let byte = base[index]
-        if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 { break }
-        index += 1
+        if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
+        if byte < 0x80 {
+          index += 1
+        } else if byte >= 0xC2 && byte <= 0xDF && index + 1 < count
+          && base[index + 1] & 0xC0 == 0x80
+        {
+          index += 2
+        } else if byte >= 0xE1 && byte <= 0xEC && index + 2 < count
+          && base[index + 1] & 0xC0 == 0x80 && base[index + 2] & 0xC0 == 0x80
+        {
+          index += 3
+        } else {
+          break
+        }
       }
       guard index < count else {
         token.end = count
@@ -211,6 +223,11 @@ extension RoadmapParser {
 
   /// The string value of a token (escapes decoded; broken parts repaired with U+FFFD).
   func decodeString(_ token: StringToken) -> String {
+    Self.decodeString(token, in: base)
+  }
+
+  /// The string value of a token in a buffer starting at `base`.
+  static func decodeString(_ token: StringToken, in base: UnsafePointer<UInt8>) -> String {
     let raw = UnsafeBufferPointer(start: base + token.start, count: max(0, token.end - token.start))
     guard token.escaped else {
       return String(decoding: raw, as: UTF8.self)
@@ -238,13 +255,13 @@ extension RoadmapParser {
       case UInt8(ascii: "r"): output.append(0x0D)
       case UInt8(ascii: "t"): output.append(0x09)
       case UInt8(ascii: "u"):
-        guard index + 6 <= end, let unit = hex4(at: index + 2) else {
+        guard index + 6 <= end, let unit = hex4(base, at: index + 2) else {
           output.append(byte)
           index += 1
           continue
         }
         if unit >= 0xD800 && unit <= 0xDBFF, index + 12 <= end, base[index + 6] == 0x5C,
-          base[index + 7] == UInt8(ascii: "u"), let low = hex4(at: index + 8),
+          base[index + 7] == UInt8(ascii: "u"), let low = hex4(base, at: index + 8),
           low >= 0xDC00 && low <= 0xDFFF
         {
           appendScalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), to: &output)
@@ -265,6 +282,23 @@ extension RoadmapParser {
       index += 2
     }
     return String(decoding: output, as: UTF8.self)
+  }
+
+  /// Four hex digits at `index` (the caller checked the bounds).
+  static func hex4(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt32? {
+    var value: UInt32 = 0
+    for offset in 0..<4 {
+      let byte = base[index + offset]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt32(digit)
+    }
+    return value
   }
 
   /// Whether the token's bytes equal `name` exactly.

@@ -316,7 +316,7 @@ extension RoadmapParser {
   mutating func reportDuplicateKey(_ key: StringToken, firstOffset: Int) {
     let name = decodeString(key)
     path.removeLast()
-    let firstPath = pointer(appending: .name(name))
+    let firstPath = pointer(appending: name)
     path.append(.key(start: key.start, end: key.end, escaped: key.escaped))
     report(
       "duplicate-key", .error, at: key.start - 1, rejected: false,

@@ -53,10 +53,11 @@ public struct RoadmapValidator: Sendable {
   public func validate(
     _ buffer: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>?
   ) -> ValidationReport {
-    var outcome = ParseOutcome.parse(buffer, collectWarnings: true)
+    var outcome = ParseOutcome.parse(
+      buffer, collectWarnings: true, keepValues: options.collectFeatures)
     var issues = outcome.issues
     outcome.issues = []
-    var rules = CrossFeatureRules(options: options, outcome: outcome)
+    var rules = CrossFeatureRules(options: options, outcome: outcome, buffer: buffer)
     rules.run()
     if let previous {
       rules.compare(withPrevious: previous)
@@ -67,7 +68,8 @@ public struct RoadmapValidator: Sendable {
     let diagnostics = ParseOutcome.diagnostics(issues, suppressed: outcome.suppressed, in: buffer)
     return ValidationReport(
       diagnostics: diagnostics,
-      features: options.compatible && rejected ? [] : outcome.features,
+      features: (options.compatible && rejected) || !options.collectFeatures
+        ? [] : outcome.features,
       featureCount: outcome.featureCount)
   }
 }

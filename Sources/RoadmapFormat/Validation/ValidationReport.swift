@@ -2,7 +2,8 @@
 public struct ValidationReport: Sendable {
   /// Every problem, sorted by line, then column.
   public var diagnostics: [Diagnostic]
-  /// The features that loaded (lenient reading; empty in compatible mode when there are errors).
+  /// The features that loaded (lenient reading; empty in compatible mode when there are
+  /// errors, and empty when `ValidationOptions.collectFeatures` is off).
   public var features: [RoadmapFeature]
   /// The number of elements of the top-level array (0 if it is not an array).
   public var featureCount: Int
