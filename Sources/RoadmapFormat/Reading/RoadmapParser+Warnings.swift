@@ -89,7 +89,7 @@ extension RoadmapParser {
       return "is not a BCP 47 tag and never matches the app's localization: write \"\(fixed)\""
     }
     let language = subtags[0]
-    guard (2...3).contains(language.count) || (5...8).contains(language.count),
+    guard (2...3).contains(language.count),
       language.allSatisfy({ $0.isASCII && $0.isLetter })
     else {
       return "is not a language tag; the app compares it with localizations such as \"en\", "
