@@ -88,7 +88,7 @@ extension RoadmapParser {
           let bit = UInt16(1) << known.rawValue
           if seen & bit != 0 {
             reportDuplicateKey(key, firstOffset: keyOffsets[known.rawValue])
-            _ = parseValue(keep: false)
+            _ = parseIgnoredValue(keep: false)
           } else {
             seen |= bit
             keyOffsets[known.rawValue] = key.start - 1
@@ -130,14 +130,14 @@ extension RoadmapParser {
           }
         } else if let first = extraKeys.first(where: { tokensEqual($0, key) }) {
           reportDuplicateKey(key, firstOffset: first.start - 1)
-          _ = parseValue(keep: false)
+          _ = parseIgnoredValue(keep: false)
         } else {
           extraKeys.append(key)
           let name = decodeString(key)
           if collectWarnings {
             checkUnknownKey(name, at: key.start - 1, known: FeatureKey.allNames)
           }
-          if let value = parseValue(keep: keepValues) {
+          if let value = parseIgnoredValue(keep: keepValues) {
             feature.extra.members.append((name, value))
           }
         }
@@ -495,7 +495,7 @@ extension RoadmapParser {
           let bit: UInt8 = isLanguage ? 1 : 2
           if seen & bit != 0 {
             reportDuplicateKey(name, firstOffset: isLanguage ? languageOffsetKey : valueOffsetKey)
-            _ = parseValue(keep: false)
+            _ = parseIgnoredValue(keep: false)
           } else {
             seen |= bit
             if isLanguage {
@@ -543,13 +543,13 @@ extension RoadmapParser {
           }
         } else if let first = otherKeys.first(where: { tokensEqual($0, name) }) {
           reportDuplicateKey(name, firstOffset: first.start - 1)
-          _ = parseValue(keep: false)
+          _ = parseIgnoredValue(keep: false)
         } else {
           otherKeys.append(name)
           if collectWarnings {
             checkUnknownKey(decodeString(name), at: name.start - 1, known: ["language", "value"])
           }
-          _ = parseValue(keep: false)
+          _ = parseIgnoredValue(keep: false)
         }
         path.removeLast()
         switch afterElement(closer: UInt8(ascii: "}"), open: open, inObject: true) {

@@ -65,7 +65,7 @@ extension RoadmapParser {
           if !reportedUTF8 {
             reportedUTF8 = true
             syntaxError(
-              "invalid-utf8", at: index,
+              "invalid-utf8", at: index, rejected: ignoredDepth == 0,
               "byte 0x\(String(byte, radix: 16, uppercase: true)) is not valid UTF-8; the app "
                 + "rejects the file: save it as UTF-8")
           }
@@ -86,7 +86,7 @@ extension RoadmapParser {
         return token
       }
       syntaxError(
-        "control-character-in-string", at: index,
+        "control-character-in-string", at: index, rejected: ignoredDepth == 0,
         "a raw control character (U+\(String(format4: byte))) is not allowed in a string; "
           + "write it as \(Self.escapeSpelling(byte))")
       index += 1
@@ -131,7 +131,7 @@ extension RoadmapParser {
       guard let unit = hex4(at: index + 2) else {
         token.corrupt = true
         syntaxError(
-          "invalid-escape", at: index,
+          "invalid-escape", at: index, rejected: ignoredDepth == 0,
           "\\u must be followed by four hex digits, as in \\u00e9")
         return index + 2
       }
@@ -143,7 +143,7 @@ extension RoadmapParser {
         }
         token.corrupt = true
         syntaxError(
-          "lone-surrogate", at: index,
+          "lone-surrogate", at: index, rejected: ignoredDepth == 0,
           "\\u\(String(unit, radix: 16)) is half of a surrogate pair with no low half after it; "
             + "JSONDecoder rejects the file: write the character itself or the full pair")
         return index + 6
@@ -151,7 +151,7 @@ extension RoadmapParser {
       if unit >= 0xDC00 && unit <= 0xDFFF {
         token.corrupt = true
         syntaxError(
-          "lone-surrogate", at: index,
+          "lone-surrogate", at: index, rejected: ignoredDepth == 0,
           "\\u\(String(unit, radix: 16)) is the low half of a surrogate pair with no high half "
             + "before it; JSONDecoder rejects the file: write the character itself")
         return index + 6
@@ -162,12 +162,12 @@ extension RoadmapParser {
       let next = base[index + 1]
       if next < 0x20 || next >= 0x80 {
         syntaxError(
-          "invalid-escape", at: index,
+          "invalid-escape", at: index, rejected: ignoredDepth == 0,
           "a backslash must start an escape such as \\n; write \\\\ for a backslash")
         return index + 1
       }
       syntaxError(
-        "invalid-escape", at: index,
+        "invalid-escape", at: index, rejected: ignoredDepth == 0,
         "\\\(Character(Unicode.Scalar(next))) is not a JSON escape; write \\\\ for a "
           + "backslash, or one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
       return index + 2

@@ -25,6 +25,8 @@ struct RoadmapParser {
   var scratch: [UInt8] = []
   /// The last string ended at a line break; the comma that follows is probably inside it.
   var afterUnterminated = false
+  /// Above zero while parsing a value the Roadmap package skips without looking inside.
+  var ignoredDepth = 0
   /// Set when a value of the current feature could not be read faithfully.
   var featureBroken = false
 
