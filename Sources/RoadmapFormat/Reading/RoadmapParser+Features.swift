@@ -27,7 +27,7 @@ extension RoadmapParser {
         let start = pos
         let kind = ValueKind(firstByte: base[pos])
         _ = parseValue(keep: false)
-        if kind != .other {
+        if kind != .other && !stopped {
           report(
             "feature-not-object", .error, at: start, rejected: true,
             "each element of the roadmap must be a feature object such as "
@@ -268,7 +268,7 @@ extension RoadmapParser {
     let start = pos
     let kind = ValueKind(firstByte: base[start])
     let value = parseValue(keep: kind == .object || kind == .string)
-    if kind == .other { return }
+    if kind == .other || stopped { return }
     let text = snippet(start, pos)
     var fix = ""
     switch (key, kind) {
@@ -410,7 +410,7 @@ extension RoadmapParser {
         let kind = ValueKind(firstByte: base[pos])
         _ = parseValue(keep: false)
         featureBroken = true
-        if kind != .other {
+        if kind != .other && !stopped {
           report(
             "localized-item-not-object", .error, at: start, rejected: true,
             "each item of \"\(key.name)\" must be an object such as "
@@ -529,7 +529,7 @@ extension RoadmapParser {
               let kind = ValueKind(firstByte: base[pos])
               _ = parseValue(keep: false)
               broken = true
-              if kind != .other {
+              if kind != .other && !stopped {
                 let field = isLanguage ? "language" : "value"
                 let text = snippet(start, pos)
                 report(
