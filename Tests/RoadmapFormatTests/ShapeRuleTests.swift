@@ -1,3 +1,4 @@
+import Foundation
 import RoadmapFormat
 import Testing
 
@@ -149,13 +150,23 @@ struct ShapeRuleTests {
     #expect(validate(json, options: .init(compatible: true)).featureCount == 2)
   }
 
-  @Test("collectFeatures off runs every rule but keeps no features")
-  func withoutFeatures() {
-    let json = #"[{"id": "1", "status": "Done "}, {"id": "1"}]"#
-    let full = validate(json)
-    let lean = validate(json, options: .init(collectFeatures: false))
-    #expect(lean.features.isEmpty)
-    #expect(lean.diagnostics == full.diagnostics)
-    #expect(lean.featureCount == 2)
+  @Test("every way in gives the same report and the same features")
+  func sameReportEveryWay() {
+    let json = #"[{"id": "1", "status": "Done ", "x": [1]}, {"id": "1"}, {"id": 3}]"#
+    let bytes = Array(json.utf8)
+    let validator = RoadmapValidator()
+    let fromBytes = validator.validate(bytes)
+    let fromData = validator.validate(Data(bytes))
+    let fromBuffer = bytes.withUnsafeBufferPointer { validator.validate($0, previous: nil) }
+    #expect(fromBytes.diagnostics == fromData.diagnostics)
+    #expect(fromBytes.diagnostics == fromBuffer.diagnostics)
+    #expect(fromBytes.features.map(\.id) == ["1", "1"])
+    #expect(fromData.features == fromBytes.features)
+    #expect(fromBuffer.features == fromBytes.features)
+    #expect(fromBytes.features.first?.extra["x"] == .array([.number("1")]))
+    var edited = fromBytes
+    edited.features = []
+    #expect(edited.features.isEmpty)
+    #expect(fromBytes.featureCount == 3)
   }
 }

@@ -11,10 +11,6 @@ public struct ValidationOptions: Sendable {
   public var keyTemplate: String = "feature{id}"
   /// Whether an id that disappeared since the previous version is allowed (`--allow-removed`).
   public var allowRemoved: Bool = false
-  /// Whether the report carries the loaded features. Every rule runs either way; turning it
-  /// off (as `roadmapctl validate` does) skips building descriptions, translations and
-  /// unknown values, which saves most of the time and memory on large files.
-  public var collectFeatures: Bool = true
 
   /// Creates options; every parameter has the default a plain `roadmapctl validate` uses.
   ///
@@ -24,12 +20,10 @@ public struct ValidationOptions: Sendable {
   ///   - statuses: allowed status values.
   ///   - keyTemplate: counter key template with `{id}`.
   ///   - allowRemoved: allow ids that disappeared since the previous version.
-  ///   - collectFeatures: whether the report carries the loaded features.
   public init(
     compatible: Bool = false, languages: [String]? = nil, statuses: [String]? = nil,
-    keyTemplate: String = "feature{id}", allowRemoved: Bool = false, collectFeatures: Bool = true
+    keyTemplate: String = "feature{id}", allowRemoved: Bool = false
   ) {
-    self.collectFeatures = collectFeatures
     self.compatible = compatible
     self.languages = languages
     self.statuses = statuses
