@@ -2,33 +2,39 @@
 /// decoding only for values that are kept.
 extension RoadmapParser {
   /// Scans the string whose opening quote is at `pos`; `pos` ends after the closing quote.
+  ///
+  /// Eight bytes at a time: each word is tested for `"`, `\` and control characters at once and
+  /// the first one found is jumped to directly. Non-ASCII bytes are only noted on the way; the
+  /// string is checked for valid UTF-8 afterwards, and only if it had any.
   mutating func scanString() -> StringToken {
     let open = pos
     var token = StringToken(start: open + 1, end: open + 1)
     var index = open + 1
-    var reportedUTF8 = false
+    var nonASCII: UInt64 = 0
+    defer {
+      if nonASCII != 0 { validateUTF8(&token) }
+    }
     while true {
-      // Eight plain ASCII bytes at a time.
       while index + 8 <= count {
-        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        if Self.wordNeedsAttention(word) { break }
-        index += 8
+        let word = UInt64(
+          littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        let stops = Self.stopBytes(word)
+        if stops == 0 {
+          nonASCII |= word & 0x8080_8080_8080_8080
+          index += 8
+          continue
+        }
+        let skip = stops.trailingZeroBitCount >> 3
+        nonASCII |= word & 0x8080_8080_8080_8080 & ((UInt64(1) << (skip << 3)) &- 1)
+        index += skip
+        break
       }
-      while index < count {
-        let byte = base[index]
-        if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
-        if byte < 0x80 {
+      if index + 8 > count {
+        while index < count {
+          let byte = base[index]
+          if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
+          nonASCII |= UInt64(byte & 0x80)
           index += 1
-        } else if byte >= 0xC2 && byte <= 0xDF && index + 1 < count
-          && base[index + 1] & 0xC0 == 0x80
-        {
-          index += 2
-        } else if byte >= 0xE1 && byte <= 0xEC && index + 2 < count
-          && base[index + 1] & 0xC0 == 0x80 && base[index + 2] & 0xC0 == 0x80
-        {
-          index += 3
-        } else {
-          break
         }
       }
       guard index < count else {
@@ -56,23 +62,6 @@ extension RoadmapParser {
         }
         continue
       }
-      if byte >= 0x80 {
-        let length = utf8SequenceLength(at: index)
-        if length > 0 {
-          index += length
-        } else {
-          token.corrupt = true
-          if !reportedUTF8 {
-            reportedUTF8 = true
-            syntaxError(
-              "invalid-utf8", at: index, rejected: ignoredDepth == 0,
-              "byte 0x\(String(byte, radix: 16, uppercase: true)) is not valid UTF-8; the app "
-                + "rejects the file: save it as UTF-8")
-          }
-          index += 1
-        }
-        continue
-      }
       if byte == 0x0A || byte == 0x0D {
         token.end = index
         token.unterminated = true
@@ -93,6 +82,63 @@ extension RoadmapParser {
     }
   }
 
+  /// A word with the high bit set in each byte that is `"`, `\` or below 0x20; the lowest set
+  /// bit is exact (higher ones may be false positives, which only end the fast path early).
+  @inline(__always)
+  static func stopBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let hasQuote = (quote &- ones) & ~quote
+    let hasBackslash = (backslash &- ones) & ~backslash
+    let hasControl = (word &- (ones &* 0x20)) & ~word
+    return (hasQuote | hasBackslash | hasControl) & high
+  }
+
+  /// Checks the token's bytes for valid UTF-8, reporting the first invalid byte.
+  mutating func validateUTF8(_ token: inout StringToken) {
+    var index = token.start
+    let end = token.end
+    while index < end {
+      if index + 8 <= end
+        && UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+          & 0x8080_8080_8080_8080 == 0
+      {
+        index += 8
+        continue
+      }
+      let byte = base[index]
+      if byte < 0x80 {
+        index += 1
+        continue
+      }
+      if byte >= 0xC2 && byte <= 0xDF {
+        if index + 1 < end && base[index + 1] & 0xC0 == 0x80 {
+          index += 2
+          continue
+        }
+      } else if (byte >= 0xE1 && byte <= 0xEC) || byte == 0xEE || byte == 0xEF {
+        if index + 2 < end && base[index + 1] & 0xC0 == 0x80 && base[index + 2] & 0xC0 == 0x80 {
+          index += 3
+          continue
+        }
+      } else {
+        let length = utf8SequenceLength(at: index)
+        if length > 0 && index + length <= end {
+          index += length
+          continue
+        }
+      }
+      token.corrupt = true
+      syntaxError(
+        "invalid-utf8", at: index, rejected: ignoredDepth == 0,
+        "byte 0x\(String(byte, radix: 16, uppercase: true)) is not valid UTF-8; the app "
+          + "rejects the file: save it as UTF-8")
+      return
+    }
+  }
+
   static func escapeSpelling(_ byte: UInt8) -> String {
     switch byte {
     case 0x09: "\\t"
@@ -100,19 +146,6 @@ extension RoadmapParser {
     case 0x0C: "\\f"
     default: "\\u\(String(format4: byte))"
     }
-  }
-
-  /// Whether any of eight bytes is `"`, `\`, a control character or non-ASCII.
-  @inline(__always)
-  static func wordNeedsAttention(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let high: UInt64 = 0x8080_8080_8080_8080
-    let quote = word ^ (ones &* 0x22)
-    let backslash = word ^ (ones &* 0x5C)
-    let hasQuote = (quote &- ones) & ~quote & high
-    let hasBackslash = (backslash &- ones) & ~backslash & high
-    let hasControl = (word &- (ones &* 0x20)) & ~word & high
-    return (hasQuote | hasBackslash | hasControl | (word & high)) != 0
   }
 
   /// Validates the escape whose backslash is at `index`; returns the index after it.
