@@ -11,6 +11,8 @@ struct ParseOutcome {
   /// Interned languages; bit `i` of a record's mask is `languageNames[i]`.
   var languageNames: [String] = []
   var byteCount = 0
+  /// Known lines at feature starts, in offset order.
+  var checkpoints: [LineIndex.Checkpoint] = []
 
   /// Parses `buffer` as Roadmap JSON.
   static func parse(
@@ -40,6 +42,7 @@ struct ParseOutcome {
     outcome.fatal = parser.sink.fatal
     outcome.languageNames = parser.languageNames
     outcome.byteCount = buffer.count
+    outcome.checkpoints = parser.checkpoints
     return outcome
   }
 
@@ -51,7 +54,7 @@ struct ParseOutcome {
   /// The issues as diagnostics sorted by position, plus a note per code that went over the limit.
   static func diagnostics(
     _ issues: [Issue], suppressed: [String: (count: Int, severity: Severity)],
-    in buffer: UnsafeBufferPointer<UInt8>
+    in buffer: UnsafeBufferPointer<UInt8>, checkpoints: [LineIndex.Checkpoint] = []
   ) -> [Diagnostic] {
     var offsets: [Int] = []
     offsets.reserveCapacity(issues.count)
@@ -61,7 +64,7 @@ struct ParseOutcome {
         if let offset = related.offset { offsets.append(offset) }
       }
     }
-    let locations = LineIndex.locations(of: offsets, in: buffer)
+    let locations = LineIndex.locations(of: offsets, in: buffer, checkpoints: checkpoints)
     var next = 0
     var result: [(diagnostic: Diagnostic, sequence: Int)] = []
     result.reserveCapacity(issues.count + suppressed.count)

@@ -11,7 +11,8 @@ extension RoadmapDocument {
   {
     let outcome = ParseOutcome.parse(buffer, collectWarnings: true)
     let diagnostics = ParseOutcome.diagnostics(
-      outcome.issues, suppressed: outcome.suppressed, in: buffer)
+      outcome.issues, suppressed: outcome.suppressed, in: buffer,
+      checkpoints: outcome.checkpoints)
     let stopping: Diagnostic?
     switch mode {
     case .compatible:

@@ -20,6 +20,7 @@ extension RoadmapParser {
         return
       }
       featureCount += 1
+      checkpoints.append(LineIndex.Checkpoint(offset: pos, line: line))
       path.append(.index(index))
       if base[pos] == UInt8(ascii: "{") {
         parseFeature(index: index)
@@ -187,7 +188,7 @@ extension RoadmapParser {
       let token = scanString()
       if token.corrupt { featureBroken = true }
       if collectWarnings && key != .description {
-        checkSurroundingWhitespace(token, at: start, what: "\"\(key.name)\"")
+        checkSurroundingWhitespace(token, at: start, what: key.name)
       }
       return (keepValues ? decodeString(token) : "", token)
     }
@@ -380,15 +381,16 @@ extension RoadmapParser {
       path.append(.index(index))
       let start = pos
       if base[pos] == UInt8(ascii: "{") {
-        if let (item, languageOffset) = parseLocalizedItem(key) {
-          let id = languageID(item.language)
+        if let (item, languageOffset, languageToken) = parseLocalizedItem(key) {
+          let id = languageID(languageToken)
           let bit: UInt64 = id < 64 ? UInt64(1) << id : 0
           if collectWarnings && mask & bit != 0 {
             var related: [RelatedIssue] = []
+            let language = decodeString(languageToken)
             for slot in 0..<8 where firstLanguages[slot] == id {
               related.append(
                 RelatedIssue(
-                  message: "first \"\(item.language)\" here",
+                  message: "first \"\(language)\" here",
                   path: pointerReplacingLast(with: slot, suffix: "language"),
                   offset: firstOffsets[slot]))
               break
@@ -396,7 +398,7 @@ extension RoadmapParser {
             report(
               "duplicate-language", .warning, at: languageOffset, rejected: false,
               pathSuffix: "language", related: related,
-              "\"\(item.language)\" appears twice in \"\(key.name)\"; the app uses the first: "
+              "\"\(language)\" appears twice in \"\(key.name)\"; the app uses the first: "
                 + "remove the other")
           }
           if index < 8 {
@@ -441,39 +443,42 @@ extension RoadmapParser {
   }
 
   /// The interned id of a language (bit `id` of the record masks when below 64).
-  mutating func languageID(_ language: String) -> Int {
-    // Short tags (all real ones) are compared as two words, without hashing.
-    var packed: (UInt64, UInt64, Int) = (0, 0, language.utf8.count)
-    if packed.2 <= 16 {
-      var index = 0
-      for byte in language.utf8 {
+  mutating func languageID(_ token: StringToken) -> Int {
+    // Short tags (all real ones) are compared as two words straight from the bytes.
+    var packed: (UInt64, UInt64, Int) = (0, 0, token.length)
+    let packable = !token.escaped && token.length <= 16
+    if packable {
+      for index in 0..<token.length {
+        let byte = UInt64(base[token.start + index])
         if index < 8 {
-          packed.0 |= UInt64(byte) << (8 * index)
+          packed.0 |= byte << (8 * index)
         } else {
-          packed.1 |= UInt64(byte) << (8 * (index - 8))
+          packed.1 |= byte << (8 * (index - 8))
         }
-        index += 1
       }
       for (id, key) in packedLanguages.enumerated()
       where key.0 == packed.0 && key.1 == packed.1 && key.2 == packed.2 {
         return id
       }
     }
+    let language = decodeString(token)
     if let id = languageIDs[language] { return id }
     let id = languageNames.count
     languageIDs[language] = id
     languageNames.append(language)
-    if packed.2 <= 16 && packedLanguages.count == id { packedLanguages.append(packed) }
+    if packable && packedLanguages.count == id { packedLanguages.append(packed) }
     return id
   }
 
   /// One `{"language", "value"}` item; nil when broken (reported).
-  mutating func parseLocalizedItem(_ key: FeatureKey) -> (LocalizedValue, Int)? {
+  mutating func parseLocalizedItem(_ key: FeatureKey)
+    -> (item: LocalizedValue, languageOffset: Int, language: StringToken)?
+  {
     let open = pos
     guard enter() else { return nil }
     defer { depth -= 1 }
     pos += 1
-    var language: String?
+    var languageToken: StringToken?
     var value: String?
     var languageOffset = open
     var seen: UInt8 = 0
@@ -508,10 +513,9 @@ extension RoadmapParser {
               let token = scanString()
               if token.corrupt { broken = true }
               if isLanguage {
-                let text = decodeString(token)
-                language = text
+                languageToken = token
                 languageOffset = start
-                if collectWarnings { checkLanguageTag(token, text: text, at: start) }
+                if collectWarnings { checkLanguageTag(token, at: start) }
               } else {
                 value = keepValues ? decodeString(token) : ""
                 if collectWarnings {
@@ -521,7 +525,7 @@ extension RoadmapParser {
                       "this translation is empty, and the app shows it as is (an empty item "
                         + "still wins over the plain field): fill it in or remove the item")
                   } else if key != .localizedDescription {
-                    checkSurroundingWhitespace(token, at: start, what: "the value")
+                    checkSurroundingWhitespace(token, at: start, what: "value")
                   }
                 }
               }
@@ -580,10 +584,11 @@ extension RoadmapParser {
       featureBroken = true
       return nil
     }
-    guard let language, let value else {
+    guard let languageToken, let value else {
       featureBroken = true
       return nil
     }
-    return (LocalizedValue(language: language, value: value), languageOffset)
+    let language = keepValues ? decodeString(languageToken) : ""
+    return (LocalizedValue(language: language, value: value), languageOffset, languageToken)
   }
 }

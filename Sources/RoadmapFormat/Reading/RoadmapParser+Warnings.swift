@@ -24,7 +24,7 @@ extension RoadmapParser {
     let side = leading && trailing ? "leading and trailing" : leading ? "a leading" : "a trailing"
     report(
       "surrounding-whitespace", .warning, at: offset, rejected: false,
-      "\(what) \(Self.quoted(value)) has \(side) space; the app shows it as is and compares "
+      "\"\(what)\" \(Self.quoted(value)) has \(side) space; the app shows it as is and compares "
         + "statuses exactly: write \(Self.quoted(trimmed))")
   }
 
@@ -44,8 +44,9 @@ extension RoadmapParser {
   }
 
   /// A language tag that is not well-formed BCP 47 (`pt_BR`, `EN`, `english`).
-  func checkLanguageTag(_ token: StringToken, text: String, at offset: Int) {
+  func checkLanguageTag(_ token: StringToken, at offset: Int) {
     if !token.escaped && isCommonLanguageTag(token) { return }
+    let text = decodeString(token)
     if let problem = Self.languageTagProblem(text) {
       report(
         "malformed-language-tag", .warning, at: offset, rejected: false,

@@ -18,6 +18,10 @@ struct RoadmapParser {
   var pos = 0
   var depth = 0
   var path: [PathComponent] = []
+  /// The current line, counted as whitespace and comments are skipped (line breaks appear
+  /// nowhere else in JSON that is read on: a raw one ends a string before it).
+  var line = 1
+  var checkpoints: [LineIndex.Checkpoint] = []
   /// Where diagnostics go (a reference, so reporting needs no exclusive access to the parser).
   let sink = IssueSink()
   /// Set when the parse cannot go on; every loop checks it.
@@ -46,6 +50,7 @@ struct RoadmapParser {
     self.collectWarnings = collectWarnings
     self.keepValues = keepValues
     path.reserveCapacity(16)
+    records.reserveCapacity(count / 1024)
   }
 
   // MARK: Reporting
@@ -132,6 +137,7 @@ struct RoadmapParser {
       let byte = base[pos]
       if byte == 0x0A {
         pos += 1
+        line += 1
         // Indentation: eight spaces at a time.
         while pos + 8 <= count
           && UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
@@ -165,6 +171,7 @@ struct RoadmapParser {
           closed = true
           break
         }
+        if base[pos] == 0x0A { line += 1 }
         pos += 1
       }
       if !closed {

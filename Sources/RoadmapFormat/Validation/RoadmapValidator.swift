@@ -100,7 +100,9 @@ public struct RoadmapValidator: Sendable {
     issues += rules.issues
     let rejected =
       outcome.fatal || !outcome.topLevelIsArray || issues.contains { $0.rejectedByRoadmap }
-    let diagnostics = ParseOutcome.diagnostics(issues, suppressed: outcome.suppressed, in: buffer)
+    let diagnostics = ParseOutcome.diagnostics(
+      issues, suppressed: outcome.suppressed, in: buffer,
+      checkpoints: outcome.checkpoints)
     let report = ValidationReport(
       diagnostics: diagnostics,
       features: options.compatible && rejected ? [] : outcome.features,
