@@ -23,10 +23,10 @@ struct ShapeRuleTests {
       line: 1, column: 1, path: "", fix: #"move the array in "features" to the top level"#),
     Case(
       name: "feature is a number", json: #"[1]"#, code: "feature-not-object", line: 1, column: 2,
-      path: "/0", fix: #"{"id": "1""#),
+      path: "/0", fix: #"{"id": "12""#),
     Case(
       name: "missing id", json: #"[{"title": "x"}]"#, code: "missing-id", line: 1, column: 2,
-      path: "/0", fix: #""id": "1""#),
+      path: "/0", fix: #""id": "12""#),
     Case(
       name: "empty id", json: #"[{"id": ""}]"#, code: "empty-id", line: 1, column: 9,
       path: "/0/id", fix: nil),

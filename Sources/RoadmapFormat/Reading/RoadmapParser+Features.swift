@@ -13,10 +13,20 @@ extension RoadmapParser {
       pos += 1
       return
     }
+    parseFeatureElements(open: open)
+  }
+
+  /// The elements of the top-level array from `pos` (an element start) to its `]`. Stops early,
+  /// setting `reachedStop`, at an element that starts exactly at `stopAt`.
+  mutating func parseFeatureElements(open: Int) {
     var index = 0
     while !stopped {
       guard pos < count else {
         unexpectedEnd(open: open, inObject: false)
+        return
+      }
+      if pos == stopAt {
+        reachedStop = true
         return
       }
       featureCount += 1
@@ -32,7 +42,7 @@ extension RoadmapParser {
           report(
             "feature-not-object", .error, at: start, rejected: true,
             "each element of the roadmap must be a feature object such as "
-              + "{\"id\": \"\(index + 1)\", \"title\": …}, found \(kind.withArticle)")
+              + "{\"id\": \"12\", \"title\": …}, found \(kind.withArticle)")
         }
       }
       path.removeLast()
@@ -157,7 +167,7 @@ extension RoadmapParser {
         report(
           "missing-id", .error, at: open, rejected: true,
           "this feature has no \"id\", the only required key; add one such as "
-            + "\"id\": \"\(index + 1)\"")
+            + "\"id\": \"12\" (unique in the file)")
       }
       featureBroken = true
     } else {
@@ -165,7 +175,7 @@ extension RoadmapParser {
         report(
           "empty-id", .error, at: record.idOffset, rejected: false, pathSuffix: "id",
           "the id is empty, so the feature's votes are counted under the bare key prefix; "
-            + "give it a unique id such as \"id\": \"\(index + 1)\"")
+            + "give it a unique id such as \"id\": \"12\"")
       }
     }
     if collectWarnings {

@@ -22,6 +22,10 @@ struct RoadmapParser {
   /// nowhere else in JSON that is read on: a raw one ends a string before it).
   var line = 1
   var checkpoints: [LineIndex.Checkpoint] = []
+  /// Where a parse of the first part of a large array stops (an element start), and whether
+  /// it got there; see `ParseOutcome.parse`.
+  var stopAt = Int.max
+  var reachedStop = false
   /// Where diagnostics go (a reference, so reporting needs no exclusive access to the parser).
   let sink = IssueSink()
   /// Set when the parse cannot go on; every loop checks it.
@@ -341,6 +345,7 @@ struct RoadmapParser {
     if base[pos] == UInt8(ascii: "[") {
       topLevelIsArray = true
       parseFeatureArray()
+      if reachedStop { return }
     } else {
       let kind = ValueKind(firstByte: base[pos])
       var hint = ""
@@ -363,6 +368,23 @@ struct RoadmapParser {
             + "features: write [ {\"id\": \"1\", …}, … ]\(hint)")
       }
     }
+    parseDocumentEnd()
+  }
+
+  /// Parses the elements of the top-level array from `start` (an element start found by
+  /// `ParseOutcome.splitPoint`) to the end of the document, as the second half of a parallel
+  /// parse. Element indices and lines are relative to `start`.
+  mutating func parseFeatureElements(from start: Int, arrayOpen: Int) {
+    topLevelIsArray = true
+    pos = start
+    depth = 1
+    parseFeatureElements(open: arrayOpen)
+    depth = 0
+    parseDocumentEnd()
+  }
+
+  /// After the top-level value: nothing but whitespace.
+  mutating func parseDocumentEnd() {
     if stopped { return }
     skipWhitespace()
     if !stopped && pos < count {
