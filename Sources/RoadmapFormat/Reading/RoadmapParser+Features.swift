@@ -480,6 +480,24 @@ extension RoadmapParser {
     return id
   }
 
+  /// `"language"` or `"value"` at `pos`, matched as whole words (the common case, no scan).
+  @inline(__always)
+  mutating func matchItemKey() -> (token: StringToken, isLanguage: Bool)? {
+    guard pos + 10 <= count, base[pos] == UInt8(ascii: "\"") else { return nil }
+    let word = UInt64(
+      littleEndian: UnsafeRawPointer(base + pos + 1).loadUnaligned(as: UInt64.self))
+    // "language" and "value\"" as little-endian words.
+    if word == 0x6567_6175_676E_616C && base[pos + 9] == UInt8(ascii: "\"") {
+      defer { pos += 10 }
+      return (StringToken(start: pos + 1, end: pos + 9), true)
+    }
+    if word & 0xFFFF_FFFF_FFFF == 0x2265_756C_6176 {
+      defer { pos += 7 }
+      return (StringToken(start: pos + 1, end: pos + 6), false)
+    }
+    return nil
+  }
+
   /// One `{"language", "value"}` item; nil when broken (reported).
   mutating func parseLocalizedItem(_ key: FeatureKey)
     -> (item: LocalizedValue, languageOffset: Int, language: StringToken)?
@@ -502,10 +520,21 @@ extension RoadmapParser {
       pos += 1
     } else {
       memberLoop: while !stopped {
-        guard let name = readKey(), expectColon() else { return nil }
+        let name: StringToken
+        var isLanguage = false
+        var isValue = false
+        if let known = matchItemKey() {
+          name = known.token
+          isLanguage = known.isLanguage
+          isValue = !known.isLanguage
+        } else {
+          guard let scanned = readKey() else { return nil }
+          name = scanned
+          isLanguage = !name.escaped && tokenEquals(name, "language")
+          isValue = !name.escaped && tokenEquals(name, "value")
+        }
+        guard expectColon() else { return nil }
         path.append(.key(start: name.start, end: name.end, escaped: name.escaped))
-        let isLanguage = !name.escaped && tokenEquals(name, "language")
-        let isValue = !name.escaped && tokenEquals(name, "value")
         if isLanguage || isValue {
           let bit: UInt8 = isLanguage ? 1 : 2
           if seen & bit != 0 {

@@ -101,16 +101,16 @@ extension RoadmapParser {
     var index = token.start
     let end = token.end
     while index < end {
-      if index + 8 <= end
-        && UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-          & 0x8080_8080_8080_8080 == 0
-      {
-        index += 8
-        continue
-      }
       let byte = base[index]
       if byte < 0x80 {
         index += 1
+        // After an ASCII byte, skip whole ASCII words.
+        while index + 8 <= end
+          && UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            & 0x8080_8080_8080_8080 == 0
+        {
+          index += 8
+        }
         continue
       }
       if byte >= 0xC2 && byte <= 0xDF {
