@@ -127,7 +127,7 @@ public enum RoadmapCLI {
     var text = "Error: \(error.message)\n"
     if error.showsUsage {
       let name = path.map { $0.configuration.name }.joined(separator: " ")
-      text += "Usage: \(HelpFormatter.usage(for: path))\n"
+      text += HelpFormatter.wrapUsage("Usage: \(HelpFormatter.usage(for: path))") + "\n"
       text += "  See '\(name) --help' for more information.\n"
     }
     context.stderr.write(text)

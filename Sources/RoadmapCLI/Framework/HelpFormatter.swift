@@ -14,7 +14,7 @@ enum HelpFormatter {
           .map { $0.hasPrefix("  ") ? String($0) : wrap(String($0), indent: 0) }
           .joined(separator: "\n"))
     }
-    sections.append("USAGE: " + usage(for: path))
+    sections.append(wrapUsage("USAGE: " + usage(for: path)))
 
     let arguments = configuration.arguments
     if !arguments.isEmpty {
@@ -60,6 +60,38 @@ enum HelpFormatter {
       parts.append(parameter.isRequired ? text : "[\(text)]")
     }
     return parts.joined(separator: " ")
+  }
+
+  /// A long usage line broken between its parts, continuation lines indented.
+  static func wrapUsage(_ line: String) -> String {
+    guard line.count > width else { return line }
+    var lines: [String] = []
+    var current = ""
+    var depth = 0
+    var part = ""
+    var parts: [String] = []
+    for character in line {
+      if character == "[" { depth += 1 }
+      if character == "]" { depth -= 1 }
+      if character == " ", depth == 0 {
+        parts.append(part)
+        part = ""
+      } else {
+        part.append(character)
+      }
+    }
+    parts.append(part)
+    let indent = String(repeating: " ", count: 8)
+    for part in parts {
+      if !current.isEmpty, current.count + 1 + part.count > width {
+        lines.append(current)
+        current = indent + part
+      } else {
+        current += (current.isEmpty ? "" : " ") + part
+      }
+    }
+    lines.append(current)
+    return lines.joined(separator: "\n")
   }
 
   private static func describe(_ parameter: Parameter) -> String {
