@@ -135,14 +135,27 @@ enum Roadmapctl {
     workingDirectory: URL? = nil,
     keepStdinOpen: Bool = false
   ) throws -> RunningRoadmapctl {
-    try RunningRoadmapctl(
+    try ChildProcess(
       binary: binaryURL(), arguments: arguments, stdin: stdin, environment: environment,
       workingDirectory: workingDirectory, keepStdinOpen: keepStdinOpen)
   }
 }
 
-/// A `roadmapctl` child process whose output is collected as it runs.
-final class RunningRoadmapctl: @unchecked Sendable {
+/// A running `roadmapctl`.
+typealias RunningRoadmapctl = ChildProcess
+
+/// A child process whose output is collected as it runs (`roadmapctl`, or a helper such as a
+/// python HTTP server: `ChildProcess.start("/usr/bin/env", ["python3", script])`).
+final class ChildProcess: @unchecked Sendable {
+  /// Starts any executable with the same draining and controls as ``Roadmapctl/start``.
+  static func start(
+    _ executable: String, _ arguments: [String], workingDirectory: URL? = nil
+  ) throws -> ChildProcess {
+    try ChildProcess(
+      binary: URL(fileURLWithPath: executable), arguments: arguments, stdin: nil,
+      environment: [:], workingDirectory: workingDirectory, keepStdinOpen: false)
+  }
+
   let arguments: [String]
   private let process = Process()
   private let stdoutDrain: PipeDrain
@@ -296,10 +309,14 @@ private final class PipeDrain: @unchecked Sendable {
 
   func start() {
     Thread.detachNewThread { [self] in
+      // read(2) directly: FileHandle.availableData traps on EINTR.
+      let descriptor = handle.fileDescriptor
+      var chunk = [UInt8](repeating: 0, count: 65_536)
       while true {
-        let chunk = handle.availableData
-        if chunk.isEmpty { break }
-        lock.withLock { buffer.append(contentsOf: chunk) }
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        if count <= 0 { break }
+        lock.withLock { buffer.append(contentsOf: chunk[0..<count]) }
       }
       lock.withLock { ended = true }
       try? handle.close()
