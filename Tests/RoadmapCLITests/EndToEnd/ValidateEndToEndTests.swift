@@ -193,6 +193,7 @@ import Testing
       ["--allow-removed", "good.json"], "Error: --allow-removed only applies with --previous <old>."
     ),
     (["-", "-"], "Error: Standard input ('-') can be read only once."),
+    (["--previous", "-"], "Error: Standard input ('-') can be read only once."),
     (["--previous"], "Error: Missing value for '--previous <old>'."),
     (["--stric"], "Error: Unknown option '--stric'. Did you mean '--strict'?"),
   ])

@@ -37,7 +37,7 @@ struct ValidateCommand: Command {
     let values = context.values
     var inputs = values.strings("inputs")
     if inputs.isEmpty { inputs = ["-"] }
-    if inputs.count(where: { $0 == "-" }) > 1 {
+    if inputs.count(where: { $0 == "-" }) + (values.string("previous") == "-" ? 1 : 0) > 1 {
       throw CommandError.validation("Standard input ('-') can be read only once.")
     }
     if values.flag("allow-removed"), !values.wasGiven("previous") {
