@@ -42,9 +42,10 @@ import Testing
     defer { directory.remove() }
     let result = try await show(["good.json", "--language", "de"], in: directory)
     #expect(result.exitCode == 0)
-    #expect(result.stdoutText.contains("1   Dunkelmodus    geplant      no\n"))
+    #expect(result.stdoutText.contains("1   Dunkelmodus    geplant    no\n"))
     #expect(result.stdoutText.contains("Ein dunkles Aussehen für jeden Bildschirm."))
-    #expect(result.stdoutText.contains("3   Offline-Modus  finished     yes\n"))
+    #expect(result.stdoutText.contains("2   Widgets        in Arbeit  no\n"))
+    #expect(result.stdoutText.contains("3   Offline-Modus  fertig     yes\n"))
   }
 
   @Test func compatibleResolvesExactlyAsTheRoadmapPackage() async throws {

@@ -28,6 +28,10 @@ enum Fixtures {
         "localizedTitle": [
           { "language": "en", "value": "Widgets" },
           { "language": "de", "value": "Widgets" }
+        ],
+        "localizedStatus": [
+          { "language": "en", "value": "in-progress" },
+          { "language": "de", "value": "in Arbeit" }
         ]
       },
       {
@@ -38,6 +42,10 @@ enum Fixtures {
         "localizedTitle": [
           { "language": "en", "value": "Offline mode" },
           { "language": "de", "value": "Offline-Modus" }
+        ],
+        "localizedStatus": [
+          { "language": "en", "value": "finished" },
+          { "language": "de", "value": "fertig" }
         ]
       }
     ]
