@@ -136,6 +136,25 @@ import Testing
     #expect(!InputLoader.isURL("roadmap.json"))
   }
 
+  @Test func showTableAlignsWideCharacters() {
+    let features = [
+      ResolvedFeature(
+        id: "1", title: "共享购物清单", status: "计划中", description: "", isFinished: false, votes: nil),
+      ResolvedFeature(
+        id: "2", title: "Widgets", status: "done", description: "", isFinished: true, votes: nil),
+    ]
+    #expect(
+      ShowFormatter.table(features)
+        == """
+        ID  TITLE         STATUS  FINISHED
+        1   共享购物清单  计划中  no
+        2   Widgets       done    yes
+
+        """)
+    #expect(ShowFormatter.width(of: "e\u{301}") == 1)
+    #expect(ShowFormatter.pad("深色模式深色模式", 7) == "深色模…")
+  }
+
   @Test func showTableAndJSON() {
     let features = [
       ResolvedFeature(
