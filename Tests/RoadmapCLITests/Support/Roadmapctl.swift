@@ -126,6 +126,16 @@ enum Roadmapctl {
     }
   }
 
+  /// Runs another tool (python3, ...) to completion and returns its exit status.
+  static func runTool(
+    _ executable: String, _ arguments: [String], workingDirectory: URL? = nil,
+    timeout: Duration = .seconds(60)
+  ) async throws -> Int32 {
+    let child = try ChildProcess.start(executable, arguments, workingDirectory: workingDirectory)
+    defer { child.kill() }
+    return try await child.waitForExit(timeout: timeout)
+  }
+
   /// Starts `roadmapctl arguments` as a child process that keeps running until it exits or is
   /// killed. Its stdout and stderr are drained from the start by background threads.
   static func start(

@@ -4,6 +4,11 @@ import RoadmapFormat
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Reads a command's input: a file (relative to the working directory), an http(s) URL fetched
 /// the way an app fetches it, or `-` for standard input.
@@ -44,15 +49,39 @@ enum InputLoader {
     if isDirectory.boolValue {
       throw .failure("cannot read '\(input)': it is a directory")
     }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw .failure("cannot read '\(input)': permission denied")
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+      throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
     }
-    defer { try? handle.close() }
-    do {
-      return Array(try handle.readToEnd() ?? Data())
-    } catch {
-      throw .failure("cannot read '\(input)': \(error.localizedDescription)")
+    defer { close(descriptor) }
+    guard let bytes = readAll(descriptor) else {
+      throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
     }
+    return bytes
+  }
+
+  /// Reads a descriptor to its end straight into one array (no intermediate `Data`), so a large
+  /// file costs its size in memory once.
+  /// Nil when a read fails, with `errno` set.
+  private static func readAll(_ descriptor: Int32) -> [UInt8]? {
+    var status = stat()
+    let expected = fstat(descriptor, &status) == 0 ? max(0, Int(status.st_size)) : 0
+    var bytes = [UInt8](repeating: 0, count: max(expected, 4096))
+    var count = 0
+    while true {
+      if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+      let result = bytes.withUnsafeMutableBytes { buffer in
+        read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+      }
+      if result < 0 {
+        if errno == EINTR { continue }
+        return nil
+      }
+      if result == 0 { break }
+      count += result
+    }
+    bytes.removeLast(bytes.count - count)
+    return bytes
   }
 
   static func fetch(_ input: String) async throws(CommandError) -> LoadedInput {
