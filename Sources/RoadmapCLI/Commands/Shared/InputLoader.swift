@@ -54,33 +54,9 @@ enum InputLoader {
       throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
     }
     defer { close(descriptor) }
-    guard let bytes = readAll(descriptor) else {
+    guard let bytes = DescriptorReader.readAll(descriptor) else {
       throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
     }
-    return bytes
-  }
-
-  /// Reads a descriptor to its end straight into one array (no intermediate `Data`), so a large
-  /// file costs its size in memory once.
-  /// Nil when a read fails, with `errno` set.
-  private static func readAll(_ descriptor: Int32) -> [UInt8]? {
-    var status = stat()
-    let expected = fstat(descriptor, &status) == 0 ? max(0, Int(status.st_size)) : 0
-    var bytes = [UInt8](repeating: 0, count: max(expected, 4096))
-    var count = 0
-    while true {
-      if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
-      let result = bytes.withUnsafeMutableBytes { buffer in
-        read(descriptor, buffer.baseAddress! + count, buffer.count - count)
-      }
-      if result < 0 {
-        if errno == EINTR { continue }
-        return nil
-      }
-      if result == 0 { break }
-      count += result
-    }
-    bytes.removeLast(bytes.count - count)
     return bytes
   }
 
