@@ -119,6 +119,23 @@ enum Fixtures {
 
     """
 
+  /// A localized field written as an object instead of an array (real apps do this).
+  static let localizedObject = """
+    [
+      { "id": "1", "localizedTitle": { "en": "Dark mode", "de": "Dunkelmodus" } }
+    ]
+
+    """
+
+  /// A comma missing between two features.
+  static let missingComma = """
+    [
+      { "id": "1", "title": "Dark mode" }
+      { "id": "2", "title": "Widgets" }
+    ]
+
+    """
+
   /// `count` features whose ids are numbers: one error each, output far over 64 KiB.
   static func manyNumericIDs(_ count: Int) -> String {
     "[\n"
