@@ -27,7 +27,6 @@ enum PathComponent: Sendable {
   case index(Int)
   /// The raw bytes of a key between its quotes, and whether they contain escapes.
   case key(start: Int, end: Int, escaped: Bool)
-  case name(String)
 }
 
 /// Collects the diagnostics of one parse.

@@ -13,7 +13,9 @@ struct ParseOutcome {
   var byteCount = 0
 
   /// Parses `buffer` as Roadmap JSON.
-  static func parse(_ buffer: UnsafeBufferPointer<UInt8>, collectWarnings: Bool) -> ParseOutcome {
+  static func parse(
+    _ buffer: UnsafeBufferPointer<UInt8>, collectWarnings: Bool, keepValues: Bool = true
+  ) -> ParseOutcome {
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       var outcome = ParseOutcome()
       outcome.fatal = true
@@ -25,7 +27,8 @@ struct ParseOutcome {
       ]
       return outcome
     }
-    var parser = RoadmapParser(base: base, count: buffer.count, collectWarnings: collectWarnings)
+    var parser = RoadmapParser(
+      base: base, count: buffer.count, collectWarnings: collectWarnings, keepValues: keepValues)
     parser.parseDocument()
     var outcome = ParseOutcome()
     outcome.features = parser.features

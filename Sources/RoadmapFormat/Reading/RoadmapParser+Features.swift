@@ -27,7 +27,7 @@ extension RoadmapParser {
         let start = pos
         let kind = ValueKind(firstByte: base[pos])
         _ = parseValue(keep: false)
-        if kind != .other {
+        if kind != .other && !stopped {
           report(
             "feature-not-object", .error, at: start, rejected: true,
             "each element of the roadmap must be a feature object such as "
@@ -73,10 +73,7 @@ extension RoadmapParser {
     var seen: UInt16 = 0
     var keyOffsets = SIMD16<Int>(repeating: 0)
     var extraKeys: [StringToken] = []
-    var record = FeatureRecord(
-      index: index, offset: open, id: nil, idOffset: open, title: nil, status: nil,
-      statusOffset: open, loaded: false)
-    var statusToken: StringToken?
+    var record = FeatureRecord(index: index, offset: open)
 
     skipWhitespace()
     if stopped { return }
@@ -91,25 +88,29 @@ extension RoadmapParser {
           let bit = UInt16(1) << known.rawValue
           if seen & bit != 0 {
             reportDuplicateKey(key, firstOffset: keyOffsets[known.rawValue])
-            _ = parseValue(keep: false)
+            _ = parseIgnoredValue(keep: false)
           } else {
             seen |= bit
             keyOffsets[known.rawValue] = key.start - 1
             switch known {
             case .id:
               record.idOffset = valueStart
-              if let (value, _) = parseStringField(known) {
+              if let (value, token) = parseStringField(known) {
                 feature.id = value
+                record.id = token
                 hasID = true
               }
             case .title:
-              feature.title = parseStringField(known)?.value
-              if feature.title != nil { record.plainPresent |= 1 }
+              if let (value, token) = parseStringField(known) {
+                feature.title = value
+                record.title = token
+                record.plainPresent |= 1
+              }
             case .status:
               record.statusOffset = valueStart
               if let (value, token) = parseStringField(known) {
                 feature.status = value
-                statusToken = token
+                record.status = token
                 record.plainPresent |= 2
               }
             case .description:
@@ -129,14 +130,14 @@ extension RoadmapParser {
           }
         } else if let first = extraKeys.first(where: { tokensEqual($0, key) }) {
           reportDuplicateKey(key, firstOffset: first.start - 1)
-          _ = parseValue(keep: false)
+          _ = parseIgnoredValue(keep: false)
         } else {
           extraKeys.append(key)
           let name = decodeString(key)
           if collectWarnings {
             checkUnknownKey(name, at: key.start - 1, known: FeatureKey.allNames)
           }
-          if let value = parseValue(keep: true) {
+          if let value = parseIgnoredValue(keep: keepValues) {
             feature.extra.members.append((name, value))
           }
         }
@@ -159,22 +160,19 @@ extension RoadmapParser {
       }
       featureBroken = true
     } else {
-      record.id = feature.id
-      if feature.id.isEmpty {
+      if record.id?.length == 0 {
         report(
-          "empty-id", .error, at: record.idOffset, rejected: false, pathSuffix: .name("id"),
+          "empty-id", .error, at: record.idOffset, rejected: false, pathSuffix: "id",
           "the id is empty, so the feature's votes are counted under the bare key prefix; "
             + "give it a unique id such as \"id\": \"\(index + 1)\"")
       }
     }
-    record.title = feature.title
-    record.status = feature.status
     if collectWarnings {
-      checkFeatureWarnings(feature, statusToken: statusToken, record: record)
+      checkFeatureWarnings(isFinished: feature.isFinished, record: record)
     }
     record.loaded = !featureBroken
     records.append(record)
-    if !featureBroken {
+    if !featureBroken && keepValues {
       features.append(feature)
     }
   }
@@ -188,11 +186,10 @@ extension RoadmapParser {
       let start = pos
       let token = scanString()
       if token.corrupt { featureBroken = true }
-      let value = decodeString(token)
       if collectWarnings && key != .description {
-        checkSurroundingWhitespace(token, value: value, at: start, what: "\"\(key.name)\"")
+        checkSurroundingWhitespace(token, at: start, what: "\"\(key.name)\"")
       }
-      return (value, token)
+      return (keepValues ? decodeString(token) : "", token)
     }
     if byte == UInt8(ascii: "n") && matchLiteral("null") {
       if key == .id {
@@ -271,7 +268,7 @@ extension RoadmapParser {
     let start = pos
     let kind = ValueKind(firstByte: base[start])
     let value = parseValue(keep: kind == .object || kind == .string)
-    if kind == .other { return }
+    if kind == .other || stopped { return }
     let text = snippet(start, pos)
     var fix = ""
     switch (key, kind) {
@@ -372,7 +369,9 @@ extension RoadmapParser {
       return items
     }
     var index = 0
-    var languageOffsets: [Int] = []
+    // Language ids and offsets of the first eight items, for duplicate-language's related place.
+    var firstLanguages = SIMD8<Int>(repeating: -1)
+    var firstOffsets = SIMD8<Int>(repeating: 0)
     while !stopped {
       guard pos < count else {
         unexpectedEnd(open: open, inObject: false)
@@ -382,30 +381,36 @@ extension RoadmapParser {
       let start = pos
       if base[pos] == UInt8(ascii: "{") {
         if let (item, languageOffset) = parseLocalizedItem(key) {
-          if collectWarnings {
-            if let previous = items.firstIndex(where: { $0.language == item.language }) {
-              report(
-                "duplicate-language", .warning, at: languageOffset, rejected: false,
-                pathSuffix: .name("language"),
-                related: [
-                  RelatedIssue(
-                    message: "first \"\(item.language)\" here",
-                    path: pointerReplacingLast(with: previous, suffix: "language"),
-                    offset: languageOffsets[previous])
-                ],
-                "\"\(item.language)\" appears twice in \"\(key.name)\"; the app uses the first: "
-                  + "remove the other")
+          let id = languageID(item.language)
+          let bit: UInt64 = id < 64 ? UInt64(1) << id : 0
+          if collectWarnings && mask & bit != 0 {
+            var related: [RelatedIssue] = []
+            for slot in 0..<8 where firstLanguages[slot] == id {
+              related.append(
+                RelatedIssue(
+                  message: "first \"\(item.language)\" here",
+                  path: pointerReplacingLast(with: slot, suffix: "language"),
+                  offset: firstOffsets[slot]))
+              break
             }
-            languageOffsets.append(languageOffset)
+            report(
+              "duplicate-language", .warning, at: languageOffset, rejected: false,
+              pathSuffix: "language", related: related,
+              "\"\(item.language)\" appears twice in \"\(key.name)\"; the app uses the first: "
+                + "remove the other")
           }
-          mask |= languageBit(item.language)
-          items.append(item)
+          if index < 8 {
+            firstLanguages[index] = id
+            firstOffsets[index] = languageOffset
+          }
+          mask |= bit
+          if keepValues { items.append(item) }
         }
       } else {
         let kind = ValueKind(firstByte: base[pos])
         _ = parseValue(keep: false)
         featureBroken = true
-        if kind != .other {
+        if kind != .other && !stopped {
           report(
             "localized-item-not-object", .error, at: start, rejected: true,
             "each item of \"\(key.name)\" must be an object such as "
@@ -428,22 +433,38 @@ extension RoadmapParser {
     var copy = path
     if !copy.isEmpty { copy.removeLast() }
     copy.append(.index(index))
-    copy.append(.name(suffix))
     var result = ""
     for component in copy {
       result += "/" + pointerToken(component)
     }
-    return result
+    return result + "/" + suffix.replacingTilde()
   }
 
-  mutating func languageBit(_ language: String) -> UInt64 {
-    if let id = languageIDs[language] {
-      return id < 64 ? UInt64(1) << id : 0
+  /// The interned id of a language (bit `id` of the record masks when below 64).
+  mutating func languageID(_ language: String) -> Int {
+    // Short tags (all real ones) are compared as two words, without hashing.
+    var packed: (UInt64, UInt64, Int) = (0, 0, language.utf8.count)
+    if packed.2 <= 16 {
+      var index = 0
+      for byte in language.utf8 {
+        if index < 8 {
+          packed.0 |= UInt64(byte) << (8 * index)
+        } else {
+          packed.1 |= UInt64(byte) << (8 * (index - 8))
+        }
+        index += 1
+      }
+      for (id, key) in packedLanguages.enumerated()
+      where key.0 == packed.0 && key.1 == packed.1 && key.2 == packed.2 {
+        return id
+      }
     }
+    if let id = languageIDs[language] { return id }
     let id = languageNames.count
     languageIDs[language] = id
     languageNames.append(language)
-    return id < 64 ? UInt64(1) << id : 0
+    if packed.2 <= 16 && packedLanguages.count == id { packedLanguages.append(packed) }
+    return id
   }
 
   /// One `{"language", "value"}` item; nil when broken (reported).
@@ -474,7 +495,7 @@ extension RoadmapParser {
           let bit: UInt8 = isLanguage ? 1 : 2
           if seen & bit != 0 {
             reportDuplicateKey(name, firstOffset: isLanguage ? languageOffsetKey : valueOffsetKey)
-            _ = parseValue(keep: false)
+            _ = parseIgnoredValue(keep: false)
           } else {
             seen |= bit
             if isLanguage {
@@ -486,13 +507,13 @@ extension RoadmapParser {
             if base[pos] == UInt8(ascii: "\"") {
               let token = scanString()
               if token.corrupt { broken = true }
-              let text = decodeString(token)
               if isLanguage {
+                let text = decodeString(token)
                 language = text
                 languageOffset = start
                 if collectWarnings { checkLanguageTag(token, text: text, at: start) }
               } else {
-                value = text
+                value = keepValues ? decodeString(token) : ""
                 if collectWarnings {
                   if token.length == 0 {
                     report(
@@ -500,7 +521,7 @@ extension RoadmapParser {
                       "this translation is empty, and the app shows it as is (an empty item "
                         + "still wins over the plain field): fill it in or remove the item")
                   } else if key != .localizedDescription {
-                    checkSurroundingWhitespace(token, value: text, at: start, what: "the value")
+                    checkSurroundingWhitespace(token, at: start, what: "the value")
                   }
                 }
               }
@@ -508,7 +529,7 @@ extension RoadmapParser {
               let kind = ValueKind(firstByte: base[pos])
               _ = parseValue(keep: false)
               broken = true
-              if kind != .other {
+              if kind != .other && !stopped {
                 let field = isLanguage ? "language" : "value"
                 let text = snippet(start, pos)
                 report(
@@ -522,13 +543,13 @@ extension RoadmapParser {
           }
         } else if let first = otherKeys.first(where: { tokensEqual($0, name) }) {
           reportDuplicateKey(name, firstOffset: first.start - 1)
-          _ = parseValue(keep: false)
+          _ = parseIgnoredValue(keep: false)
         } else {
           otherKeys.append(name)
           if collectWarnings {
             checkUnknownKey(decodeString(name), at: name.start - 1, known: ["language", "value"])
           }
-          _ = parseValue(keep: false)
+          _ = parseIgnoredValue(keep: false)
         }
         path.removeLast()
         switch afterElement(closer: UInt8(ascii: "}"), open: open, inObject: true) {

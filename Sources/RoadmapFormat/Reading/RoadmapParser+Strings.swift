@@ -2,22 +2,40 @@
 /// decoding only for values that are kept.
 extension RoadmapParser {
   /// Scans the string whose opening quote is at `pos`; `pos` ends after the closing quote.
+  ///
+  /// Eight bytes at a time: each word is tested for `"`, `\` and control characters at once and
+  /// the first one found is jumped to directly. Non-ASCII bytes are only noted on the way; the
+  /// string is checked for valid UTF-8 afterwards, and only if it had any.
   mutating func scanString() -> StringToken {
     let open = pos
     var token = StringToken(start: open + 1, end: open + 1)
     var index = open + 1
-    var reportedUTF8 = false
+    var nonASCII: UInt64 = 0
+    defer {
+      if nonASCII != 0 { validateUTF8(&token) }
+    }
     while true {
-      // Eight plain ASCII bytes at a time.
       while index + 8 <= count {
-        let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-        if Self.wordNeedsAttention(word) { break }
-        index += 8
+        let word = UInt64(
+          littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+        let stops = Self.stopBytes(word)
+        if stops == 0 {
+          nonASCII |= word & 0x8080_8080_8080_8080
+          index += 8
+          continue
+        }
+        let skip = stops.trailingZeroBitCount >> 3
+        nonASCII |= word & 0x8080_8080_8080_8080 & ((UInt64(1) << (skip << 3)) &- 1)
+        index += skip
+        break
       }
-      while index < count {
-        let byte = base[index]
-        if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 { break }
-        index += 1
+      if index + 8 > count {
+        while index < count {
+          let byte = base[index]
+          if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
+          nonASCII |= UInt64(byte & 0x80)
+          index += 1
+        }
       }
       guard index < count else {
         token.end = count
@@ -44,23 +62,6 @@ extension RoadmapParser {
         }
         continue
       }
-      if byte >= 0x80 {
-        let length = utf8SequenceLength(at: index)
-        if length > 0 {
-          index += length
-        } else {
-          token.corrupt = true
-          if !reportedUTF8 {
-            reportedUTF8 = true
-            syntaxError(
-              "invalid-utf8", at: index,
-              "byte 0x\(String(byte, radix: 16, uppercase: true)) is not valid UTF-8; the app "
-                + "rejects the file: save it as UTF-8")
-          }
-          index += 1
-        }
-        continue
-      }
       if byte == 0x0A || byte == 0x0D {
         token.end = index
         token.unterminated = true
@@ -74,10 +75,67 @@ extension RoadmapParser {
         return token
       }
       syntaxError(
-        "control-character-in-string", at: index,
+        "control-character-in-string", at: index, rejected: ignoredDepth == 0,
         "a raw control character (U+\(String(format4: byte))) is not allowed in a string; "
           + "write it as \(Self.escapeSpelling(byte))")
       index += 1
+    }
+  }
+
+  /// A word with the high bit set in each byte that is `"`, `\` or below 0x20; the lowest set
+  /// bit is exact (higher ones may be false positives, which only end the fast path early).
+  @inline(__always)
+  static func stopBytes(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let high: UInt64 = 0x8080_8080_8080_8080
+    let quote = word ^ (ones &* 0x22)
+    let backslash = word ^ (ones &* 0x5C)
+    let hasQuote = (quote &- ones) & ~quote
+    let hasBackslash = (backslash &- ones) & ~backslash
+    let hasControl = (word &- (ones &* 0x20)) & ~word
+    return (hasQuote | hasBackslash | hasControl) & high
+  }
+
+  /// Checks the token's bytes for valid UTF-8, reporting the first invalid byte.
+  mutating func validateUTF8(_ token: inout StringToken) {
+    var index = token.start
+    let end = token.end
+    while index < end {
+      if index + 8 <= end
+        && UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+          & 0x8080_8080_8080_8080 == 0
+      {
+        index += 8
+        continue
+      }
+      let byte = base[index]
+      if byte < 0x80 {
+        index += 1
+        continue
+      }
+      if byte >= 0xC2 && byte <= 0xDF {
+        if index + 1 < end && base[index + 1] & 0xC0 == 0x80 {
+          index += 2
+          continue
+        }
+      } else if (byte >= 0xE1 && byte <= 0xEC) || byte == 0xEE || byte == 0xEF {
+        if index + 2 < end && base[index + 1] & 0xC0 == 0x80 && base[index + 2] & 0xC0 == 0x80 {
+          index += 3
+          continue
+        }
+      } else {
+        let length = utf8SequenceLength(at: index)
+        if length > 0 && index + length <= end {
+          index += length
+          continue
+        }
+      }
+      token.corrupt = true
+      syntaxError(
+        "invalid-utf8", at: index, rejected: ignoredDepth == 0,
+        "byte 0x\(String(byte, radix: 16, uppercase: true)) is not valid UTF-8; the app "
+          + "rejects the file: save it as UTF-8")
+      return
     }
   }
 
@@ -88,19 +146,6 @@ extension RoadmapParser {
     case 0x0C: "\\f"
     default: "\\u\(String(format4: byte))"
     }
-  }
-
-  /// Whether any of eight bytes is `"`, `\`, a control character or non-ASCII.
-  @inline(__always)
-  static func wordNeedsAttention(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let high: UInt64 = 0x8080_8080_8080_8080
-    let quote = word ^ (ones &* 0x22)
-    let backslash = word ^ (ones &* 0x5C)
-    let hasQuote = (quote &- ones) & ~quote & high
-    let hasBackslash = (backslash &- ones) & ~backslash & high
-    let hasControl = (word &- (ones &* 0x20)) & ~word & high
-    return (hasQuote | hasBackslash | hasControl | (word & high)) != 0
   }
 
   /// Validates the escape whose backslash is at `index`; returns the index after it.
@@ -119,7 +164,7 @@ extension RoadmapParser {
       guard let unit = hex4(at: index + 2) else {
         token.corrupt = true
         syntaxError(
-          "invalid-escape", at: index,
+          "invalid-escape", at: index, rejected: ignoredDepth == 0,
           "\\u must be followed by four hex digits, as in \\u00e9")
         return index + 2
       }
@@ -131,7 +176,7 @@ extension RoadmapParser {
         }
         token.corrupt = true
         syntaxError(
-          "lone-surrogate", at: index,
+          "lone-surrogate", at: index, rejected: ignoredDepth == 0,
           "\\u\(String(unit, radix: 16)) is half of a surrogate pair with no low half after it; "
             + "JSONDecoder rejects the file: write the character itself or the full pair")
         return index + 6
@@ -139,7 +184,7 @@ extension RoadmapParser {
       if unit >= 0xDC00 && unit <= 0xDFFF {
         token.corrupt = true
         syntaxError(
-          "lone-surrogate", at: index,
+          "lone-surrogate", at: index, rejected: ignoredDepth == 0,
           "\\u\(String(unit, radix: 16)) is the low half of a surrogate pair with no high half "
             + "before it; JSONDecoder rejects the file: write the character itself")
         return index + 6
@@ -150,12 +195,12 @@ extension RoadmapParser {
       let next = base[index + 1]
       if next < 0x20 || next >= 0x80 {
         syntaxError(
-          "invalid-escape", at: index,
+          "invalid-escape", at: index, rejected: ignoredDepth == 0,
           "a backslash must start an escape such as \\n; write \\\\ for a backslash")
         return index + 1
       }
       syntaxError(
-        "invalid-escape", at: index,
+        "invalid-escape", at: index, rejected: ignoredDepth == 0,
         "\\\(Character(Unicode.Scalar(next))) is not a JSON escape; write \\\\ for a "
           + "backslash, or one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
       return index + 2
@@ -211,6 +256,11 @@ extension RoadmapParser {
 
   /// The string value of a token (escapes decoded; broken parts repaired with U+FFFD).
   func decodeString(_ token: StringToken) -> String {
+    Self.decodeString(token, in: base)
+  }
+
+  /// The string value of a token in a buffer starting at `base`.
+  static func decodeString(_ token: StringToken, in base: UnsafePointer<UInt8>) -> String {
     let raw = UnsafeBufferPointer(start: base + token.start, count: max(0, token.end - token.start))
     guard token.escaped else {
       return String(decoding: raw, as: UTF8.self)
@@ -238,13 +288,13 @@ extension RoadmapParser {
       case UInt8(ascii: "r"): output.append(0x0D)
       case UInt8(ascii: "t"): output.append(0x09)
       case UInt8(ascii: "u"):
-        guard index + 6 <= end, let unit = hex4(at: index + 2) else {
+        guard index + 6 <= end, let unit = hex4(base, at: index + 2) else {
           output.append(byte)
           index += 1
           continue
         }
         if unit >= 0xD800 && unit <= 0xDBFF, index + 12 <= end, base[index + 6] == 0x5C,
-          base[index + 7] == UInt8(ascii: "u"), let low = hex4(at: index + 8),
+          base[index + 7] == UInt8(ascii: "u"), let low = hex4(base, at: index + 8),
           low >= 0xDC00 && low <= 0xDFFF
         {
           appendScalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00), to: &output)
@@ -265,6 +315,23 @@ extension RoadmapParser {
       index += 2
     }
     return String(decoding: output, as: UTF8.self)
+  }
+
+  /// Four hex digits at `index` (the caller checked the bounds).
+  static func hex4(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt32? {
+    var value: UInt32 = 0
+    for offset in 0..<4 {
+      let byte = base[index + offset]
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: return nil
+      }
+      value = value << 4 | UInt32(digit)
+    }
+    return value
   }
 
   /// Whether the token's bytes equal `name` exactly.

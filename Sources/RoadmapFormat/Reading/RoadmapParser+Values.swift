@@ -47,12 +47,17 @@ extension RoadmapParser {
     pos = index
     if !valid {
       let text = snippet(start, index) ?? "this number"
+      let lexical = base[start] == UInt8(ascii: "-") || Self.isDigit(base[start])
       syntaxError(
-        "invalid-number", at: start,
+        "invalid-number", at: start, rejected: !(lexical && ignoredDepth > 0),
         "\(text) is not a valid JSON number (no leading zeros, '+' or bare '.'); "
           + "write it as in 0, -12, 3.5 or 1e3")
     }
     return NumberToken(start: start, end: index, isInteger: isInteger, valid: valid)
+  }
+
+  static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
   }
 
   static func isNumberByte(_ byte: UInt8) -> Bool {
@@ -103,6 +108,15 @@ extension RoadmapParser {
       return .outOfRange
     }
     return .value(Int(double))
+  }
+
+  /// Parses a value the Roadmap package skips (an unknown key, a repeated key). JSONDecoder
+  /// does not look inside strings and numbers it skips, so bad escapes, invalid UTF-8, control
+  /// characters and malformed numbers there do not make the app reject the file.
+  mutating func parseIgnoredValue(keep: Bool) -> JSONValue? {
+    ignoredDepth += 1
+    defer { ignoredDepth -= 1 }
+    return parseValue(keep: keep)
   }
 
   /// Parses any value at `pos` (after whitespace), building it only when `keep` is set.
@@ -285,7 +299,7 @@ extension RoadmapParser {
       if let duplicateOf {
         let first = keys[duplicateOf]
         reportDuplicateKey(key, firstOffset: first.start - 1)
-        _ = parseValue(keep: false)
+        _ = parseIgnoredValue(keep: false)
       } else {
         let value = parseValue(keep: keep)
         if keep, let value { members.append((decodeString(key), value)) }
@@ -316,7 +330,7 @@ extension RoadmapParser {
   mutating func reportDuplicateKey(_ key: StringToken, firstOffset: Int) {
     let name = decodeString(key)
     path.removeLast()
-    let firstPath = pointer(appending: .name(name))
+    let firstPath = pointer(appending: name)
     path.append(.key(start: key.start, end: key.end, escaped: key.escaped))
     report(
       "duplicate-key", .error, at: key.start - 1, rejected: false,

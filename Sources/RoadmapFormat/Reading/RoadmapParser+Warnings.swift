@@ -4,9 +4,7 @@ import Foundation
 extension RoadmapParser {
   /// Leading or trailing spaces (real files have `"Planned "`).
   @inline(__always)
-  mutating func checkSurroundingWhitespace(
-    _ token: StringToken, value: String, at offset: Int, what: String
-  ) {
+  func checkSurroundingWhitespace(_ token: StringToken, at offset: Int, what: String) {
     guard token.length > 0 else { return }
     let first = base[token.start]
     let last = base[token.end - 1]
@@ -21,6 +19,7 @@ extension RoadmapParser {
       || (token.escaped && token.length > 1 && base[token.end - 2] == 0x5C
         && [UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r")].contains(last))
     guard leading || trailing else { return }
+    let value = decodeString(token)
     let trimmed = value.trimmingSpaces().replacingOccurrences(of: "\u{A0}", with: "")
     let side = leading && trailing ? "leading and trailing" : leading ? "a leading" : "a trailing"
     report(
@@ -90,7 +89,7 @@ extension RoadmapParser {
       return "is not a BCP 47 tag and never matches the app's localization: write \"\(fixed)\""
     }
     let language = subtags[0]
-    guard (2...3).contains(language.count) || (5...8).contains(language.count),
+    guard (2...3).contains(language.count),
       language.allSatisfy({ $0.isASCII && $0.isLetter })
     else {
       return "is not a language tag; the app compares it with localizations such as \"en\", "
@@ -167,32 +166,45 @@ extension RoadmapParser {
   }
 
   /// Status versus `isFinished`.
-  mutating func checkFeatureWarnings(
-    _ feature: RoadmapFeature, statusToken: StringToken?, record: FeatureRecord
-  ) {
-    guard let status = feature.status else { return }
+  mutating func checkFeatureWarnings(isFinished: Bool?, record: FeatureRecord) {
+    guard let token = record.status, isFinished != false else { return }
+    let key = Self.hash(base, token)
     let reading: StatusReading
-    if let cached = statusCache[status] {
+    if let cached = statusCache[key] {
       reading = cached
     } else {
-      reading = StatusReading(status: status)
-      if statusCache.count < 4096 { statusCache[status] = reading }
+      reading = StatusReading(status: decodeString(token))
+      if statusCache.count < 4096 { statusCache[key] = reading }
     }
     switch reading {
-    case .finished where feature.isFinished == nil:
+    case .finished where isFinished == nil:
+      let status = decodeString(token)
       report(
         "finished-status-not-flagged", .warning, at: record.statusOffset, rejected: false,
-        pathSuffix: .name("status"),
+        pathSuffix: "status",
         "status \(Self.quoted(status)) reads as finished, but \"isFinished\" is missing, so the "
           + "app still shows a vote button: add \"isFinished\": true")
-    case .unfinished where feature.isFinished == true:
+    case .unfinished where isFinished == true:
+      let status = decodeString(token)
       report(
         "planned-status-flagged-finished", .warning, at: record.statusOffset, rejected: false,
-        pathSuffix: .name("status"),
+        pathSuffix: "status",
         "status \(Self.quoted(status)) reads as not done, but \"isFinished\" is true, so the app "
           + "hides the vote button: set \"isFinished\": false or update the status")
     default:
       break
     }
+  }
+
+  /// FNV-1a of a token's raw bytes (escaped tokens hash their raw text: fine for caches).
+  @inline(__always)
+  static func hash(_ base: UnsafePointer<UInt8>, _ token: StringToken) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    var index = token.start
+    while index < token.end {
+      hash = (hash ^ UInt64(base[index])) &* 0x100_0000_01b3
+      index += 1
+    }
+    return hash ^ (token.escaped ? 1 : 0)
   }
 }

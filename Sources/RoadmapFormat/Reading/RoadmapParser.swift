@@ -13,6 +13,8 @@ struct RoadmapParser {
   let count: Int
   /// Whether to run the per-feature warning rules.
   let collectWarnings: Bool
+  /// Whether to build the features at all; rules work from `records` either way.
+  let keepValues: Bool
   var pos = 0
   var depth = 0
   var path: [PathComponent] = []
@@ -23,6 +25,8 @@ struct RoadmapParser {
   var scratch: [UInt8] = []
   /// The last string ended at a line break; the comma that follows is probably inside it.
   var afterUnterminated = false
+  /// Above zero while parsing a value the Roadmap package skips without looking inside.
+  var ignoredDepth = 0
   /// Set when a value of the current feature could not be read faithfully.
   var featureBroken = false
 
@@ -32,12 +36,15 @@ struct RoadmapParser {
   var topLevelIsArray = false
   var languageIDs: [String: Int] = [:]
   var languageNames: [String] = []
-  var statusCache: [String: StatusReading] = [:]
+  /// Short language tags packed into words, by id, while every id so far is packed.
+  var packedLanguages: [(UInt64, UInt64, Int)] = []
+  var statusCache: [UInt64: StatusReading] = [:]
 
-  init(base: UnsafePointer<UInt8>, count: Int, collectWarnings: Bool) {
+  init(base: UnsafePointer<UInt8>, count: Int, collectWarnings: Bool, keepValues: Bool = true) {
     self.base = base
     self.count = count
     self.collectWarnings = collectWarnings
+    self.keepValues = keepValues
     path.reserveCapacity(16)
   }
 
@@ -46,7 +53,7 @@ struct RoadmapParser {
   /// Records a diagnostic; the message is only built when it will be listed.
   func report(
     _ code: String, _ severity: Severity, at offset: Int, rejected: Bool,
-    pathSuffix: PathComponent? = nil, related: [RelatedIssue] = [],
+    pathSuffix: String? = nil, related: [RelatedIssue] = [],
     _ message: @autoclosure () -> String
   ) {
     let seen = sink.perCode[code, default: 0]
@@ -83,7 +90,7 @@ struct RoadmapParser {
   }
 
   /// The JSON pointer of the current position.
-  func pointer(appending suffix: PathComponent? = nil) -> String {
+  func pointer(appending suffix: String? = nil) -> String {
     var result = ""
     for component in path {
       result += "/"
@@ -91,7 +98,7 @@ struct RoadmapParser {
     }
     if let suffix {
       result += "/"
-      result += pointerToken(suffix)
+      result += suffix.replacingTilde()
     }
     return result
   }
@@ -102,7 +109,6 @@ struct RoadmapParser {
     case .index(let index): return String(index)
     case .key(let start, let end, let escaped):
       raw = decodeString(StringToken(start: start, end: end, escaped: escaped))
-    case .name(let name): raw = name
     }
     guard raw.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
       return raw
@@ -124,7 +130,15 @@ struct RoadmapParser {
   mutating func skipWhitespace() {
     while pos < count {
       let byte = base[pos]
-      if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+      if byte == 0x0A {
+        pos += 1
+        // Indentation: eight spaces at a time.
+        while pos + 8 <= count
+          && UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+        {
+          pos += 8
+        }
+      } else if byte == 0x20 || byte == 0x0D || byte == 0x09 {
         pos += 1
       } else if byte == UInt8(ascii: "/") {
         guard skipComment() else { return }

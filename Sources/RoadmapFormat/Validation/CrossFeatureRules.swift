@@ -5,13 +5,28 @@ import Foundation
 struct CrossFeatureRules {
   let options: ValidationOptions
   let outcome: ParseOutcome
+  /// The document's bytes, for decoding the tokens the records point at.
+  let base: UnsafePointer<UInt8>
   var issues: [Issue] = []
-  /// Index of the first record per id.
-  var firstByID: [String: Int] = [:]
 
-  init(options: ValidationOptions, outcome: ParseOutcome) {
+  init(options: ValidationOptions, outcome: ParseOutcome, buffer: UnsafeBufferPointer<UInt8>) {
     self.options = options
     self.outcome = outcome
+    // An empty document has no records, so the placeholder is never read.
+    self.base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+  }
+
+  func text(_ token: StringToken) -> String {
+    RoadmapParser.decodeString(token, in: base)
+  }
+
+  /// The bytes of an id token: raw when it has no escapes, decoded otherwise.
+  func withIDBytes<R>(_ token: StringToken, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if !token.escaped {
+      return body(UnsafeBufferPointer(start: base + token.start, count: token.length))
+    }
+    var decoded = text(token)
+    return decoded.withUTF8(body)
   }
 
   mutating func add(
@@ -46,11 +61,37 @@ struct CrossFeatureRules {
     let suffix = parts.count > 1 ? parts[1...].joined(separator: "{id}") : ""
     let fixedValid = (prefix + suffix).utf8.allSatisfy(Self.isCounterKeyByte)
     let fixedLength = prefix.utf8.count + suffix.utf8.count
-    firstByID.reserveCapacity(outcome.records.count)
-    for (recordIndex, record) in outcome.records.enumerated() {
-      guard let id = record.id else { continue }
-      if let first = firstByID[id] {
-        let firstRecord = outcome.records[first]
+    let records = outcome.records
+    // Open addressing over record indices, keyed by the id's bytes: no string per id.
+    var capacity = 16
+    while capacity < records.count * 2 { capacity <<= 1 }
+    var table = [Int32](repeating: -1, count: capacity)
+    let mask = capacity - 1
+    for recordIndex in records.indices {
+      guard let token = records[recordIndex].id else { continue }
+      let (hash, valid) = withIDBytes(token) { bytes -> (UInt64, Bool) in
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var valid = true
+        for byte in bytes {
+          hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+          valid = valid && Self.isCounterKeyByte(byte)
+        }
+        return (hash, valid)
+      }
+      var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+      var duplicateOf: Int?
+      while table[slot] >= 0 {
+        let other = Int(table[slot])
+        if let otherToken = records[other].id, sameText(token, otherToken) {
+          duplicateOf = other
+          break
+        }
+        slot = (slot + 1) & mask
+      }
+      let record = records[recordIndex]
+      if let first = duplicateOf {
+        let firstRecord = records[first]
+        let id = text(token)
         add(
           "duplicate-id", .error, at: record.idOffset, path: Self.idPath(record.index),
           related: [
@@ -62,11 +103,12 @@ struct CrossFeatureRules {
             + "under the same key and the app marks both as voted: give this feature a new id")
         continue
       }
-      firstByID[id] = recordIndex
-      guard !id.isEmpty else { continue }
-      let length = fixedLength + id.utf8.count
-      if !fixedValid || length < 3 || length > 64 || !id.utf8.allSatisfy(Self.isCounterKeyByte) {
-        let key = prefix + id + suffix
+      table[slot] = Int32(recordIndex)
+      let idLength = token.escaped ? text(token).utf8.count : token.length
+      guard idLength > 0 else { continue }
+      let length = fixedLength + idLength
+      if !fixedValid || length < 3 || length > 64 || !valid {
+        let key = prefix + text(token) + suffix
         let reason: String
         if length > 64 {
           reason = "is \(length) characters long, over the limit of 64"
@@ -74,7 +116,9 @@ struct CrossFeatureRules {
           reason = "is shorter than 3 characters"
         } else {
           let bad = Set(
-            key.unicodeScalars.filter { !($0.isASCII && Self.isCounterKeyByte(UInt8($0.value))) }
+            key.unicodeScalars.filter {
+              !($0.isASCII && Self.isCounterKeyByte(UInt8($0.value)))
+            }
           )
           .map { $0 == " " ? "space" : "'\($0)'" }.sorted().joined(separator: ", ")
           reason = "contains \(bad)"
@@ -86,6 +130,18 @@ struct CrossFeatureRules {
             + "digits, '_', '-' and '.' only")
       }
     }
+  }
+
+  /// Whether two tokens are the same text.
+  func sameText(_ left: StringToken, _ right: StringToken) -> Bool {
+    if !left.escaped && !right.escaped {
+      guard left.length == right.length else { return false }
+      for offset in 0..<left.length where base[left.start + offset] != base[right.start + offset] {
+        return false
+      }
+      return true
+    }
+    return text(left) == text(right)
   }
 
   static func isCounterKeyByte(_ byte: UInt8) -> Bool {
@@ -119,43 +175,52 @@ struct CrossFeatureRules {
     }
   }
 
-  static func describe(_ record: FeatureRecord) -> String {
-    record.id.map { "\"\($0)\"" } ?? "#\(record.index)"
+  func describe(_ record: FeatureRecord) -> String {
+    record.id.map { "\"\(text($0))\"" } ?? "#\(record.index)"
   }
 
   /// A language present in a localized field of some features and missing in others.
   mutating func checkLanguageCoverage() {
     let languageCount = min(outcome.languageNames.count, 64)
     guard languageCount > 0 else { return }
+    let records = outcome.records
     for slot in 0..<3 {
       let bit = UInt8(1) << slot
       var localizing = 0
       var counts = [Int](repeating: 0, count: languageCount)
-      for record in outcome.records where record.localizedPresent & bit != 0 {
+      for index in records.indices where records[index].localizedPresent & bit != 0 {
         localizing += 1
-        var mask = Self.mask(record, slot)
+        var mask = Self.mask(records[index], slot)
         while mask != 0 {
-          let language = mask.trailingZeroBitCount
-          counts[language] += 1
+          counts[mask.trailingZeroBitCount] += 1
           mask &= mask - 1
         }
       }
+      var partial: UInt64 = 0
       for language in 0..<languageCount where counts[language] > 0 && counts[language] < localizing
       {
-        let name = outcome.languageNames[language]
-        let languageBit = UInt64(1) << language
-        var missing: [FeatureRecord] = []
-        var missingCount = 0
-        for record in outcome.records
-        where record.localizedPresent & bit != 0 && Self.mask(record, slot) & languageBit == 0 {
-          missingCount += 1
-          if missing.count < 6 { missing.append(record) }
+        partial |= UInt64(1) << language
+      }
+      guard partial != 0 else { continue }
+      // One more pass: the first few features missing each partial language.
+      var missingCount = [Int](repeating: 0, count: languageCount)
+      var missing = [[Int]](repeating: [], count: languageCount)
+      for index in records.indices where records[index].localizedPresent & bit != 0 {
+        var absent = partial & ~Self.mask(records[index], slot)
+        while absent != 0 {
+          let language = absent.trailingZeroBitCount
+          if missingCount[language] < 6 { missing[language].append(index) }
+          missingCount[language] += 1
+          absent &= absent - 1
         }
-        guard let first = missing.first else { continue }
-        let others = missing.dropFirst()
-        let listed = others.map(Self.describe).joined(separator: ", ")
-        let more = missingCount - missing.count
-        let field = Self.fieldNames[slot]
+      }
+      let field = Self.fieldNames[slot]
+      for language in 0..<languageCount where partial & (UInt64(1) << language) != 0 {
+        let name = outcome.languageNames[language]
+        guard let first = missing[language].first.map({ records[$0] }) else { continue }
+        let others = missing[language].dropFirst().map { records[$0] }
+        let listed = others.map(describe).joined(separator: ", ")
+        let more = missingCount[language] - missing[language].count
         add(
           "inconsistent-languages", .warning, at: Self.localizedOffset(first, slot),
           path: "/\(first.index)/\(field)",
@@ -165,7 +230,7 @@ struct CrossFeatureRules {
               offset: Self.localizedOffset($0, slot))
           },
           "\"\(name)\" is in \(field) of \(counts[language]) features but missing in "
-            + "\(missingCount): feature \(Self.describe(first))"
+            + "\(missingCount[language]): feature \(describe(first))"
             + (listed.isEmpty ? "" : ", \(listed)") + (more > 0 ? " and \(more) more" : "")
             + "; \"\(name)\" users see the plain field there: add the translation")
       }
@@ -204,7 +269,7 @@ struct CrossFeatureRules {
       guard !missingParts.isEmpty else { continue }
       add(
         "missing-language", .error, at: offset, path: "/\(record.index)",
-        "feature \(Self.describe(record)) is not translated into every required language "
+        "feature \(describe(record)) is not translated into every required language "
           + "(--languages \(languages.joined(separator: ","))): "
           + missingParts.joined(separator: "; ")
           + "; add {\"language\": …, \"value\": …} items")
@@ -215,7 +280,9 @@ struct CrossFeatureRules {
   mutating func checkStatuses(_ statuses: [String]) {
     let allowed = Set(statuses)
     for record in outcome.records {
-      guard let status = record.status, !allowed.contains(status) else { continue }
+      guard let token = record.status else { continue }
+      let status = text(token)
+      guard !allowed.contains(status) else { continue }
       let close = statuses.first {
         $0.lowercased() == status.lowercased().trimmingSpaces()
       }
@@ -231,7 +298,7 @@ struct CrossFeatureRules {
 
   /// Removed ids (orphaned votes) and probable renames against the published version.
   mutating func compare(withPrevious buffer: UnsafeBufferPointer<UInt8>) {
-    let previous = ParseOutcome.parse(buffer, collectWarnings: false)
+    let previous = ParseOutcome.parse(buffer, collectWarnings: false, keepValues: false)
     if previous.fatal || !previous.topLevelIsArray {
       let reason = previous.issues.first { $0.severity == .error }?.message ?? "it is not a roadmap"
       add(
@@ -239,27 +306,36 @@ struct CrossFeatureRules {
         "the previous version cannot be read (\(reason)), so removed ids were not checked")
       return
     }
+    guard let previousBase = buffer.baseAddress else { return }
+    func previousText(_ token: StringToken) -> String {
+      RoadmapParser.decodeString(token, in: previousBase)
+    }
     let previousRecords = previous.records.filter { $0.id != nil }
-    let locations = LineIndex.locations(of: previousRecords.map(\.idOffset), in: buffer)
+    let previousIDs = Set(previousRecords.map { previousText($0.id!) })
+    var currentIDs = Set<String>()
     // Current features whose id is new, by title.
     var newByTitle: [String: FeatureRecord] = [:]
-    let previousIDs = Set(previousRecords.compactMap(\.id))
     for record in outcome.records {
-      guard let id = record.id, !previousIDs.contains(id), let title = record.title else {
-        continue
-      }
+      guard let token = record.id else { continue }
+      let id = text(token)
+      currentIDs.insert(id)
+      guard !previousIDs.contains(id), let title = record.title.map(text) else { continue }
       if newByTitle[title] == nil { newByTitle[title] = record }
     }
+    let gone = previousRecords.filter { !currentIDs.contains(previousText($0.id!)) }
+    let locations = LineIndex.locations(of: gone.map(\.idOffset), in: buffer)
     var reported = Set<String>()
-    for (record, location) in zip(previousRecords, locations) {
-      guard let id = record.id, firstByID[id] == nil, reported.insert(id).inserted else {
-        continue
-      }
+    for (record, location) in zip(gone, locations) {
+      let id = previousText(record.id!)
+      guard reported.insert(id).inserted else { continue }
       let related = RelatedIssue(
         message: "feature \"\(id)\" in the previous version", path: Self.idPath(record.index),
         offset: nil, location: location)
       var renamedTo: String?
-      if let title = record.title, let renamed = newByTitle[title], let newID = renamed.id {
+      if let title = record.title.map(previousText), let renamed = newByTitle[title],
+        let newToken = renamed.id
+      {
+        let newID = text(newToken)
         renamedTo = newID
         add(
           "probable-rename", .warning, at: renamed.idOffset, path: Self.idPath(renamed.index),
@@ -275,8 +351,7 @@ struct CrossFeatureRules {
         "feature \"\(id)\" of the previous version is gone\(rename); its votes are orphaned"
           + (options.allowRemoved
             ? " (allowed by --allow-removed)"
-            : ": restore it, or pass "
-              + "--allow-removed if removing it is meant"))
+            : ": restore it, or pass --allow-removed if removing it is meant"))
     }
   }
 }

@@ -19,18 +19,27 @@ public struct RoadmapValidator: Sendable {
 
   /// Validates `bytes`, comparing with `previous` (the published version) when given.
   ///
+  /// The report keeps `bytes` (without copying them) to read `features` on demand.
+  ///
   /// - Parameters:
   ///   - bytes: the document.
   ///   - previous: the version already published, for removed ids and renames.
   /// - Returns: every problem, sorted by position, and what loaded.
   public func validate(_ bytes: [UInt8], previous: [UInt8]? = nil) -> ValidationReport {
     bytes.withUnsafeBufferPointer { buffer in
-      guard let previous else { return validate(buffer, previous: nil) }
-      return previous.withUnsafeBufferPointer { validate(buffer, previous: $0) }
+      let (report, rejected): (ValidationReport, Bool)
+      if let previous {
+        (report, rejected) = previous.withUnsafeBufferPointer {
+          run(buffer, previous: $0, keepFeatures: false)
+        }
+      } else {
+        (report, rejected) = run(buffer, previous: nil, keepFeatures: false)
+      }
+      return deferring(report, rejected: rejected, to: .bytes(bytes))
     }
   }
 
-  /// Validates `data` without copying it (use this for large files read with `Data`).
+  /// Validates `data` without copying it; the report keeps `data` to read `features` on demand.
   ///
   /// - Parameters:
   ///   - data: the document.
@@ -39,12 +48,21 @@ public struct RoadmapValidator: Sendable {
   public func validate(_ data: Data, previous: Data? = nil) -> ValidationReport {
     data.withUnsafeBytes { raw in
       let buffer = raw.bindMemory(to: UInt8.self)
-      guard let previous else { return validate(buffer, previous: nil) }
-      return previous.withUnsafeBytes { validate(buffer, previous: $0.bindMemory(to: UInt8.self)) }
+      let (report, rejected): (ValidationReport, Bool)
+      if let previous {
+        (report, rejected) = previous.withUnsafeBytes {
+          run(buffer, previous: $0.bindMemory(to: UInt8.self), keepFeatures: false)
+        }
+      } else {
+        (report, rejected) = run(buffer, previous: nil, keepFeatures: false)
+      }
+      return deferring(report, rejected: rejected, to: .data(data))
     }
   }
 
   /// Validates a buffer of UTF-8 bytes, comparing with `previous` when given.
+  ///
+  /// The buffer is not kept, so the features are built during validation.
   ///
   /// - Parameters:
   ///   - buffer: the document.
@@ -53,10 +71,28 @@ public struct RoadmapValidator: Sendable {
   public func validate(
     _ buffer: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>?
   ) -> ValidationReport {
-    var outcome = ParseOutcome.parse(buffer, collectWarnings: true)
+    run(buffer, previous: previous, keepFeatures: true).report
+  }
+
+  private func deferring(_ report: ValidationReport, rejected: Bool, to storage: FeatureStorage)
+    -> ValidationReport
+  {
+    ValidationReport(
+      diagnostics: report.diagnostics,
+      storage: options.compatible && rejected ? .loaded([]) : storage,
+      featureCount: report.featureCount)
+  }
+
+  /// One validation: the parse, the cross-feature rules, positions. Also says whether the
+  /// Roadmap package would reject the document.
+  private func run(
+    _ buffer: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>?,
+    keepFeatures: Bool
+  ) -> (report: ValidationReport, rejected: Bool) {
+    var outcome = ParseOutcome.parse(buffer, collectWarnings: true, keepValues: keepFeatures)
     var issues = outcome.issues
     outcome.issues = []
-    var rules = CrossFeatureRules(options: options, outcome: outcome)
+    var rules = CrossFeatureRules(options: options, outcome: outcome, buffer: buffer)
     rules.run()
     if let previous {
       rules.compare(withPrevious: previous)
@@ -65,9 +101,10 @@ public struct RoadmapValidator: Sendable {
     let rejected =
       outcome.fatal || !outcome.topLevelIsArray || issues.contains { $0.rejectedByRoadmap }
     let diagnostics = ParseOutcome.diagnostics(issues, suppressed: outcome.suppressed, in: buffer)
-    return ValidationReport(
+    let report = ValidationReport(
       diagnostics: diagnostics,
       features: options.compatible && rejected ? [] : outcome.features,
       featureCount: outcome.featureCount)
+    return (report, rejected)
   }
 }
