@@ -70,6 +70,15 @@ import Testing
     #expect(marked == "2")
   }
 
+  @Test func excerptOfALineUpTo160BytesIsWhole() throws {
+    let line = "{\"id\": 1, \"title\": \"" + String(repeating: "a", count: 130) + "\"}"
+    var lines = SourceLines(Array(line.utf8))
+    let found = lines.excerpt(line: 1, column: 8)
+    let excerpt = try #require(found)
+    #expect(excerpt.source == "    " + line)
+    #expect(excerpt.caret == "           ^")
+  }
+
   @Test func excerptCountsColumnsInUnicodeScalarsAndHandlesCRLFAndTabs() throws {
     var lines = SourceLines(Array("[\r\n\t{\"title\": \"Ünïcødé\", x}\r\n]".utf8))
     let found = lines.excerpt(line: 2, column: 23)
