@@ -1,0 +1,81 @@
+import Foundation
+import RoadmapFormat
+
+/// Prints resolved features as a table for people or as JSON for scripts.
+enum ShowFormatter {
+  static let maximumTitleWidth = 40
+  static let maximumStatusWidth = 24
+
+  /// `ID  TITLE  STATUS  FINISHED` rows, each followed by its description, indented.
+  static func table(_ features: [ResolvedFeature]) -> String {
+    if features.isEmpty { return "No features.\n" }
+    let idWidth = max(2, features.map { width(of: $0.id) }.max() ?? 0)
+    let titleWidth = min(
+      maximumTitleWidth, max(5, features.map { width(of: $0.title) }.max() ?? 0))
+    let statusWidth = min(
+      maximumStatusWidth, max(6, features.map { width(of: $0.status ?? "-") }.max() ?? 0))
+    var output =
+      pad("ID", idWidth) + "  " + pad("TITLE", titleWidth) + "  " + pad("STATUS", statusWidth)
+      + "  FINISHED\n"
+    for feature in features {
+      var row = pad(feature.id, idWidth) + "  " + pad(feature.title, titleWidth) + "  "
+      row += pad(feature.status ?? "-", statusWidth) + "  " + (feature.isFinished ? "yes" : "no")
+      output += row + "\n"
+      if !feature.description.isEmpty {
+        let description = feature.description.split(
+          separator: "\n", omittingEmptySubsequences: false
+        ).joined(separator: " ")
+        output += String(repeating: " ", count: idWidth + 2) + description + "\n"
+      }
+    }
+    return output
+  }
+
+  /// `{"languages":[…],"compatible":bool,"features":[{"id","title","status","description",
+  /// "isFinished","votes"}]}`.
+  static func json(_ features: [ResolvedFeature], languages: [String], compatible: Bool) -> String {
+    var output = "{\"languages\":[" + languages.map { JSONText.quote($0) }.joined(separator: ",")
+    output += "],\"compatible\":\(compatible),\"features\":["
+    output += features.map { feature in
+      "{\"id\":\(JSONText.quote(feature.id)),\"title\":\(JSONText.quote(feature.title)),"
+        + "\"status\":\(JSONText.quote(feature.status)),"
+        + "\"description\":\(JSONText.quote(feature.description)),"
+        + "\"isFinished\":\(feature.isFinished),"
+        + "\"votes\":\(feature.votes.map(String.init) ?? "null")}"
+    }.joined(separator: ",")
+    return output + "]}\n"
+  }
+
+  /// `text` cut or padded to `width` terminal columns.
+  static func pad(_ text: String, _ width: Int) -> String {
+    let flat = text.replacingOccurrences(of: "\n", with: " ")
+    let flatWidth = self.width(of: flat)
+    if flatWidth <= width { return flat + String(repeating: " ", count: width - flatWidth) }
+    var result = ""
+    var used = 0
+    for character in flat {
+      let next = self.width(of: String(character))
+      if used + next > width - 1 { break }
+      result.append(character)
+      used += next
+    }
+    return result + "…" + String(repeating: " ", count: width - 1 - used)
+  }
+
+  /// How many terminal columns `text` takes: East Asian wide and fullwidth characters take two,
+  /// combining marks none.
+  static func width(of text: String) -> Int {
+    var total = 0
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x0300...0x036F, 0x200B...0x200F, 0xFE00...0xFE0F: continue
+      case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+        0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+        0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+        total += 2
+      default: total += 1
+      }
+    }
+    return total
+  }
+}
