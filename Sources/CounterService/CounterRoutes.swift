@@ -80,7 +80,9 @@ struct CounterRoutes: Sendable {
   }
 
   /// Parses a decimal integer with an optional sign, within ±``maxMagnitude``.
-  static func integer(_ text: String?) -> Int64? {
+  /// A leading space is read as `+`: an unencoded `amount=+1` arrives as `" 1"`.
+  static func integer(_ raw: String?) -> Int64? {
+    let text = raw.map { $0.hasPrefix(" ") ? "+" + $0.dropFirst() : $0 }
     guard let text, !text.isEmpty, text.utf8.count <= 20, let value = Int64(text),
       value >= -maxMagnitude, value <= maxMagnitude
     else { return nil }

@@ -11,7 +11,7 @@ final class Locked<State>: @unchecked Sendable {
   init(_ state: State) { self.state = state }
 
   /// Runs `body` with exclusive access to the state.
-  func withLock<R>(_ body: (inout State) throws -> R) rethrows -> R {
+  func withLock<R, E: Error>(_ body: (inout State) throws(E) -> R) throws(E) -> R {
     lock.lock()
     defer { lock.unlock() }
     return try body(&state)
