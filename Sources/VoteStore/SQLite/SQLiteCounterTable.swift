@@ -1,0 +1,222 @@
+import Foundation
+
+/// The store's SQL, run on one connection inside whatever transaction the caller holds.
+///
+/// Every value is bound; the SQL texts are constants, so each is prepared once per connection
+/// and reused from its statement cache.
+struct SQLiteCounterTable {
+  let db: SQLiteConnection
+
+  private static let columns =
+    "id, namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms"
+
+  private static func record(_ row: SQLiteStatement) -> CounterRecord {
+    CounterRecord(
+      id: row.int64(0), namespace: row.text(1), key: row.text(2), value: row.int64(3),
+      enableReset: row.int64(4) != 0, updateLowerBound: row.int64(5),
+      updateUpperBound: row.int64(6), createdAt: row.int64(7), updatedAt: row.int64(8))
+  }
+
+  /// Milliseconds since 1970.
+  static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+  // MARK: Reads
+
+  func record(namespace: String, key: String) throws(VoteStoreError) -> CounterRecord? {
+    try db.statement(
+      "SELECT \(Self.columns) FROM counters WHERE namespace = ?1 AND key = ?2"
+    ).firstRow([.text(namespace), .text(key)]) { row in Self.record(row) }
+  }
+
+  func values(namespace: String, keys: [String]) throws(VoteStoreError) -> [String: Int64] {
+    let statement = try db.statement(
+      "SELECT value FROM counters WHERE namespace = ?1 AND key = ?2")
+    var values: [String: Int64] = [:]
+    for key in keys where values[key] == nil {
+      if let value = try statement.firstRow([.text(namespace), .text(key)], { $0.int64(0) }) {
+        values[key] = value
+      }
+    }
+    return values
+  }
+
+  func statistics() throws(VoteStoreError) -> StoreStatistics {
+    let counters = try db.statement("SELECT count(*) FROM counters").firstRow { $0.int64(0) }
+    let voters = try db.statement("SELECT count(*) FROM voters").firstRow { $0.int64(0) }
+    let updates = try db.statement("SELECT value FROM meta WHERE name = 'updates'")
+      .firstRow { $0.int64(0) }
+    return StoreStatistics(counters: counters ?? 0, updates: updates ?? 0, voters: voters ?? 0)
+  }
+
+  func exportAll() throws(VoteStoreError) -> VoteExport {
+    let records = try db.statement(
+      "SELECT \(Self.columns) FROM counters ORDER BY namespace, key"
+    ).rows { row in Self.record(row) }
+    var voters: [Int64: [String]] = [:]
+    let pairs = try db.statement("SELECT counter_id, voter FROM voters ORDER BY counter_id, voter")
+      .rows { row in (row.int64(0), row.text(1)) }
+    for (id, voter) in pairs { voters[id, default: []].append(voter) }
+    return VoteExport(
+      counters: records.map { VoteExport.Counter(record: $0, voters: voters[$0.id] ?? []) })
+  }
+
+  // MARK: Writes
+
+  /// Inserts a counter; nil when (namespace, key) exists.
+  func insert(
+    _ creation: CounterCreation, now: Int64
+  ) throws(VoteStoreError) -> CounterRecord? {
+    try db.statement(
+      """
+      INSERT INTO counters (namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7) ON CONFLICT (namespace, key) DO NOTHING
+      """
+    ).run([
+      .text(creation.namespace), .text(creation.key), .integer(max(0, creation.value)),
+      .bool(creation.enableReset), .integer(creation.updateLowerBound),
+      .integer(creation.updateUpperBound), .integer(now),
+    ])
+    guard db.changes == 1 else { return nil }
+    return CounterRecord(
+      id: db.lastInsertRowID, namespace: creation.namespace, key: creation.key,
+      value: max(0, creation.value), enableReset: creation.enableReset,
+      updateLowerBound: creation.updateLowerBound, updateUpperBound: creation.updateUpperBound,
+      createdAt: now, updatedAt: now)
+  }
+
+  func apply(_ mutation: CounterMutation, now: Int64) throws(VoteStoreError) -> MutationResult {
+    var created = false
+    var record: CounterRecord
+    if let existing = try self.record(namespace: mutation.namespace, key: mutation.key) {
+      record = existing
+    } else if var creation = mutation.createIfMissing {
+      creation.namespace = mutation.namespace
+      creation.key = mutation.key
+      guard let inserted = try insert(creation, now: now) else {
+        throw VoteStoreError(.other, "\(db.path): counter vanished while being created")
+      }
+      record = inserted
+      created = true
+    } else {
+      return MutationResult(outcome: .missing, record: nil)
+    }
+
+    if mutation.checkBounds
+      && (mutation.delta < record.updateLowerBound || mutation.delta > record.updateUpperBound)
+    {
+      return MutationResult(outcome: .outOfBounds, record: record, created: created)
+    }
+    if mutation.delta == 0 {
+      return MutationResult(outcome: .applied, record: record, created: created)
+    }
+    if let voter = mutation.voter {
+      if mutation.delta > 0 {
+        try db.statement(
+          "INSERT INTO voters (counter_id, voter) VALUES (?1, ?2) ON CONFLICT DO NOTHING"
+        )
+        .run([.integer(record.id), .text(voter)])
+        if db.changes == 0 {
+          return MutationResult(outcome: .alreadyVoted, record: record, created: created)
+        }
+      } else {
+        try db.statement("DELETE FROM voters WHERE counter_id = ?1 AND voter = ?2")
+          .run([.integer(record.id), .text(voter)])
+        if db.changes == 0 {
+          return MutationResult(outcome: .notVoted, record: record, created: created)
+        }
+      }
+    }
+    let (sum, overflow) = record.value.addingReportingOverflow(mutation.delta)
+    if overflow {
+      throw VoteStoreError(.invalid, "adding \(mutation.delta) to \(record.value) overflows")
+    }
+    let newValue = max(0, sum)
+    if newValue == record.value {
+      // Only a decrement on a zero counter gets here (delta != 0). A voter's vote, if any,
+      // has been removed above and stays removed.
+      return MutationResult(outcome: .atZero, record: record, created: created)
+    }
+    try db.statement("UPDATE counters SET value = ?2, updated_ms = ?3 WHERE id = ?1")
+      .run([.integer(record.id), .integer(newValue), .integer(now)])
+    try countUpdate()
+    record.value = newValue
+    record.updatedAt = now
+    return MutationResult(outcome: .applied, record: record, created: created)
+  }
+
+  func set(
+    namespace: String, key: String, value: Int64, createIfMissing: CounterCreation?, now: Int64
+  ) throws(VoteStoreError) -> (old: Int64, record: CounterRecord)? {
+    var record: CounterRecord
+    if let existing = try self.record(namespace: namespace, key: key) {
+      record = existing
+    } else if var creation = createIfMissing {
+      creation.namespace = namespace
+      creation.key = key
+      guard let inserted = try insert(creation, now: now) else {
+        throw VoteStoreError(.other, "\(db.path): counter vanished while being created")
+      }
+      record = inserted
+    } else {
+      return nil
+    }
+    let old = record.value
+    record.value = max(0, value)
+    record.updatedAt = now
+    try db.statement("UPDATE counters SET value = ?2, updated_ms = ?3 WHERE id = ?1")
+      .run([.integer(record.id), .integer(record.value), .integer(now)])
+    try countUpdate()
+    return (old, record)
+  }
+
+  func importAll(_ export: VoteExport, replace: Bool) throws(VoteStoreError) -> ImportSummary {
+    var summary = ImportSummary(imported: 0, skipped: 0)
+    for counter in export.counters {
+      let incoming = counter.record
+      let id: Int64
+      if let existing = try record(namespace: incoming.namespace, key: incoming.key) {
+        guard replace else {
+          summary.skipped += 1
+          continue
+        }
+        id = existing.id
+        try db.statement(
+          """
+          UPDATE counters SET value = ?2, enable_reset = ?3, lower = ?4, upper = ?5,
+            created_ms = ?6, updated_ms = ?7 WHERE id = ?1
+          """
+        ).run([
+          .integer(id), .integer(incoming.value), .bool(incoming.enableReset),
+          .integer(incoming.updateLowerBound), .integer(incoming.updateUpperBound),
+          .integer(incoming.createdAt), .integer(incoming.updatedAt),
+        ])
+        try db.statement("DELETE FROM voters WHERE counter_id = ?1").run([.integer(id)])
+      } else {
+        // Keep the exported id when it is free, so counterapi ids survive a move.
+        try db.statement(
+          """
+          INSERT INTO counters (id, namespace, key, value, enable_reset, lower, upper,
+            created_ms, updated_ms)
+          VALUES ((SELECT CASE WHEN count(*) = 0 AND ?1 > 0 THEN ?1 END
+                   FROM counters WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+          """
+        ).run([
+          .integer(incoming.id), .text(incoming.namespace), .text(incoming.key),
+          .integer(incoming.value), .bool(incoming.enableReset),
+          .integer(incoming.updateLowerBound), .integer(incoming.updateUpperBound),
+          .integer(incoming.createdAt), .integer(incoming.updatedAt),
+        ])
+        id = db.lastInsertRowID
+      }
+      let insertVoter = try db.statement(
+        "INSERT INTO voters (counter_id, voter) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
+      for voter in counter.voters { try insertVoter.run([.integer(id), .text(voter)]) }
+      summary.imported += 1
+    }
+    return summary
+  }
+
+  private func countUpdate() throws(VoteStoreError) {
+    try db.statement("UPDATE meta SET value = value + 1 WHERE name = 'updates'").run()
+  }
+}

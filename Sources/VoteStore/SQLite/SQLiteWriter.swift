@@ -1,0 +1,115 @@
+/// The one thread that writes: group commit over a single SQLite connection.
+///
+/// It takes every queued write (up to a limit), runs them in one `BEGIN IMMEDIATE`
+/// transaction, each inside its own `SAVEPOINT` so that a failing write is undone alone,
+/// commits once (one fsync of the WAL for the whole group), and only then resumes each caller
+/// with its own result. A caller is never told "done" before its change is durable.
+final class SQLiteWriter: Sendable {
+  private let queue: JobQueue
+  private let thread: DatabaseThread
+
+  /// Starts the writer thread; it owns `connection` from now on and closes it when done.
+  init(connection: SQLiteConnection, maximumBatchSize: Int) {
+    let queue = JobQueue()
+    self.queue = queue
+    let limit = max(1, maximumBatchSize)
+    thread = DatabaseThread(name: "VoteStore.writer") {
+      var loop = GroupCommitLoop(connection: connection)
+      loop.run(queue: queue, limit: limit)
+      connection.close()
+    }
+  }
+
+  /// Runs `work` inside the next group transaction and returns once it is committed.
+  func write<T>(
+    _ work: @escaping (SQLiteConnection) throws(VoteStoreError) -> T
+  ) async throws(VoteStoreError) -> T {
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<T, VoteStoreError>, Never>) in
+      let job = DatabaseJob.make(work, continuation: continuation)
+      if !queue.enqueue(job) { job.finish(.closed) }
+    }
+    return try result.get()
+  }
+
+  /// Commits what is queued, refuses new work, and closes the connection.
+  func close() async {
+    queue.close()
+    await thread.finished()
+  }
+}
+
+/// The writer thread's state: the connection and its transaction statements.
+private struct GroupCommitLoop {
+  let connection: SQLiteConnection
+
+  mutating func run(queue: JobQueue, limit: Int) {
+    var pending: [DatabaseJob] = []
+    while true {
+      var batch = pending
+      if batch.isEmpty {
+        guard let next = queue.take(limit: limit) else { return }
+        batch = next
+      }
+      pending = runBatch(batch)
+    }
+  }
+
+  /// Runs one group; returns jobs that must run again because SQLite rolled back the whole
+  /// transaction under them (their results were never reported).
+  private func runBatch(_ batch: [DatabaseJob]) -> [DatabaseJob] {
+    do throws(VoteStoreError) {
+      try connection.statement("BEGIN IMMEDIATE").run()
+    } catch {
+      for job in batch { job.finish(error) }
+      return []
+    }
+    var succeeded: [DatabaseJob] = []
+    for (index, job) in batch.enumerated() {
+      do throws(VoteStoreError) {
+        try connection.statement("SAVEPOINT job").run()
+      } catch {
+        job.finish(error)
+        continue
+      }
+      if job.run(connection) {
+        do throws(VoteStoreError) {
+          try connection.statement("RELEASE job").run()
+          succeeded.append(job)
+        } catch {
+          job.finish(error)
+          if connection.isAutocommit { return succeeded + batch[(index + 1)...] }
+        }
+        continue
+      }
+      // The job failed and reports its own error: nothing of it is kept.
+      job.finish()
+      if connection.isAutocommit {
+        // SQLite rolled back the whole transaction (after FULL, IOERR, ...): the jobs that
+        // had succeeded lost their changes too and run again in a new transaction.
+        return succeeded + batch[(index + 1)...]
+      }
+      do throws(VoteStoreError) {
+        try connection.statement("ROLLBACK TO job").run()
+        try connection.statement("RELEASE job").run()
+      } catch {
+        rollBack()
+        for other in succeeded + batch[(index + 1)...] { other.finish(error) }
+        return []
+      }
+    }
+    do throws(VoteStoreError) {
+      try connection.statement("COMMIT").run()
+    } catch {
+      rollBack()
+      for job in succeeded { job.finish(error) }
+      return []
+    }
+    for job in succeeded { job.finish() }
+    return []
+  }
+
+  private func rollBack() {
+    if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+  }
+}

@@ -1,0 +1,36 @@
+/// Settings of a ``SQLiteVoteStore``, with defaults suited to `roadmapctl serve`.
+public struct SQLiteVoteStoreOptions: Sendable, Equatable {
+  /// How thoroughly the database is checked when the store opens.
+  public enum StartupCheck: Sendable, Equatable {
+    /// `PRAGMA integrity_check` for databases up to 64 MiB, `quick_check` above.
+    case automatic
+    /// `PRAGMA quick_check`: structure and records, without comparing indexes to tables.
+    case quick
+    /// `PRAGMA integrity_check`: everything, slower on large databases.
+    case full
+  }
+
+  /// How the database is checked at open; a damaged database makes the initializer throw.
+  public var startupCheck: StartupCheck
+  /// How long a call waits for another process's lock before failing with `.busy`.
+  public var busyTimeoutMilliseconds: Int
+  /// How many read connections (each on its own thread) serve reads in parallel.
+  public var readConnections: Int
+  /// The most writes grouped into one transaction (one fsync).
+  public var maximumBatchSize: Int
+  /// A cap on the database size in pages (`PRAGMA max_page_count`), nil for SQLite's default.
+  /// A write that would grow the database past it fails with ``VoteStoreError/Kind/full``.
+  public var maximumPageCount: Int?
+
+  /// Creates options; every parameter has the default documented on its property.
+  public init(
+    startupCheck: StartupCheck = .automatic, busyTimeoutMilliseconds: Int = 5000,
+    readConnections: Int = 2, maximumBatchSize: Int = 1000, maximumPageCount: Int? = nil
+  ) {
+    self.startupCheck = startupCheck
+    self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    self.readConnections = readConnections
+    self.maximumBatchSize = maximumBatchSize
+    self.maximumPageCount = maximumPageCount
+  }
+}

@@ -1,0 +1,52 @@
+/// One unit of database work, run on a database thread and finished (its caller resumed)
+/// once its outcome is final: for a write, after the transaction that holds it committed.
+final class DatabaseJob: @unchecked Sendable {
+  private let body: (SQLiteConnection) -> Bool
+  private let completion: (VoteStoreError?) -> Void
+
+  private init(
+    body: @escaping (SQLiteConnection) -> Bool,
+    completion: @escaping (VoteStoreError?) -> Void
+  ) {
+    self.body = body
+    self.completion = completion
+  }
+
+  /// Runs the work; true when it succeeded, false when it recorded an error.
+  func run(_ connection: SQLiteConnection) -> Bool { body(connection) }
+
+  /// Resumes the caller: with its own result, or with `error` if the work succeeded but
+  /// could not be made durable (a failed commit) or never ran.
+  func finish(_ error: VoteStoreError? = nil) { completion(error) }
+
+  /// A job that runs `work` and resumes `continuation` with its result when finished.
+  static func make<T>(
+    _ work: @escaping (SQLiteConnection) throws(VoteStoreError) -> T,
+    continuation: CheckedContinuation<Result<T, VoteStoreError>, Never>
+  ) -> DatabaseJob {
+    let box = ResultBox<T>()
+    return DatabaseJob(
+      body: { connection in
+        do throws(VoteStoreError) {
+          box.result = .success(try work(connection))
+          return true
+        } catch {
+          box.result = .failure(error)
+          return false
+        }
+      },
+      completion: { error in
+        switch (box.result, error) {
+        case (.failure(let own)?, _): continuation.resume(returning: .failure(own))
+        case (_, let error?): continuation.resume(returning: .failure(error))
+        case (let result?, nil): continuation.resume(returning: result)
+        case (nil, nil): continuation.resume(returning: .failure(.closed))
+        }
+      })
+  }
+}
+
+/// Holds a job's result between running it and finishing it (same thread, then resume).
+private final class ResultBox<T>: @unchecked Sendable {
+  var result: Result<T, VoteStoreError>?
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+import VoteStore
+
+/// Data written by a process that dies is recovered from the WAL: committed data is there,
+/// the open transaction is not.
+@Suite struct SQLiteDurabilityTests {
+  @Test func killedWriterLeavesOnlyItsCommittedTransactions() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(directory: dir.url)
+    _ = try await store.create(CounterCreation(namespace: "ns", key: "k", value: 5))
+    await store.close()
+
+    let path = dir.url.appendingPathComponent(SQLiteVoteStore.fileName).path
+    // The child commits +1, then opens a transaction with many more changes, spills them
+    // into the WAL (tiny cache), reports, and waits to be killed.
+    let child = try startPython(
+      """
+      import sqlite3, sys, time
+      db = sqlite3.connect(sys.argv[1], isolation_level=None)
+      db.execute("PRAGMA journal_mode = WAL")
+      db.execute("PRAGMA synchronous = FULL")
+      db.execute("PRAGMA cache_size = 1")
+      db.execute("UPDATE counters SET value = value + 1 WHERE namespace = 'ns' AND key = 'k'")
+      db.execute("BEGIN IMMEDIATE")
+      db.execute("UPDATE counters SET value = 1000 WHERE namespace = 'ns' AND key = 'k'")
+      for i in range(3000):
+          db.execute(
+              "INSERT INTO counters (namespace, key, value, enable_reset, lower, upper,"
+              " created_ms, updated_ms) VALUES ('ns', ?, 1, 0, -1, 1, 0, 0)",
+              ("uncommitted-%d-%s" % (i, "x" * 200),))
+      print("ready", flush=True)
+      time.sleep(600)
+      """, arguments: [path])
+    try child.waitForLine("ready")
+    let walSize =
+      (try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+    #expect(walSize > 100_000, "the open transaction was spilled into the WAL")
+    child.kill()
+
+    let reopened = try SQLiteVoteStore(directory: dir.url)
+    #expect(try await reopened.record(namespace: "ns", key: "k")?.value == 6)
+    #expect(try await reopened.statistics().counters == 1)
+    // And the store writes on after recovery.
+    let after = try await reopened.apply(CounterMutation(namespace: "ns", key: "k", delta: 1))
+    #expect(after.record?.value == 7)
+    await reopened.close()
+  }
+
+  @Test func anotherProcessHoldingTheWriteLockMakesWritesBusyNotLost() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(
+      directory: dir.url, options: .init(busyTimeoutMilliseconds: 200))
+    _ = try await store.create(CounterCreation(namespace: "ns", key: "k"))
+    let path = dir.url.appendingPathComponent(SQLiteVoteStore.fileName).path
+    let child = try startPython(
+      """
+      import sqlite3, sys, time
+      db = sqlite3.connect(sys.argv[1], isolation_level=None)
+      db.execute("BEGIN IMMEDIATE")
+      print("locked", flush=True)
+      time.sleep(600)
+      """, arguments: [path])
+    try child.waitForLine("locked")
+    let failure = await storeError { () throws(VoteStoreError) in
+      _ = try await store.apply(CounterMutation(namespace: "ns", key: "k", delta: 1))
+    }
+    #expect(failure?.kind == .busy)
+    // Reads still work while another process writes (WAL).
+    #expect(try await store.record(namespace: "ns", key: "k")?.value == 0)
+    child.kill()
+    let later = try await store.apply(CounterMutation(namespace: "ns", key: "k", delta: 1))
+    #expect(later.record?.value == 1)
+    await store.close()
+  }
+}

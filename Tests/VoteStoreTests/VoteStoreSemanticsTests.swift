@@ -1,0 +1,349 @@
+import Foundation
+import Testing
+import VoteStore
+
+/// The protocol's semantics, run against every store kind with the same test bodies.
+@Suite struct VoteStoreSemanticsTests {
+  static let ns = "app.example"
+
+  @Test(arguments: StoreKind.allCases)
+  func createReturnsNilWhenTheCounterExists(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      let made = try #require(
+        try await store.create(
+          CounterCreation(
+            namespace: Self.ns, key: "feature1", value: 5, enableReset: true,
+            updateLowerBound: -2, updateUpperBound: 3)))
+      #expect(made.value == 5)
+      #expect(made.enableReset)
+      #expect(made.updateLowerBound == -2 && made.updateUpperBound == 3)
+      #expect(made.createdAt == made.updatedAt)
+      #expect(try await store.record(namespace: Self.ns, key: "feature1") == made)
+
+      let again = try await store.create(CounterCreation(namespace: Self.ns, key: "feature1"))
+      #expect(again == nil)
+      #expect(try await store.record(namespace: Self.ns, key: "feature1")?.value == 5)
+      #expect(try await store.record(namespace: "other.ns", key: "feature1") == nil)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func createClampsANegativeStartAtZero(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      let made = try await store.create(CounterCreation(namespace: Self.ns, key: "k", value: -4))
+      #expect(made?.value == 0)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func applyWithoutVoterAddsAndClampsAtZero(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      _ = try await store.create(CounterCreation(namespace: Self.ns, key: "k", value: 1))
+      var result = try await store.apply(CounterMutation(namespace: Self.ns, key: "k", delta: 2))
+      #expect(result.outcome == .applied)
+      #expect(result.record?.value == 3)
+      #expect(result.created == false)
+
+      result = try await store.apply(CounterMutation(namespace: Self.ns, key: "k", delta: -5))
+      #expect(result.outcome == .applied)
+      #expect(result.record?.value == 0)
+
+      result = try await store.apply(CounterMutation(namespace: Self.ns, key: "k", delta: -1))
+      #expect(result.outcome == .atZero)
+      #expect(result.record?.value == 0)
+      #expect(try await store.record(namespace: Self.ns, key: "k")?.value == 0)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func applyToAMissingKey(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      let missing = try await store.apply(CounterMutation(namespace: Self.ns, key: "k", delta: 1))
+      #expect(missing == MutationResult(outcome: .missing, record: nil))
+      #expect(try await store.record(namespace: Self.ns, key: "k") == nil)
+
+      let hit = try await store.apply(
+        CounterMutation(
+          namespace: Self.ns, key: "k", delta: 1, checkBounds: true,
+          createIfMissing: CounterCreation(namespace: Self.ns, key: "k")))
+      #expect(hit.outcome == .applied)
+      #expect(hit.created)
+      #expect(hit.record?.value == 1)
+      #expect(hit.record?.updateLowerBound == -1)
+      #expect(hit.record?.updateUpperBound == 1)
+
+      // [-1, 1] bounds: the Roadmap package's unvote works on a key made by a hit.
+      let unvote = try await store.apply(
+        CounterMutation(namespace: Self.ns, key: "k", delta: -1, checkBounds: true))
+      #expect(unvote.outcome == .applied)
+      #expect(unvote.record?.value == 0)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func outOfBoundsChangesNothing(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      _ = try await store.create(
+        CounterCreation(
+          namespace: Self.ns, key: "k", value: 10, updateLowerBound: 0, updateUpperBound: 1))
+      for delta: Int64 in [-1, 2, 100] {
+        let result = try await store.apply(
+          CounterMutation(namespace: Self.ns, key: "k", delta: delta, checkBounds: true))
+        #expect(result.outcome == .outOfBounds)
+        #expect(result.record?.value == 10)
+      }
+      // Without checkBounds the bounds do not apply.
+      let free = try await store.apply(
+        CounterMutation(namespace: Self.ns, key: "k", delta: 100))
+      #expect(free.record?.value == 110)
+      #expect(try await store.statistics().updates == 1)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func votersAreIdempotentAndUnvoteOnlyTheirOwnVote(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      let create = CounterCreation(namespace: Self.ns, key: "k")
+      func vote(_ voter: String, _ delta: Int64) async throws -> MutationResult {
+        try await store.apply(
+          CounterMutation(
+            namespace: Self.ns, key: "k", delta: delta, voter: voter, checkBounds: true,
+            createIfMissing: create))
+      }
+      #expect(try await vote("alice", 1).outcome == .applied)
+      let again = try await vote("alice", 1)
+      #expect(again.outcome == .alreadyVoted)
+      #expect(again.record?.value == 1)
+      #expect(try await vote("bob", 1).record?.value == 2)
+
+      let carol = try await vote("carol", -1)
+      #expect(carol.outcome == .notVoted)
+      #expect(carol.record?.value == 2)
+
+      let aliceOut = try await vote("alice", -1)
+      #expect(aliceOut.outcome == .applied)
+      #expect(aliceOut.record?.value == 1)
+      #expect(try await vote("alice", -1).outcome == .notVoted)
+      #expect(try await vote("alice", 1).record?.value == 2)
+      #expect(try await store.statistics().voters == 2)
+
+      // An anonymous change is independent of the voter set.
+      let anonymous = try await store.apply(
+        CounterMutation(namespace: Self.ns, key: "k", delta: 1))
+      #expect(anonymous.record?.value == 3)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func unvoteOnAZeroCounterRemovesTheVoteAndReportsAtZero(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      _ = try await store.apply(
+        CounterMutation(
+          namespace: Self.ns, key: "k", delta: 1, voter: "v",
+          createIfMissing: CounterCreation(namespace: Self.ns, key: "k")))
+      _ = try await store.set(namespace: Self.ns, key: "k", value: 0, createIfMissing: nil)
+      let out = try await store.apply(
+        CounterMutation(namespace: Self.ns, key: "k", delta: -1, voter: "v"))
+      #expect(out.outcome == .atZero)
+      #expect(out.record?.value == 0)
+      #expect(try await store.statistics().voters == 0)
+      // The vote is gone, so the voter may vote again.
+      let back = try await store.apply(
+        CounterMutation(namespace: Self.ns, key: "k", delta: 1, voter: "v"))
+      #expect(back.outcome == .applied)
+      #expect(back.record?.value == 1)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func setReturnsTheOldValue(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      #expect(
+        try await store.set(namespace: Self.ns, key: "k", value: 3, createIfMissing: nil) == nil)
+      #expect(try await store.record(namespace: Self.ns, key: "k") == nil)
+
+      let made = try #require(
+        try await store.set(
+          namespace: Self.ns, key: "k", value: 7,
+          createIfMissing: CounterCreation(namespace: Self.ns, key: "k", enableReset: true)))
+      #expect(made.old == 0)
+      #expect(made.record.value == 7)
+      #expect(made.record.enableReset)
+
+      let changed = try #require(
+        try await store.set(namespace: Self.ns, key: "k", value: 69, createIfMissing: nil))
+      #expect(changed.old == 7)
+      #expect(changed.record.value == 69)
+
+      let clamped = try #require(
+        try await store.set(namespace: Self.ns, key: "k", value: -3, createIfMissing: nil))
+      #expect(clamped.old == 69)
+      #expect(clamped.record.value == 0)
+      #expect(try await store.record(namespace: Self.ns, key: "k")?.value == 0)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func valuesLeaveMissingKeysOut(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      _ = try await store.create(CounterCreation(namespace: Self.ns, key: "a", value: 3))
+      _ = try await store.create(CounterCreation(namespace: Self.ns, key: "b"))
+      _ = try await store.create(CounterCreation(namespace: "elsewhere", key: "c", value: 9))
+      let values = try await store.values(
+        namespace: Self.ns, keys: ["a", "b", "c", "zzz", "a"])
+      #expect(values == ["a": 3, "b": 0])
+      #expect(try await store.values(namespace: Self.ns, keys: []) == [:])
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func statisticsCountCountersUpdatesAndVoters(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      #expect(try await store.statistics() == StoreStatistics(counters: 0, updates: 0, voters: 0))
+      _ = try await store.create(CounterCreation(namespace: Self.ns, key: "a"))
+      _ = try await store.apply(CounterMutation(namespace: Self.ns, key: "a", delta: 1))
+      _ = try await store.apply(
+        CounterMutation(namespace: Self.ns, key: "a", delta: 1, voter: "v1"))
+      _ = try await store.apply(
+        CounterMutation(namespace: Self.ns, key: "a", delta: 1, voter: "v1"))  // no change
+      _ = try await store.apply(
+        CounterMutation(
+          namespace: Self.ns, key: "b", delta: 1, voter: "v2",
+          createIfMissing: CounterCreation(namespace: Self.ns, key: "b")))
+      _ = try await store.set(namespace: Self.ns, key: "a", value: 10, createIfMissing: nil)
+      #expect(try await store.statistics() == StoreStatistics(counters: 2, updates: 4, voters: 2))
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func exportImportRoundTrip(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      _ = try await store.create(
+        CounterCreation(
+          namespace: Self.ns, key: "b", value: 4, enableReset: true, updateLowerBound: -3,
+          updateUpperBound: 3))
+      for voter in ["zed", "amy"] {
+        _ = try await store.apply(
+          CounterMutation(
+            namespace: Self.ns, key: "a", delta: 1, voter: voter,
+            createIfMissing: CounterCreation(namespace: Self.ns, key: "a")))
+      }
+      let export = try await store.exportAll()
+      #expect(export.version == 1)
+      #expect(export.counters.map(\.record.key) == ["a", "b"])
+      #expect(export.counters[0].voters == ["amy", "zed"])
+      #expect(export.counters[0].record.value == 2)
+
+      // JSON round trip, then into a fresh store of the same kind.
+      let data = try JSONEncoder().encode(export)
+      let decoded = try JSONDecoder().decode(VoteExport.self, from: data)
+      try await kind.withStore { fresh, _ in
+        let summary = try await fresh.importAll(decoded, replace: false)
+        #expect(summary == ImportSummary(imported: 2, skipped: 0))
+        #expect(try await fresh.exportAll() == export)
+        // Voters came along: the same voter cannot vote twice after the move.
+        let again = try await fresh.apply(
+          CounterMutation(namespace: Self.ns, key: "a", delta: 1, voter: "amy"))
+        #expect(again.outcome == .alreadyVoted)
+      }
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func importSkipsOrReplacesExistingCounters(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      _ = try await store.apply(
+        CounterMutation(
+          namespace: Self.ns, key: "a", delta: 1, voter: "old",
+          createIfMissing: CounterCreation(namespace: Self.ns, key: "a")))
+      let record = CounterRecord(
+        id: 77, namespace: Self.ns, key: "a", value: 40, enableReset: true,
+        updateLowerBound: -5, updateUpperBound: 5, createdAt: 1000, updatedAt: 2000)
+      let other = CounterRecord(
+        id: 78, namespace: Self.ns, key: "n", value: 2, enableReset: false,
+        updateLowerBound: -1, updateUpperBound: 1, createdAt: 1000, updatedAt: 2000)
+      let export = VoteExport(counters: [
+        .init(record: record, voters: ["new1", "new2"]), .init(record: other, voters: []),
+      ])
+
+      let kept = try await store.importAll(export, replace: false)
+      #expect(kept == ImportSummary(imported: 1, skipped: 1))
+      #expect(try await store.record(namespace: Self.ns, key: "a")?.value == 1)
+      #expect(try await store.record(namespace: Self.ns, key: "n")?.value == 2)
+
+      let replaced = try await store.importAll(export, replace: true)
+      #expect(replaced == ImportSummary(imported: 2, skipped: 0))
+      let a = try #require(try await store.record(namespace: Self.ns, key: "a"))
+      #expect(a.value == 40 && a.enableReset && a.updateLowerBound == -5)
+      #expect(a.createdAt == 1000 && a.updatedAt == 2000)
+      let voters = try await store.exportAll().counters.first { $0.record.key == "a" }?.voters
+      #expect(voters == ["new1", "new2"])
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func anInvalidImportChangesNothing(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      let good = CounterRecord(
+        id: 1, namespace: Self.ns, key: "good", value: 1, enableReset: false,
+        updateLowerBound: -1, updateUpperBound: 1, createdAt: 0, updatedAt: 0)
+      var negative = good
+      negative.key = "bad"
+      negative.value = -1
+      let cases: [VoteExport] = [
+        VoteExport(version: 2, counters: []),
+        VoteExport(counters: [.init(record: good, voters: []), .init(record: negative, voters: [])]
+        ),
+        VoteExport(counters: [.init(record: good, voters: []), .init(record: good, voters: [])]),
+      ]
+      for export in cases {
+        let failure = await storeError { () throws(VoteStoreError) in
+          _ = try await store.importAll(export, replace: true)
+        }
+        #expect(failure?.kind == .invalid)
+      }
+      let counters = try await store.statistics().counters
+      #expect(counters == 0)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func closedStoreThrowsClosed(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      _ = try await store.create(CounterCreation(namespace: Self.ns, key: "k"))
+      try await store.checkHealth()
+      await store.close()
+      await store.close()  // twice is harmless
+      let read = await storeError { () throws(VoteStoreError) in
+        _ = try await store.record(namespace: Self.ns, key: "k")
+      }
+      let write = await storeError { () throws(VoteStoreError) in
+        _ = try await store.apply(CounterMutation(namespace: Self.ns, key: "k", delta: 1))
+      }
+      let health = await storeError { () throws(VoteStoreError) in
+        try await store.checkHealth()
+      }
+      #expect(read == .closed)
+      #expect(write == .closed)
+      #expect(health == .closed)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func reopenedStoreSeesEveryAcknowledgedWrite(kind: StoreKind) async throws {
+    try await kind.withStore { store, handle in
+      for index in 0..<20 {
+        _ = try await store.apply(
+          CounterMutation(
+            namespace: Self.ns, key: "k\(index % 4)", delta: 1, voter: "v\(index)",
+            createIfMissing: CounterCreation(namespace: Self.ns, key: "k\(index % 4)")))
+      }
+      let before = try await store.exportAll()
+      await store.close()
+      let reopened = try handle.open()
+      #expect(try await reopened.exportAll() == before)
+      #expect(try await reopened.statistics().updates == 20)
+      await reopened.close()
+    }
+  }
+}
