@@ -1,0 +1,107 @@
+import Foundation
+import RoadmapFormat
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// Reads a command's input: a file (relative to the working directory), an http(s) URL fetched
+/// the way an app fetches it, or `-` for standard input.
+///
+/// A file that cannot be read and a URL that cannot be reached are failures (exit 1) whose message
+/// names the input. A URL that answers with a status other than 200, or with an HTML page, loads
+/// with a diagnostic saying so: the Roadmap package hands such a body to its decoder and shows an
+/// empty roadmap.
+enum InputLoader {
+  /// How `-` is named in diagnostics.
+  static let standardInputName = "<stdin>"
+
+  static func isURL(_ input: String) -> Bool {
+    let lowered = input.lowercased()
+    return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
+  }
+
+  static func load(_ input: String, context: CommandContext) async throws(CommandError)
+    -> LoadedInput
+  {
+    if input == "-" {
+      do {
+        return LoadedInput(displayPath: standardInputName, bytes: try context.stdin.readAll())
+      } catch {
+        throw .failure("cannot read standard input: \(error.localizedDescription)")
+      }
+    }
+    if isURL(input) { return try await fetch(input) }
+    return LoadedInput(displayPath: input, bytes: try readFile(input, context: context))
+  }
+
+  static func readFile(_ input: String, context: CommandContext) throws(CommandError) -> [UInt8] {
+    let path = context.resolvePath(input)
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw .failure("cannot read '\(input)': no such file")
+    }
+    if isDirectory.boolValue {
+      throw .failure("cannot read '\(input)': it is a directory")
+    }
+    guard let handle = FileHandle(forReadingAtPath: path) else {
+      throw .failure("cannot read '\(input)': permission denied")
+    }
+    defer { try? handle.close() }
+    do {
+      return Array(try handle.readToEnd() ?? Data())
+    } catch {
+      throw .failure("cannot read '\(input)': \(error.localizedDescription)")
+    }
+  }
+
+  static func fetch(_ input: String) async throws(CommandError) -> LoadedInput {
+    guard let url = URL(string: input), url.host != nil else {
+      throw .validation("'\(input)' is not a valid URL.")
+    }
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 30
+    configuration.timeoutIntervalForResource = 120
+    let session = URLSession(configuration: configuration)
+    defer { session.finishTasksAndInvalidate() }
+    let data: Data
+    let response: URLResponse
+    do {
+      (data, response) = try await session.data(from: url)
+    } catch {
+      throw .failure("cannot fetch '\(input)': \(error.localizedDescription)")
+    }
+    var loaded = LoadedInput(displayPath: input, bytes: Array(data))
+    guard let http = response as? HTTPURLResponse else { return loaded }
+    if http.statusCode != 200 {
+      loaded.transportProblems.append(
+        Diagnostic(
+          code: "http-status", severity: .error,
+          message: "The server answered HTTP \(http.statusCode) "
+            + "(\(HTTPURLResponse.localizedString(forStatusCode: http.statusCode))), not 200. "
+            + "The Roadmap package ignores the status, fails to decode the body and shows an "
+            + "empty roadmap; publish the file at this URL or fix the URL.",
+          path: "", line: 1, column: 1))
+    }
+    let contentType = (http.value(forHTTPHeaderField: "Content-Type") ?? "").lowercased()
+    if contentType.contains("text/html") || looksLikeHTML(loaded.bytes) {
+      loaded.transportProblems.append(
+        Diagnostic(
+          code: "html-body", severity: .error,
+          message: "The body is an HTML page, not Roadmap JSON"
+            + (contentType.isEmpty ? "" : " (Content-Type: \(contentType))")
+            + ". Link the raw file (for GitHub: raw.githubusercontent.com), not the page "
+            + "that shows it.",
+          path: "", line: 1, column: 1))
+    }
+    return loaded
+  }
+
+  /// Whether a body starts (after a byte-order mark and white space) with `<`.
+  static func looksLikeHTML(_ bytes: [UInt8]) -> Bool {
+    var index = 0
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+    while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+    return index < bytes.count && bytes[index] == UInt8(ascii: "<")
+  }
+}

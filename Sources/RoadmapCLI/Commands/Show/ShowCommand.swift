@@ -1,0 +1,74 @@
+import RoadmapFormat
+
+/// `roadmapctl show`: what an app user in one language sees, feature by feature.
+struct ShowCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "show",
+    abstract: "Show a roadmap the way an app user in one language sees it.",
+    discussion: """
+      Prints each feature's resolved title, status, description and whether it is finished, so \
+      you can check a translation before publishing. By default languages fall back along their \
+      BCP 47 chain (zh-Hans-CN, zh-Hans, zh) and ignore case; --compatible resolves exactly as the \
+      Roadmap package does, with --language as the app's first localization.
+      """,
+    parameters: [
+      .argument("file", help: "A file, an http(s) URL, or - for standard input."),
+      .option(
+        "language", default: "en",
+        help: "The app's first localization (compatible) or the user's preferred languages, "
+          + "comma-separated (de-AT,en)."),
+      .flag("compatible", help: "Resolve languages exactly as the AvdLee/Roadmap package does."),
+      .option("format", default: "table", allowed: ["table", "json"], help: "How to print it."),
+    ])
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let values = context.values
+    let input = values.string("file")!
+    let compatible = values.flag("compatible")
+    let languages = values.list("language") ?? []
+    guard let first = languages.first else {
+      throw CommandError.validation("--language needs a language, such as 'de'.")
+    }
+    if compatible, languages.count > 1 {
+      throw CommandError.validation(
+        "--compatible resolves one localization, as the Roadmap package does; give one language.")
+    }
+    let loaded = try await InputLoader.load(input, context: context)
+    if !loaded.transportProblems.isEmpty {
+      context.stderr.write(Self.describe(loaded.transportProblems, in: loaded))
+      return 1
+    }
+    let document: RoadmapDocument
+    do {
+      document = try RoadmapDocument.read(loaded.bytes, mode: compatible ? .compatible : .lenient)
+    } catch {
+      context.stderr.write(Self.describe([error.diagnostic], in: loaded))
+      context.stderr.writeLine(
+        "The Roadmap package rejects this file and shows an empty roadmap.")
+      return 1
+    }
+    if !document.diagnostics.isEmpty {
+      context.stderr.write(Self.describe(document.diagnostics, in: loaded))
+    }
+    let resolver =
+      compatible
+      ? LanguageResolver.roadmapCompatible(localization: first)
+      : LanguageResolver.fallback(preferredLanguages: languages)
+    let features = document.features.map(resolver.resolve)
+    if values.string("format") == "json" {
+      context.stdout.write(
+        ShowFormatter.json(features, languages: languages, compatible: compatible))
+    } else {
+      context.stdout.write(ShowFormatter.table(features))
+    }
+    return 0
+  }
+
+  /// Diagnostics as human lines with source excerpts, for standard error.
+  static func describe(_ diagnostics: [Diagnostic], in input: LoadedInput) -> String {
+    let file = ValidatedFile(
+      displayPath: input.displayPath, bytes: input.bytes, diagnostics: diagnostics,
+      featureCount: 0, isValid: false)
+    return HumanFormatter.render([file], summaries: false)
+  }
+}

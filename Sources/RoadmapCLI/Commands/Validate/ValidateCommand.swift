@@ -1,0 +1,125 @@
+import RoadmapFormat
+
+/// `roadmapctl validate`: checks Roadmap JSON files before they are published.
+struct ValidateCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "validate",
+    abstract: "Check Roadmap JSON files the way apps read them, and report every problem.",
+    discussion: """
+      Each input is a file, an http(s) URL (fetched the way an app fetches it) or - for standard \
+      input; with none, standard input is read. Exit status: 0 when no input has errors (or \
+      warnings, with --strict), 1 when one has, 64 for a usage error.
+      """,
+    parameters: [
+      .argument(
+        "inputs", repeating: true, required: false,
+        help: "Files, http(s) URLs, or - for standard input."),
+      .option(
+        "format", default: "human", allowed: ["human", "json", "github"],
+        help: "How to print the diagnostics."),
+      .flag("strict", help: "Fail on warnings too."),
+      .flag(
+        "compatible",
+        help: "Judge exactly as the AvdLee/Roadmap package reads: one wrong type fails the file."),
+      .option(
+        "languages", valueName: "languages",
+        help: "Comma-separated languages every feature must localize (en,de)."),
+      .option(
+        "statuses", valueName: "statuses",
+        help: "Comma-separated status values allowed (planned,in-progress,finished)."),
+      .option(
+        "previous", valueName: "old",
+        help: "The version already published (file or URL): removed ids orphan their votes."),
+      .flag("allow-removed", help: "With --previous, accept features that were removed."),
+    ])
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let values = context.values
+    var inputs = values.strings("inputs")
+    if inputs.isEmpty { inputs = ["-"] }
+    if inputs.count(where: { $0 == "-" }) > 1 {
+      throw CommandError.validation("Standard input ('-') can be read only once.")
+    }
+    if values.flag("allow-removed"), !values.wasGiven("previous") {
+      throw CommandError.validation("--allow-removed only applies with --previous <old>.")
+    }
+    let strict = values.flag("strict")
+    let options = ValidationOptions(
+      compatible: values.flag("compatible"),
+      languages: values.list("languages"),
+      statuses: values.list("statuses"),
+      allowRemoved: values.flag("allow-removed"))
+    let validator = RoadmapValidator(options: options)
+
+    var previous: [UInt8]? = nil
+    if let old = values.string("previous") {
+      let loaded = try await InputLoader.load(old, context: context)
+      if let problem = loaded.transportProblems.first {
+        throw CommandError.failure("cannot use --previous '\(old)': \(problem.message)")
+      }
+      previous = loaded.bytes
+    }
+
+    var files: [ValidatedFile] = []
+    var unreadable: [String] = []
+    for input in inputs {
+      switch await Self.load(input, context: context) {
+      case .success(let loaded):
+        files.append(Self.validate(loaded, with: validator, previous: previous, strict: strict))
+      case .failure(let error) where error.kind == .failure:
+        unreadable.append(error.message)
+      case .failure(let error):
+        throw error
+      }
+    }
+
+    let output: String
+    switch values.string("format") {
+    case "json": output = JSONFormatter.render(files)
+    case "github": output = GitHubFormatter.render(files)
+    default: output = HumanFormatter.render(files)
+    }
+    context.stdout.write(output)
+    for message in unreadable {
+      context.stderr.writeLine("Error: \(message)")
+    }
+    return unreadable.isEmpty && files.allSatisfy(\.isValid) ? 0 : 1
+  }
+
+  /// Loads one input, keeping a failure as a value so the other inputs still run.
+  static func load(_ input: String, context: CommandContext) async -> Result<
+    LoadedInput, CommandError
+  > {
+    do {
+      return .success(try await InputLoader.load(input, context: context))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Validates one loaded input; transport problems (HTTP status, HTML) replace the JSON checks.
+  static func validate(
+    _ input: LoadedInput,
+    with validator: RoadmapValidator,
+    previous: [UInt8]?,
+    strict: Bool
+  ) -> ValidatedFile {
+    var diagnostics = input.transportProblems
+    var featureCount = 0
+    if diagnostics.isEmpty {
+      let report = validator.validate(input.bytes, previous: previous)
+      diagnostics = report.diagnostics
+      featureCount = report.featureCount
+    }
+    for index in diagnostics.indices {
+      diagnostics[index].line = max(1, diagnostics[index].line)
+      diagnostics[index].column = max(1, diagnostics[index].column)
+    }
+    let failing = diagnostics.contains {
+      $0.severity == .error || (strict && $0.severity == .warning)
+    }
+    return ValidatedFile(
+      displayPath: input.displayPath, bytes: input.bytes, diagnostics: diagnostics,
+      featureCount: featureCount, isValid: !failing)
+  }
+}

@@ -1,0 +1,36 @@
+import RoadmapFormat
+
+/// The outcome of validating one input, as the output formats need it.
+struct ValidatedFile: Sendable {
+  /// The path, URL or `<stdin>`, as given.
+  var displayPath: String
+  /// The bytes that were validated (for source excerpts).
+  var bytes: [UInt8]
+  /// Every diagnostic, sorted by line and column.
+  var diagnostics: [Diagnostic]
+  /// The number of elements of the top-level array.
+  var featureCount: Int
+  /// Whether the file passes: no errors, and no warnings under `--strict`.
+  var isValid: Bool
+
+  var errorCount: Int { diagnostics.count { $0.severity == .error } }
+  var warningCount: Int { diagnostics.count { $0.severity == .warning } }
+  var infoCount: Int { diagnostics.count { $0.severity == .info } }
+
+  /// `3 features, 1 error, 2 warnings` or `3 features, no problems`.
+  var summary: String {
+    var parts = [count(featureCount, "feature")]
+    if diagnostics.isEmpty {
+      parts.append("no problems")
+    } else {
+      if errorCount > 0 { parts.append(count(errorCount, "error")) }
+      if warningCount > 0 { parts.append(count(warningCount, "warning")) }
+      if infoCount > 0 { parts.append(count(infoCount, "note")) }
+    }
+    return "\(displayPath): " + parts.joined(separator: ", ") + (isValid ? "" : " (invalid)")
+  }
+
+  private func count(_ number: Int, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Where a command reads standard input from (`-` as a file name): the process's, or given bytes.
+public struct InputSource: Sendable {
+  private let reader: @Sendable () throws -> [UInt8]
+
+  /// Creates a source from a function that reads everything.
+  public init(reader: @escaping @Sendable () throws -> [UInt8]) {
+    self.reader = reader
+  }
+
+  /// The process's standard input.
+  public static let standardInput = InputSource {
+    Array(try FileHandle.standardInput.readToEnd() ?? Data())
+  }
+
+  /// Fixed bytes, for running commands in-process in tests.
+  public static func bytes(_ bytes: [UInt8]) -> InputSource {
+    InputSource { bytes }
+  }
+
+  /// Fixed text, as UTF-8.
+  public static func text(_ text: String) -> InputSource {
+    bytes(Array(text.utf8))
+  }
+
+  /// Reads everything until end of input.
+  public func readAll() throws -> [UInt8] {
+    try reader()
+  }
+}

@@ -1,0 +1,65 @@
+/// Codable conformance with the Roadmap package's key names; unknown keys go to `extra`.
+///
+/// Through a `Decoder` the order of unknown keys is whatever the decoder reports (Foundation's
+/// keyed containers do not promise source order); `RoadmapDocument.read` keeps the exact order.
+extension RoadmapFeature: Codable {
+  /// Decodes a feature; `null` and a missing key both mean absent, unknown keys go to `extra`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: AnyCodingKey.self)
+    id = try container.decode(String.self, forKey: AnyCodingKey("id"))
+    title = try container.decodeIfPresent(String.self, forKey: AnyCodingKey("title"))
+    status = try container.decodeIfPresent(String.self, forKey: AnyCodingKey("status"))
+    description = try container.decodeIfPresent(String.self, forKey: AnyCodingKey("description"))
+    localizedTitle = try container.decodeIfPresent(
+      [LocalizedValue].self, forKey: AnyCodingKey("localizedTitle"))
+    localizedStatus = try container.decodeIfPresent(
+      [LocalizedValue].self, forKey: AnyCodingKey("localizedStatus"))
+    localizedDescription = try container.decodeIfPresent(
+      [LocalizedValue].self, forKey: AnyCodingKey("localizedDescription"))
+    votes = try container.decodeIfPresent(Int.self, forKey: AnyCodingKey("votes"))
+    isFinished = try container.decodeIfPresent(Bool.self, forKey: AnyCodingKey("isFinished"))
+    var extra = JSONObject()
+    for key in container.allKeys where !FeatureKey.isKnown(key.stringValue) {
+      extra.members.append((key.stringValue, try container.decode(JSONValue.self, forKey: key)))
+    }
+    self.extra = extra
+  }
+
+  /// Encodes the known keys that are present, then the unknown keys.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: AnyCodingKey.self)
+    try container.encode(id, forKey: AnyCodingKey("id"))
+    try container.encodeIfPresent(title, forKey: AnyCodingKey("title"))
+    try container.encodeIfPresent(status, forKey: AnyCodingKey("status"))
+    try container.encodeIfPresent(description, forKey: AnyCodingKey("description"))
+    try container.encodeIfPresent(isFinished, forKey: AnyCodingKey("isFinished"))
+    try container.encodeIfPresent(votes, forKey: AnyCodingKey("votes"))
+    try container.encodeIfPresent(localizedTitle, forKey: AnyCodingKey("localizedTitle"))
+    try container.encodeIfPresent(localizedStatus, forKey: AnyCodingKey("localizedStatus"))
+    try container.encodeIfPresent(
+      localizedDescription, forKey: AnyCodingKey("localizedDescription"))
+    for member in extra.members where !FeatureKey.isKnown(member.key) {
+      try container.encode(member.value, forKey: AnyCodingKey(member.key))
+    }
+  }
+}
+
+/// A coding key for any string.
+struct AnyCodingKey: CodingKey {
+  var stringValue: String
+  var intValue: Int?
+
+  init(_ string: String) {
+    stringValue = string
+    intValue = nil
+  }
+
+  init?(stringValue: String) {
+    self.init(stringValue)
+  }
+
+  init?(intValue: Int) {
+    stringValue = String(intValue)
+    self.intValue = intValue
+  }
+}

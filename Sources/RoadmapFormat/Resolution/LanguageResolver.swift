@@ -1,0 +1,96 @@
+/// Picks the text of each localized field for an app user, in one of two modes.
+///
+/// - `roadmapCompatible(localization:)` does exactly what the AvdLee/Roadmap package does: the
+///   first item whose `language` equals the app's first preferred localization exactly
+///   (case-sensitively), else the plain field, else `N/A` for a title, `""` for a description
+///   and no status. `zh-Hans` does not match `zh`, `pt-BR` does not match `pt`.
+/// - `fallback(preferredLanguages:)` tries each preferred language along its BCP 47 lookup
+///   chain (`zh-Hans-CN`, `zh-Hans`, `zh`), case-insensitively with `_` read as `-`, then the
+///   plain field.
+///
+/// Each field is resolved on its own.
+public struct LanguageResolver: Sendable {
+  private enum Mode: Sendable {
+    case exact(String)
+    case chains([[String]])
+  }
+
+  private let mode: Mode
+
+  private init(mode: Mode) {
+    self.mode = mode
+  }
+
+  /// The Roadmap package's resolution for an app whose first preferred localization is
+  /// `localization` (such as `en`, `de`, `zh-Hans`).
+  ///
+  /// - Parameter localization: the `.lproj` name the app resolves to; `en` when it has none.
+  public static func roadmapCompatible(localization: String) -> LanguageResolver {
+    LanguageResolver(mode: .exact(localization))
+  }
+
+  /// Resolution with BCP 47 fallback over a list of preferred languages, most preferred first.
+  ///
+  /// - Parameter preferredLanguages: tags such as `["zh-Hans-CN", "en"]`; `_` is read as `-`.
+  public static func fallback(preferredLanguages: [String]) -> LanguageResolver {
+    LanguageResolver(mode: .chains(preferredLanguages.map(Self.lookupChain)))
+  }
+
+  /// Resolves every localized field of `feature`.
+  ///
+  /// - Parameter feature: the feature to resolve.
+  /// - Returns: what the user sees.
+  public func resolve(_ feature: RoadmapFeature) -> ResolvedFeature {
+    ResolvedFeature(
+      id: feature.id,
+      title: pick(feature.localizedTitle) ?? feature.title ?? "N/A",
+      status: pick(feature.localizedStatus) ?? feature.status,
+      description: pick(feature.localizedDescription) ?? feature.description ?? "",
+      isFinished: feature.isFinished ?? false,
+      votes: feature.votes)
+  }
+
+  /// The value of the item chosen for this resolver's languages, or nil.
+  func pick(_ items: [LocalizedValue]?) -> String? {
+    guard let items, !items.isEmpty else { return nil }
+    switch mode {
+    case .exact(let localization):
+      return items.first(where: { $0.language == localization })?.value
+    case .chains(let chains):
+      let normalized = items.map { Self.normalize($0.language) }
+      for chain in chains {
+        for tag in chain {
+          if let index = normalized.firstIndex(of: tag) {
+            return items[index].value
+          }
+        }
+      }
+      return nil
+    }
+  }
+
+  /// Lowercases and reads `_` as `-`.
+  static func normalize(_ tag: String) -> String {
+    String(tag.lowercased().map { $0 == "_" ? "-" : $0 })
+  }
+
+  /// The RFC 4647 lookup chain of a tag: `zh-Hans-CN`, `zh-Hans`, `zh` (a singleton such as
+  /// `x` left at the end is dropped with the subtag after it).
+  static func lookupChain(_ tag: String) -> [String] {
+    var subtags = normalize(tag).split(separator: "-", omittingEmptySubsequences: false)
+      .map(String.init)
+    var chain: [String] = []
+    while !subtags.isEmpty {
+      if subtags.last?.count == 1 && subtags.count > 1 {
+        subtags.removeLast()
+        continue
+      }
+      let candidate = subtags.joined(separator: "-")
+      if !candidate.isEmpty && !chain.contains(candidate) {
+        chain.append(candidate)
+      }
+      subtags.removeLast()
+    }
+    return chain
+  }
+}

@@ -1,0 +1,321 @@
+// End-to-end test support: runs the REAL built `roadmapctl` binary.
+//
+// The binary is built with the tests (RoadmapCLITests depends on the `roadmapctl` target) and sits
+// next to the test bundle in .build/<config>/. `ROADMAPCTL_BINARY=/path/to/roadmapctl` overrides.
+//
+// Run it to completion (stdout and stderr are drained concurrently BEFORE waiting, so output over
+// the 64 KiB pipe buffer cannot deadlock; a timeout kills it and throws):
+//
+//   let result = try await Roadmapctl.run(
+//     ["validate", "roadmap.json", "--format", "json"],
+//     stdin: nil,                          // or Array("...".utf8); nil means /dev/null
+//     environment: ["KEY": "value"],       // added to this process's environment
+//     workingDirectory: directory,         // a URL; relative paths resolve against it
+//     timeout: .seconds(60))
+//   #expect(result.exitCode == 1)
+//   #expect(result.stdoutText.contains("duplicate-id"))
+//   #expect(result.stderrText.isEmpty)
+//
+// Start it as a long-running child (for `serve`), read its stdout line by line, signal it, end it:
+//
+//   let server = try Roadmapctl.start(["serve", "--port", "0", "--data-dir", dir.path])
+//   defer { server.kill() }                               // SIGKILL, idempotent
+//   let line = try await server.readLine(timeout: .seconds(30))   // nil at end of output
+//   let url = try await server.waitForLine(containing: "http://", timeout: .seconds(30))
+//   server.signal(SIGTERM)                                // any signal
+//   (start(..., keepStdinOpen: true) gives a stdin to feed with writeStdin(_:) and closeStdin())
+//   let status = try await server.waitForExit(timeout: .seconds(30))
+//   print(server.stderrText)                              // everything it wrote to stderr so far
+//
+// Every test should give the child its own temporary directory (see TemporaryDirectory.swift).
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What a finished `roadmapctl` run produced.
+struct ProcessResult: Sendable {
+  /// The exit status, or 128 + signal number when a signal ended it.
+  var exitCode: Int32
+  /// Everything written to standard output.
+  var stdout: [UInt8]
+  /// Everything written to standard error.
+  var stderr: [UInt8]
+  /// Standard output as UTF-8 text.
+  var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+  /// Standard error as UTF-8 text.
+  var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+}
+
+/// A child process that did not finish in time, with what it printed until then.
+struct ProcessTimeout: Error, CustomStringConvertible {
+  var arguments: [String]
+  var timeout: Duration
+  var stdout: String
+  var stderr: String
+  var description: String {
+    "roadmapctl \(arguments.joined(separator: " ")) did not finish within \(timeout); "
+      + "stdout: \(stdout.suffix(2000)) stderr: \(stderr.suffix(2000))"
+  }
+}
+
+/// Runs the built `roadmapctl` binary.
+enum Roadmapctl {
+  /// The built binary: $ROADMAPCTL_BINARY, else next to the test bundle, else .build/debug.
+  static func binaryURL() throws -> URL {
+    let environment = ProcessInfo.processInfo.environment
+    if let override = environment["ROADMAPCTL_BINARY"], !override.isEmpty {
+      return URL(fileURLWithPath: override)
+    }
+    var directories: [URL] = []
+    #if os(Linux)
+      // The Linux test runner is .build/<triple>/<config>/RoadmapBridgePackageTests.xctest.
+      directories.append(
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+          .deletingLastPathComponent())
+    #endif
+    // macOS: .build/<config>/RoadmapBridgePackageTests.xctest/Contents/MacOS/…
+    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+      directories.append(bundle.bundleURL.deletingLastPathComponent())
+    }
+    directories.append(
+      URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        .deletingLastPathComponent())
+    let packageRoot = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    directories.append(packageRoot.appendingPathComponent(".build/debug"))
+    directories.append(packageRoot.appendingPathComponent(".build/release"))
+    for directory in directories {
+      let candidate = directory.appendingPathComponent("roadmapctl")
+      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    }
+    throw BinaryNotFound(searched: directories.map(\.path))
+  }
+
+  /// The binary could not be found; build it with `swift build --build-tests`.
+  struct BinaryNotFound: Error, CustomStringConvertible {
+    var searched: [String]
+    var description: String {
+      "roadmapctl not found (looked in \(searched.joined(separator: ", "))); "
+        + "run `swift build --build-tests` or set ROADMAPCTL_BINARY"
+    }
+  }
+
+  /// Runs `roadmapctl arguments` to completion and returns its exit code and output.
+  static func run(
+    _ arguments: [String],
+    stdin: [UInt8]? = nil,
+    environment: [String: String] = [:],
+    workingDirectory: URL? = nil,
+    timeout: Duration = .seconds(60)
+  ) async throws -> ProcessResult {
+    let child = try start(
+      arguments, stdin: stdin, environment: environment, workingDirectory: workingDirectory)
+    do {
+      let status = try await child.waitForExit(timeout: timeout)
+      try await child.waitForOutputEnd(timeout: .seconds(10))
+      return ProcessResult(exitCode: status, stdout: child.stdoutBytes, stderr: child.stderrBytes)
+    } catch let error as ProcessTimeout {
+      child.kill()
+      throw error
+    }
+  }
+
+  /// Starts `roadmapctl arguments` as a child process that keeps running until it exits or is
+  /// killed. Its stdout and stderr are drained from the start by background threads.
+  static func start(
+    _ arguments: [String],
+    stdin: [UInt8]? = nil,
+    environment: [String: String] = [:],
+    workingDirectory: URL? = nil,
+    keepStdinOpen: Bool = false
+  ) throws -> RunningRoadmapctl {
+    try RunningRoadmapctl(
+      binary: binaryURL(), arguments: arguments, stdin: stdin, environment: environment,
+      workingDirectory: workingDirectory, keepStdinOpen: keepStdinOpen)
+  }
+}
+
+/// A `roadmapctl` child process whose output is collected as it runs.
+final class RunningRoadmapctl: @unchecked Sendable {
+  let arguments: [String]
+  private let process = Process()
+  private let stdoutDrain: PipeDrain
+  private let stderrDrain: PipeDrain
+  private let lock = NSLock()
+  private var linesRead = 0
+
+  init(
+    binary: URL, arguments: [String], stdin: [UInt8]?, environment: [String: String],
+    workingDirectory: URL?, keepStdinOpen: Bool
+  ) throws {
+    self.arguments = arguments
+    process.executableURL = binary
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    if let workingDirectory { process.currentDirectoryURL = workingDirectory }
+    let stdoutPipe = Pipe()
+    let stderrPipe = Pipe()
+    process.standardOutput = stdoutPipe
+    process.standardError = stderrPipe
+    let stdinPipe = stdin != nil || keepStdinOpen ? Pipe() : nil
+    stdinWriter = stdinPipe?.fileHandleForWriting
+    process.standardInput = stdinPipe ?? FileHandle.nullDevice
+    stdoutDrain = PipeDrain(stdoutPipe.fileHandleForReading)
+    stderrDrain = PipeDrain(stderrPipe.fileHandleForReading)
+    try process.run()
+    stdoutDrain.start()
+    stderrDrain.start()
+    if let stdin, !keepStdinOpen, let writer = stdinWriter {
+      Thread.detachNewThread {
+        try? writer.write(contentsOf: Data(stdin))
+        try? writer.close()
+      }
+    } else if let stdin {
+      writeStdin(stdin)
+    }
+  }
+
+  private let stdinWriter: FileHandle?
+
+  /// Writes to the child's stdin (started with `keepStdinOpen: true`); blocks if its pipe is full.
+  func writeStdin(_ bytes: [UInt8]) {
+    try? stdinWriter?.write(contentsOf: Data(bytes))
+  }
+
+  /// Closes the child's stdin, so it reads end of file.
+  func closeStdin() {
+    try? stdinWriter?.close()
+  }
+
+  /// The child's process id.
+  var processIdentifier: Int32 { process.processIdentifier }
+
+  /// Everything the child wrote to stdout so far.
+  var stdoutBytes: [UInt8] { stdoutDrain.bytes }
+  /// Everything the child wrote to stderr so far.
+  var stderrBytes: [UInt8] { stderrDrain.bytes }
+  /// Stdout so far, as text.
+  var stdoutText: String { String(decoding: stdoutBytes, as: UTF8.self) }
+  /// Stderr so far, as text.
+  var stderrText: String { String(decoding: stderrBytes, as: UTF8.self) }
+
+  /// The next complete stdout line (without the newline), or nil when stdout ended first.
+  func readLine(timeout: Duration = .seconds(30)) async throws -> String? {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      let (lines, ended) = stdoutDrain.completeLines()
+      let next: String? = lock.withLock {
+        guard linesRead < lines.count else { return nil }
+        linesRead += 1
+        return lines[linesRead - 1]
+      }
+      if let next { return next }
+      if ended { return nil }
+      try await pause(until: deadline, what: "a line on stdout")
+    }
+  }
+
+  /// Reads stdout lines until one contains `text`, and returns it.
+  func waitForLine(containing text: String, timeout: Duration = .seconds(30)) async throws
+    -> String
+  {
+    let deadline = ContinuousClock.now + timeout
+    while true {
+      guard let line = try await readLine(timeout: deadline - ContinuousClock.now) else {
+        throw timeoutError(Duration.zero, what: "a line containing '\(text)' (stdout ended)")
+      }
+      if line.contains(text) { return line }
+    }
+  }
+
+  /// Sends `signal` (SIGTERM, SIGINT, SIGKILL…) to the child.
+  func signal(_ signal: Int32) {
+    if process.isRunning { _ = Foundation.kill(process.processIdentifier, signal) }
+  }
+
+  /// Kills the child with SIGKILL if it still runs; safe to call more than once.
+  func kill() {
+    signal(SIGKILL)
+  }
+
+  /// Whether the child is still running.
+  var isRunning: Bool { process.isRunning }
+
+  /// Waits for the child to exit and returns its status (128 + signal when a signal ended it).
+  func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
+    let deadline = ContinuousClock.now + timeout
+    while process.isRunning {
+      try await pause(until: deadline, what: "exit")
+    }
+    let status = process.terminationStatus
+    return process.terminationReason == .uncaughtSignal ? 128 + status : status
+  }
+
+  /// Waits until both output pipes reached end of file.
+  func waitForOutputEnd(timeout: Duration) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !(stdoutDrain.hasEnded && stderrDrain.hasEnded) {
+      try await pause(until: deadline, what: "the end of its output")
+    }
+  }
+
+  private func pause(until deadline: ContinuousClock.Instant, what: String) async throws {
+    if ContinuousClock.now >= deadline {
+      throw timeoutError(Duration.zero, what: what)
+    }
+    try await Task.sleep(for: .milliseconds(10))
+  }
+
+  private func timeoutError(_ timeout: Duration, what: String) -> ProcessTimeout {
+    ProcessTimeout(
+      arguments: arguments + ["(waiting for \(what))"], timeout: timeout, stdout: stdoutText,
+      stderr: stderrText)
+  }
+
+  deinit {
+    if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
+  }
+}
+
+/// Reads a pipe to its end on a dedicated thread (never on Swift's cooperative pool).
+private final class PipeDrain: @unchecked Sendable {
+  private let handle: FileHandle
+  private let lock = NSLock()
+  private var buffer: [UInt8] = []
+  private var ended = false
+
+  init(_ handle: FileHandle) {
+    self.handle = handle
+  }
+
+  func start() {
+    Thread.detachNewThread { [self] in
+      while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }
+        lock.withLock { buffer.append(contentsOf: chunk) }
+      }
+      lock.withLock { ended = true }
+      try? handle.close()
+    }
+  }
+
+  var bytes: [UInt8] { lock.withLock { buffer } }
+  var hasEnded: Bool { lock.withLock { ended } }
+
+  /// The complete lines so far, and whether the pipe has ended (a final unterminated line counts
+  /// then).
+  func completeLines() -> ([String], Bool) {
+    lock.withLock {
+      var parts = buffer.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      if !ended || parts.last?.isEmpty == true { parts.removeLast() }
+      return (parts.map { String(decoding: $0, as: UTF8.self) }, ended)
+    }
+  }
+}
