@@ -11,5 +11,6 @@ struct RoadmapctlCommand: Command {
       ValidateCommand.self,
       ShowCommand.self,
       SchemaCommand.self,
+      VotesCommand.self,
     ])
 }
