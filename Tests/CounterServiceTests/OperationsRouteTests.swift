@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import VoteStore
 import Testing
 
 @testable import CounterService
@@ -132,6 +133,34 @@ import Testing
     #expect(await h.call("/get/ns1/feature1").body == #"{"value":1}"#)
     let v1 = await h.call("/v1/ns1/feature1?callback=cb")
     #expect(v1.body.hasPrefix("/**/cb({\"id\":"))
+    await h.tearDown()
+  }
+}
+
+/// A store that runs out of space: writes that were not kept are never acknowledged.
+@Suite struct FullStoreTests {
+  @Test func fullDatabaseAnswers503AndAcknowledgesOnlyWhatWasKept() async throws {
+    let h = try ServiceHarness(options: SQLiteVoteStoreOptions(maximumPageCount: 12))
+    var acknowledged: [String] = []
+    var refused = 0
+    for i in 0..<3000 {
+      let key = "feature-\(i)-" + String(repeating: "x", count: 40)
+      let answer = await h.call("/hit/ns1/\(key)")
+      if answer.status == 200 {
+        acknowledged.append(key)
+      } else {
+        #expect(answer.status == 503)
+        #expect(answer.body == #"{"error":"the vote store is unavailable; nothing was changed"}"#)
+        refused += 1
+        if refused == 3 { break }
+      }
+    }
+    #expect(refused == 3)
+    #expect(!acknowledged.isEmpty)
+    for key in acknowledged.suffix(20) {
+      #expect(await h.call("/get/ns1/\(key)").body == #"{"value":1}"#)
+    }
+    #expect(h.logged.withLock { $0 }.contains { $0.contains("full") })
     await h.tearDown()
   }
 }

@@ -37,11 +37,14 @@ struct ServiceHarness {
     return configuration
   }
 
-  init(_ adjust: (inout CounterServiceConfiguration) -> Void = { _ in }) throws {
+  init(
+    options: SQLiteVoteStoreOptions = .init(),
+    _ adjust: (inout CounterServiceConfiguration) -> Void = { _ in }
+  ) throws {
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("counter-service-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    store = try SQLiteVoteStore(directory: directory)
+    store = try SQLiteVoteStore(directory: directory, options: options)
     var configuration = ServiceHarness.configuration(adjust)
     let logged = self.logged
     configuration.log = { line in logged.withLock { $0.append(line) } }
