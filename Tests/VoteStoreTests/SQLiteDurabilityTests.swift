@@ -76,3 +76,30 @@ import VoteStore
     await store.close()
   }
 }
+
+/// Two store instances on one file (as two processes would be) stay exact.
+@Suite struct SQLiteSharedFileTests {
+  @Test func twoInstancesOnOneFileLoseNothing() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let first = try SQLiteVoteStore(directory: dir.url)
+    let second = try SQLiteVoteStore(directory: dir.url)
+    let create = CounterCreation(namespace: "ns", key: "k")
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for task in 0..<32 {
+        let store = task.isMultiple(of: 2) ? first : second
+        group.addTask {
+          for _ in 0..<10 {
+            _ = try await store.apply(
+              CounterMutation(namespace: "ns", key: "k", delta: 1, createIfMissing: create))
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try await first.record(namespace: "ns", key: "k")?.value == 320)
+    #expect(try await second.statistics().updates == 320)
+    await first.close()
+    await second.close()
+  }
+}

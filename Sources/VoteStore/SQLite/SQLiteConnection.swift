@@ -6,7 +6,7 @@ import Foundation
 /// Not thread-safe: each connection is confined to one dedicated thread at a time (the writer
 /// thread or one reader thread), which is why it is marked `@unchecked Sendable` only to be
 /// handed over to that thread.
-final class SQLiteConnection: @unchecked Sendable {
+final class SQLiteConnection: ClosableConnection, @unchecked Sendable {
   /// The database file.
   let path: String
   private(set) var handle: OpaquePointer?

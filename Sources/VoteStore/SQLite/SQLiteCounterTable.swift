@@ -1,5 +1,3 @@
-import Foundation
-
 /// The store's SQL, run on one connection inside whatever transaction the caller holds.
 ///
 /// Every value is bound; the SQL texts are constants, so each is prepared once per connection
@@ -16,9 +14,6 @@ struct SQLiteCounterTable {
       enableReset: row.int64(4) != 0, updateLowerBound: row.int64(5),
       updateUpperBound: row.int64(6), createdAt: row.int64(7), updatedAt: row.int64(8))
   }
-
-  /// Milliseconds since 1970.
-  static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
   // MARK: Reads
 

@@ -14,7 +14,7 @@ public final class SQLiteVoteStore: VoteStore {
   /// The database file.
   public let path: String
   private let writer: SQLiteWriter
-  private let readers: SQLiteReaderPool
+  private let readers: ConnectionPool<SQLiteConnection>
 
   /// Opens (creating if needed) `votes.sqlite3` in `directory`, creating the directory too.
   ///
@@ -71,7 +71,7 @@ public final class SQLiteVoteStore: VoteStore {
     }
     writer = SQLiteWriter(
       connection: writeConnection, maximumBatchSize: options.maximumBatchSize)
-    readers = SQLiteReaderPool(connections: readConnections)
+    readers = ConnectionPool(name: "VoteStore.reader", connections: readConnections)
   }
 
   /// The database file name inside a data directory.
@@ -108,7 +108,7 @@ public final class SQLiteVoteStore: VoteStore {
   public func record(
     namespace: String, key: String
   ) async throws(VoteStoreError) -> CounterRecord? {
-    try await readers.read { db throws(VoteStoreError) in
+    try await readers.run { db throws(VoteStoreError) in
       try SQLiteCounterTable(db: db).record(namespace: namespace, key: key)
     }
   }
@@ -117,7 +117,7 @@ public final class SQLiteVoteStore: VoteStore {
   public func values(
     namespace: String, keys: [String]
   ) async throws(VoteStoreError) -> [String: Int64] {
-    try await readers.read { db throws(VoteStoreError) in
+    try await readers.run { db throws(VoteStoreError) in
       try Self.inReadTransaction(db) { () throws(VoteStoreError) in
         try SQLiteCounterTable(db: db).values(namespace: namespace, keys: keys)
       }
@@ -127,7 +127,7 @@ public final class SQLiteVoteStore: VoteStore {
   /// Creates a counter durably; nil (nothing changed) when it already exists.
   public func create(_ creation: CounterCreation) async throws(VoteStoreError) -> CounterRecord? {
     try await writer.write { db throws(VoteStoreError) in
-      try SQLiteCounterTable(db: db).insert(creation, now: SQLiteCounterTable.now())
+      try SQLiteCounterTable(db: db).insert(creation, now: currentMilliseconds())
     }
   }
 
@@ -136,7 +136,7 @@ public final class SQLiteVoteStore: VoteStore {
   /// A voter's unvote on a counter already at zero removes the vote and reports `.atZero`.
   public func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult {
     try await writer.write { db throws(VoteStoreError) in
-      try SQLiteCounterTable(db: db).apply(mutation, now: SQLiteCounterTable.now())
+      try SQLiteCounterTable(db: db).apply(mutation, now: currentMilliseconds())
     }
   }
 
@@ -148,7 +148,7 @@ public final class SQLiteVoteStore: VoteStore {
     let result = try await writer.write { db throws(VoteStoreError) in
       try SQLiteCounterTable(db: db).set(
         namespace: namespace, key: key, value: value, createIfMissing: createIfMissing,
-        now: SQLiteCounterTable.now()
+        now: currentMilliseconds()
       ).map { SetResult(old: $0.old, record: $0.record) }
     }
     return result.map { ($0.old, $0.record) }
@@ -156,7 +156,7 @@ public final class SQLiteVoteStore: VoteStore {
 
   /// Counters, applied updates and voter records, from one snapshot.
   public func statistics() async throws(VoteStoreError) -> StoreStatistics {
-    try await readers.read { db throws(VoteStoreError) in
+    try await readers.run { db throws(VoteStoreError) in
       try Self.inReadTransaction(db) { () throws(VoteStoreError) in
         try SQLiteCounterTable(db: db).statistics()
       }
@@ -165,7 +165,7 @@ public final class SQLiteVoteStore: VoteStore {
 
   /// Every counter and its voters, from one snapshot.
   public func exportAll() async throws(VoteStoreError) -> VoteExport {
-    try await readers.read { db throws(VoteStoreError) in
+    try await readers.run { db throws(VoteStoreError) in
       try Self.inReadTransaction(db) { () throws(VoteStoreError) in
         try SQLiteCounterTable(db: db).exportAll()
       }
@@ -184,7 +184,7 @@ public final class SQLiteVoteStore: VoteStore {
 
   /// Reads through a read connection and takes the write lock through the writer.
   public func checkHealth() async throws(VoteStoreError) {
-    _ = try await readers.read { db throws(VoteStoreError) in
+    _ = try await readers.run { db throws(VoteStoreError) in
       try db.statement("SELECT value FROM meta WHERE name = 'schema_version'")
         .firstRow { $0.int64(0) }
     }

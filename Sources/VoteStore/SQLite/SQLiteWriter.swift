@@ -5,12 +5,12 @@
 /// commits once (one fsync of the WAL for the whole group), and only then resumes each caller
 /// with its own result. A caller is never told "done" before its change is durable.
 final class SQLiteWriter: Sendable {
-  private let queue: JobQueue
+  private let queue: JobQueue<SQLiteConnection>
   private let thread: DatabaseThread
 
   /// Starts the writer thread; it owns `connection` from now on and closes it when done.
   init(connection: SQLiteConnection, maximumBatchSize: Int) {
-    let queue = JobQueue()
+    let queue = JobQueue<SQLiteConnection>()
     self.queue = queue
     let limit = max(1, maximumBatchSize)
     thread = DatabaseThread(name: "VoteStore.writer") {
@@ -43,8 +43,8 @@ final class SQLiteWriter: Sendable {
 private struct GroupCommitLoop {
   let connection: SQLiteConnection
 
-  mutating func run(queue: JobQueue, limit: Int) {
-    var pending: [DatabaseJob] = []
+  mutating func run(queue: JobQueue<SQLiteConnection>, limit: Int) {
+    var pending: [DatabaseJob<SQLiteConnection>] = []
     while true {
       var batch = pending
       if batch.isEmpty {
@@ -57,14 +57,15 @@ private struct GroupCommitLoop {
 
   /// Runs one group; returns jobs that must run again because SQLite rolled back the whole
   /// transaction under them (their results were never reported).
-  private func runBatch(_ batch: [DatabaseJob]) -> [DatabaseJob] {
+  private func runBatch(_ batch: [DatabaseJob<SQLiteConnection>]) -> [DatabaseJob<SQLiteConnection>]
+  {
     do throws(VoteStoreError) {
       try connection.statement("BEGIN IMMEDIATE").run()
     } catch {
       for job in batch { job.finish(error) }
       return []
     }
-    var succeeded: [DatabaseJob] = []
+    var succeeded: [DatabaseJob<SQLiteConnection>] = []
     for (index, job) in batch.enumerated() {
       do throws(VoteStoreError) {
         try connection.statement("SAVEPOINT job").run()

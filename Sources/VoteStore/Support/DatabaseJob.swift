@@ -1,11 +1,11 @@
 /// One unit of database work, run on a database thread and finished (its caller resumed)
 /// once its outcome is final: for a write, after the transaction that holds it committed.
-final class DatabaseJob: @unchecked Sendable {
-  private let body: (SQLiteConnection) -> Bool
+final class DatabaseJob<Connection>: @unchecked Sendable {
+  private let body: (Connection) -> Bool
   private let completion: (VoteStoreError?) -> Void
 
   private init(
-    body: @escaping (SQLiteConnection) -> Bool,
+    body: @escaping (Connection) -> Bool,
     completion: @escaping (VoteStoreError?) -> Void
   ) {
     self.body = body
@@ -13,7 +13,7 @@ final class DatabaseJob: @unchecked Sendable {
   }
 
   /// Runs the work; true when it succeeded, false when it recorded an error.
-  func run(_ connection: SQLiteConnection) -> Bool { body(connection) }
+  func run(_ connection: Connection) -> Bool { body(connection) }
 
   /// Resumes the caller: with its own result, or with `error` if the work succeeded but
   /// could not be made durable (a failed commit) or never ran.
@@ -21,9 +21,9 @@ final class DatabaseJob: @unchecked Sendable {
 
   /// A job that runs `work` and resumes `continuation` with its result when finished.
   static func make<T>(
-    _ work: @escaping (SQLiteConnection) throws(VoteStoreError) -> T,
+    _ work: @escaping (Connection) throws(VoteStoreError) -> T,
     continuation: CheckedContinuation<Result<T, VoteStoreError>, Never>
-  ) -> DatabaseJob {
+  ) -> DatabaseJob<Connection> {
     let box = ResultBox<T>()
     return DatabaseJob(
       body: { connection in

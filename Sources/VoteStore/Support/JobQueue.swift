@@ -1,14 +1,14 @@
 import Foundation
 
 /// A closable FIFO of ``DatabaseJob``s shared between callers and database threads.
-final class JobQueue: @unchecked Sendable {
+final class JobQueue<Connection>: @unchecked Sendable {
   private let condition = NSCondition()
-  private var jobs: [DatabaseJob] = []
+  private var jobs: [DatabaseJob<Connection>] = []
   private var head = 0
   private var closed = false
 
   /// Adds a job; false (and the job is not queued) once the queue is closed.
-  func enqueue(_ job: DatabaseJob) -> Bool {
+  func enqueue(_ job: DatabaseJob<Connection>) -> Bool {
     condition.lock()
     defer { condition.unlock() }
     guard !closed else { return false }
@@ -18,7 +18,7 @@ final class JobQueue: @unchecked Sendable {
   }
 
   /// Waits for work and takes up to `limit` jobs; nil once closed and drained.
-  func take(limit: Int) -> [DatabaseJob]? {
+  func take(limit: Int) -> [DatabaseJob<Connection>]? {
     condition.lock()
     defer { condition.unlock() }
     while head == jobs.count && !closed { condition.wait() }

@@ -6,6 +6,7 @@ import VoteStore
 /// (its own SQLite directory or its own PostgreSQL database).
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case sqlite
+  case postgres
 
   var testDescription: String { rawValue }
 
@@ -40,6 +41,9 @@ struct StoreHandle: Sendable {
       return StoreHandle(
         kind: kind, directory: try TemporaryDirectory(), connectionString: nil,
         databaseName: nil)
+    case .postgres:
+      let (url, name) = try await TestPostgres.shared.createDatabase()
+      return StoreHandle(kind: kind, directory: nil, connectionString: url, databaseName: name)
     }
   }
 
@@ -48,10 +52,13 @@ struct StoreHandle: Sendable {
     switch kind {
     case .sqlite:
       return try SQLiteVoteStore(directory: directory!.url)
+    case .postgres:
+      return try PostgresVoteStore(connectionString: connectionString!, poolSize: 4)
     }
   }
 
   func cleanUp() async {
     directory?.remove()
+    if let databaseName { await TestPostgres.shared.dropDatabase(databaseName) }
   }
 }

@@ -1,0 +1,183 @@
+import CPostgres
+import Foundation
+
+/// One libpq connection, used on one dedicated thread, with its named prepared statements.
+///
+/// A lost connection fails the call in progress with `.io`; the next call reconnects first.
+final class PostgresConnection: ClosableConnection, @unchecked Sendable {
+  private let connectionString: String
+  private var handle: OpaquePointer?
+  private var prepared: [String: String] = [:]
+
+  /// Connects; throws `.io` when the server cannot be reached or refuses the login.
+  init(connectionString: String) throws(VoteStoreError) {
+    self.connectionString = connectionString
+    try connect()
+  }
+
+  deinit { close() }
+
+  private func connect() throws(VoteStoreError) {
+    close()
+    guard let connection = PQconnectdb(connectionString) else {
+      throw VoteStoreError(.io, "cannot connect to PostgreSQL: libpq could not allocate")
+    }
+    guard PQstatus(connection) == CONNECTION_OK else {
+      let message = Self.message(PQerrorMessage(connection))
+      PQfinish(connection)
+      throw VoteStoreError(.io, "cannot connect to PostgreSQL: \(message)")
+    }
+    handle = connection
+    // Waiting for a row lock longer than this is reported as busy rather than hanging.
+    try execute("SET lock_timeout = '10s'; SET application_name = 'roadmapctl'")
+  }
+
+  /// Whether the connection is (as far as libpq knows) alive.
+  var isConnected: Bool { handle != nil && PQstatus(handle) == CONNECTION_OK }
+
+  /// Reconnects when the last call found the connection lost.
+  func ensureConnected() throws(VoteStoreError) {
+    if !isConnected { try connect() }
+  }
+
+  /// Runs `sql` with `parameters` ($1…) bound as text; prepared once per connection.
+  @discardableResult
+  func query(_ sql: String, _ parameters: [String?] = []) throws(VoteStoreError) -> PostgresRows {
+    for case let text? in parameters where text.utf8.contains(0) {
+      throw VoteStoreError(.invalid, "PostgreSQL text cannot hold a NUL character")
+    }
+    try ensureConnected()
+    let name: String
+    if let existing = prepared[sql] {
+      name = existing
+    } else {
+      name = "roadmap_\(prepared.count)"
+      let result = PQprepare(handle, name, sql, Int32(parameters.count), nil)
+      _ = try rows(result, doing: sql)
+      prepared[sql] = name
+    }
+    let values = parameters.map { $0.map { strdup($0) } ?? nil }
+    defer { for value in values { free(value) } }
+    let pointers = values.map { UnsafePointer($0) }
+    let result = pointers.withUnsafeBufferPointer { buffer in
+      PQexecPrepared(handle, name, Int32(parameters.count), buffer.baseAddress, nil, nil, 0)
+    }
+    return try rows(result, doing: sql)
+  }
+
+  /// Runs statements without parameters (transaction control, schema).
+  func execute(_ sql: String) throws(VoteStoreError) {
+    guard let handle else { throw VoteStoreError(.io, "the PostgreSQL connection is closed") }
+    _ = try rows(PQexec(handle, sql), doing: sql)
+  }
+
+  /// Runs `body` in a transaction; rolls back when it throws.
+  func transaction<T>(
+    _ begin: String = "BEGIN", _ body: () throws(VoteStoreError) -> T
+  ) throws(VoteStoreError) -> T {
+    try ensureConnected()
+    try execute(begin)
+    do throws(VoteStoreError) {
+      let value = try body()
+      try execute("COMMIT")
+      return value
+    } catch {
+      if isConnected { try? execute("ROLLBACK") }
+      throw error
+    }
+  }
+
+  private func rows(_ result: OpaquePointer?, doing sql: String) throws(VoteStoreError)
+    -> PostgresRows
+  {
+    defer { PQclear(result) }
+    guard let result else {
+      throw VoteStoreError(
+        .io, "PostgreSQL connection failed: \(Self.message(PQerrorMessage(handle)))")
+    }
+    let status = PQresultStatus(result)
+    guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+      let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+      let message = Self.message(PQresultErrorMessage(result))
+      if !isConnected || state == nil {
+        throw VoteStoreError(.io, "PostgreSQL connection lost: \(message)")
+      }
+      throw VoteStoreError(
+        Self.kind(sqlState: state ?? ""), "PostgreSQL [\(state ?? "")]: \(message)")
+    }
+    let rowCount = PQntuples(result)
+    let columnCount = PQnfields(result)
+    var rows: [[String?]] = []
+    rows.reserveCapacity(Int(rowCount))
+    for row in 0..<rowCount {
+      var values: [String?] = []
+      values.reserveCapacity(Int(columnCount))
+      for column in 0..<columnCount {
+        if PQgetisnull(result, row, column) != 0 {
+          values.append(nil)
+        } else {
+          values.append(String(cString: PQgetvalue(result, row, column)))
+        }
+      }
+      rows.append(values)
+    }
+    let affected = Int(String(cString: PQcmdTuples(result))) ?? 0
+    return PostgresRows(rows: rows, affected: affected)
+  }
+
+  /// The store error kind for a SQLSTATE.
+  static func kind(sqlState: String) -> VoteStoreError.Kind {
+    switch sqlState {
+    case "53100": return .full  // disk_full
+    case "40001", "40P01", "55P03", "57014", "53300": return .busy  // serialization, deadlock,
+    // lock timeout, statement timeout, too many connections
+    case "XX001", "XX002": return .corrupt  // data_corrupted, index_corrupted
+    case "25006": return .io  // read_only_sql_transaction (a standby)
+    default:
+      if sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState.hasPrefix("58") {
+        return .io  // connection exception, shutdown, system error
+      }
+      if sqlState.hasPrefix("22") || sqlState.hasPrefix("23") { return .invalid }
+      return .other
+    }
+  }
+
+  private static func message(_ text: UnsafePointer<CChar>?) -> String {
+    guard let text else { return "unknown error" }
+    return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// Closes the connection.
+  func close() {
+    if let handle { PQfinish(handle) }
+    handle = nil
+    prepared = [:]
+  }
+}
+
+/// The rows of a result, copied out as text, and the number of rows a command affected.
+struct PostgresRows {
+  var rows: [[String?]]
+  var affected: Int
+
+  var first: [String?]? { rows.first }
+}
+
+/// Parameter and column text for PostgreSQL's text format.
+enum PostgresText {
+  static func bool(_ value: Bool) -> String { value ? "t" : "f" }
+
+  static func int64(_ value: String?) -> Int64 { value.flatMap { Int64($0) } ?? 0 }
+
+  static func bool(_ value: String?) -> Bool { value == "t" }
+
+  /// A `text[]` literal: `{"a","b"}` with quotes and backslashes escaped.
+  static func array(_ values: [String]) -> String {
+    let items = values.map { value in
+      "\""
+        + value.replacingOccurrences(of: "\\", with: "\\\\")
+        .replacingOccurrences(of: "\"", with: "\\\"") + "\""
+    }
+    return "{" + items.joined(separator: ",") + "}"
+  }
+}

@@ -1,0 +1,258 @@
+/// The PostgreSQL store's SQL on one connection. Every value is bound ($1…), never spliced.
+///
+/// Writes that read a counter first lock its row (`FOR UPDATE`, or the no-op
+/// `ON CONFLICT … DO UPDATE` that creates-or-locks in one statement), so concurrent service
+/// instances never lose an update or count a voter twice.
+struct PostgresCounterTable {
+  let db: PostgresConnection
+
+  private static let columns =
+    "id, namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms"
+
+  private static func record(_ row: [String?]) -> CounterRecord {
+    CounterRecord(
+      id: PostgresText.int64(row[0]), namespace: row[1] ?? "", key: row[2] ?? "",
+      value: PostgresText.int64(row[3]), enableReset: PostgresText.bool(row[4]),
+      updateLowerBound: PostgresText.int64(row[5]), updateUpperBound: PostgresText.int64(row[6]),
+      createdAt: PostgresText.int64(row[7]), updatedAt: PostgresText.int64(row[8]))
+  }
+
+  private static func creationParameters(
+    _ creation: CounterCreation, namespace: String, key: String, now: Int64
+  ) -> [String?] {
+    [
+      namespace, key, String(max(0, creation.value)), PostgresText.bool(creation.enableReset),
+      String(creation.updateLowerBound), String(creation.updateUpperBound), String(now),
+    ]
+  }
+
+  // MARK: Reads
+
+  func record(namespace: String, key: String) throws(VoteStoreError) -> CounterRecord? {
+    try db.query(
+      "SELECT \(Self.columns) FROM counters WHERE namespace = $1 AND key = $2",
+      [namespace, key]
+    ).first.map(Self.record)
+  }
+
+  func values(namespace: String, keys: [String]) throws(VoteStoreError) -> [String: Int64] {
+    guard !keys.isEmpty else { return [:] }
+    let rows = try db.query(
+      "SELECT key, value FROM counters WHERE namespace = $1 AND key = ANY ($2::text[])",
+      [namespace, PostgresText.array(keys)]
+    ).rows
+    var values: [String: Int64] = [:]
+    for row in rows { values[row[0] ?? ""] = PostgresText.int64(row[1]) }
+    return values
+  }
+
+  func statistics() throws(VoteStoreError) -> StoreStatistics {
+    let row = try db.query(
+      """
+      SELECT (SELECT count(*) FROM counters),
+             (SELECT COALESCE(sum(value), 0) FROM meta WHERE name LIKE 'updates:%'),
+             (SELECT count(*) FROM voters)
+      """
+    ).first
+    return StoreStatistics(
+      counters: PostgresText.int64(row?[0]), updates: PostgresText.int64(row?[1]),
+      voters: PostgresText.int64(row?[2]))
+  }
+
+  func exportAll() throws(VoteStoreError) -> VoteExport {
+    try db.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+      () throws(VoteStoreError) in
+      let records = try db.query(
+        "SELECT \(Self.columns) FROM counters ORDER BY namespace COLLATE \"C\", key COLLATE \"C\""
+      ).rows.map(Self.record)
+      var voters: [Int64: [String]] = [:]
+      for row in try db.query(
+        "SELECT counter_id, voter FROM voters ORDER BY counter_id, voter COLLATE \"C\""
+      ).rows {
+        voters[PostgresText.int64(row[0]), default: []].append(row[1] ?? "")
+      }
+      return VoteExport(
+        counters: records.map { VoteExport.Counter(record: $0, voters: voters[$0.id] ?? []) })
+    }
+  }
+
+  // MARK: Writes
+
+  func insert(_ creation: CounterCreation, now: Int64) throws(VoteStoreError) -> CounterRecord? {
+    try db.query(
+      """
+      INSERT INTO counters (namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (namespace, key) DO NOTHING
+      RETURNING \(Self.columns)
+      """,
+      Self.creationParameters(
+        creation, namespace: creation.namespace, key: creation.key, now: now)
+    ).first.map(Self.record)
+  }
+
+  /// The counter, locked until the transaction ends; created first from `creation` if given.
+  private func lockedRecord(
+    namespace: String, key: String, creation: CounterCreation?, now: Int64
+  ) throws(VoteStoreError) -> (record: CounterRecord, created: Bool)? {
+    guard let creation else {
+      return try db.query(
+        "SELECT \(Self.columns) FROM counters WHERE namespace = $1 AND key = $2 FOR UPDATE",
+        [namespace, key]
+      ).first.map { (Self.record($0), false) }
+    }
+    guard
+      let row = try db.query(
+        """
+        INSERT INTO counters (namespace, key, value, enable_reset, lower, upper, created_ms,
+          updated_ms)
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+        ON CONFLICT (namespace, key) DO UPDATE SET value = counters.value
+        RETURNING \(Self.columns), (xmax = 0) AS inserted
+        """,
+        Self.creationParameters(creation, namespace: namespace, key: key, now: now)
+      ).first
+    else {
+      throw VoteStoreError(.other, "PostgreSQL returned no row for an upsert")
+    }
+    return (Self.record(row), PostgresText.bool(row[9]))
+  }
+
+  private func store(value: Int64, of id: Int64, now: Int64) throws(VoteStoreError) {
+    try db.query(
+      """
+      WITH changed AS (UPDATE counters SET value = $2, updated_ms = $3 WHERE id = $1)
+      UPDATE meta SET value = value + 1 WHERE name = $4
+      """,
+      [
+        String(id), String(value), String(now),
+        "updates:\(Int.random(in: 0..<PostgresSchema.updateShards))",
+      ])
+  }
+
+  func apply(_ mutation: CounterMutation, now: Int64) throws(VoteStoreError) -> MutationResult {
+    try db.transaction { () throws(VoteStoreError) in
+      guard
+        let (found, created) = try lockedRecord(
+          namespace: mutation.namespace, key: mutation.key,
+          creation: mutation.createIfMissing, now: now)
+      else {
+        return MutationResult(outcome: .missing, record: nil)
+      }
+      var record = found
+      if mutation.checkBounds
+        && (mutation.delta < record.updateLowerBound || mutation.delta > record.updateUpperBound)
+      {
+        return MutationResult(outcome: .outOfBounds, record: record, created: created)
+      }
+      if mutation.delta == 0 {
+        return MutationResult(outcome: .applied, record: record, created: created)
+      }
+      if let voter = mutation.voter {
+        if mutation.delta > 0 {
+          let inserted = try db.query(
+            "INSERT INTO voters (counter_id, voter) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            [String(record.id), voter]
+          ).affected
+          if inserted == 0 {
+            return MutationResult(outcome: .alreadyVoted, record: record, created: created)
+          }
+        } else {
+          let deleted = try db.query(
+            "DELETE FROM voters WHERE counter_id = $1 AND voter = $2", [String(record.id), voter]
+          ).affected
+          if deleted == 0 {
+            return MutationResult(outcome: .notVoted, record: record, created: created)
+          }
+        }
+      }
+      let (sum, overflow) = record.value.addingReportingOverflow(mutation.delta)
+      if overflow {
+        throw VoteStoreError(.invalid, "adding \(mutation.delta) to \(record.value) overflows")
+      }
+      let newValue = max(0, sum)
+      if newValue == record.value {
+        return MutationResult(outcome: .atZero, record: record, created: created)
+      }
+      try store(value: newValue, of: record.id, now: now)
+      record.value = newValue
+      record.updatedAt = now
+      return MutationResult(outcome: .applied, record: record, created: created)
+    }
+  }
+
+  func set(
+    namespace: String, key: String, value: Int64, createIfMissing: CounterCreation?, now: Int64
+  ) throws(VoteStoreError) -> (old: Int64, record: CounterRecord)? {
+    try db.transaction { () throws(VoteStoreError) in
+      guard
+        let (found, _) = try lockedRecord(
+          namespace: namespace, key: key, creation: createIfMissing, now: now)
+      else { return nil }
+      var record = found
+      let old = record.value
+      record.value = max(0, value)
+      record.updatedAt = now
+      try store(value: record.value, of: record.id, now: now)
+      return (old, record)
+    }
+  }
+
+  func importAll(_ export: VoteExport, replace: Bool) throws(VoteStoreError) -> ImportSummary {
+    try db.transaction { () throws(VoteStoreError) in
+      var summary = ImportSummary(imported: 0, skipped: 0)
+      let onConflict =
+        replace
+        ? """
+        DO UPDATE SET value = EXCLUDED.value, enable_reset = EXCLUDED.enable_reset,
+          lower = EXCLUDED.lower, upper = EXCLUDED.upper, created_ms = EXCLUDED.created_ms,
+          updated_ms = EXCLUDED.updated_ms
+        """ : "DO NOTHING"
+      for counter in export.counters {
+        let incoming = counter.record
+        // Keep the exported id when it is free, so counterapi ids survive a move.
+        guard
+          let row = try db.query(
+            """
+            INSERT INTO counters (id, namespace, key, value, enable_reset, lower, upper,
+              created_ms, updated_ms)
+            VALUES (CASE WHEN $1::bigint > 0
+                          AND NOT EXISTS (SELECT 1 FROM counters WHERE id = $1::bigint)
+                         THEN $1::bigint ELSE nextval('counters_id_seq') END,
+                    $2, $3, $4, $5, $6, $7, $8, $9)
+            ON CONFLICT (namespace, key) \(onConflict)
+            RETURNING id, (xmax = 0) AS inserted
+            """,
+            [
+              String(incoming.id), incoming.namespace, incoming.key, String(incoming.value),
+              PostgresText.bool(incoming.enableReset), String(incoming.updateLowerBound),
+              String(incoming.updateUpperBound), String(incoming.createdAt),
+              String(incoming.updatedAt),
+            ]
+          ).first
+        else {
+          summary.skipped += 1
+          continue
+        }
+        let id = row[0] ?? "0"
+        if !PostgresText.bool(row[1]) {
+          try db.query("DELETE FROM voters WHERE counter_id = $1", [id])
+        }
+        if !counter.voters.isEmpty {
+          try db.query(
+            """
+            INSERT INTO voters (counter_id, voter) SELECT $1::bigint, unnest($2::text[])
+            ON CONFLICT DO NOTHING
+            """,
+            [id, PostgresText.array(counter.voters)])
+        }
+        summary.imported += 1
+      }
+      try db.query(
+        """
+        SELECT setval('counters_id_seq', GREATEST((SELECT COALESCE(max(id), 1) FROM counters),
+                                                  (SELECT last_value FROM counters_id_seq)))
+        """)
+      return summary
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/// The vote store on PostgreSQL, for several service instances behind a load balancer.
+///
+/// Each call runs on one of `poolSize` connections, each owned by a dedicated thread (never
+/// Swift's cooperative pool). Each write is one transaction that locks the counter's row, so
+/// instances sharing the database never lose an update or count a voter twice. PostgreSQL's
+/// own commit (with `fsync` and `synchronous_commit` on, its defaults) makes it durable
+/// before the call returns; PostgreSQL groups concurrent commits by itself.
+///
+/// A lost connection fails the call in progress with `.io` (a write's outcome is then unknown
+/// to the caller, who was not told it succeeded); the next call on that connection
+/// reconnects. Reads are retried once on a fresh connection.
+public final class PostgresVoteStore: VoteStore {
+  private let pool: ConnectionPool<PostgresConnection>
+
+  /// Connects `poolSize` connections with a libpq connection string (`postgresql://…` or
+  /// `host=… dbname=…`) and creates the tables if they do not exist.
+  ///
+  /// Throws `.io` when the server cannot be reached, `.invalid` when the schema is newer
+  /// than this build. The initializer blocks while it connects: call it at start-up.
+  public init(connectionString: String, poolSize: Int = 8) throws(VoteStoreError) {
+    var connections: [PostgresConnection] = []
+    do throws(VoteStoreError) {
+      for _ in 0..<max(1, poolSize) {
+        connections.append(try PostgresConnection(connectionString: connectionString))
+      }
+      try PostgresSchema.prepare(connections[0])
+    } catch {
+      for connection in connections { connection.close() }
+      throw error
+    }
+    pool = ConnectionPool(name: "VoteStore.postgres", connections: connections)
+  }
+
+  private func read<T>(
+    _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
+  ) async throws(VoteStoreError) -> T {
+    try await pool.run { db throws(VoteStoreError) in
+      do throws(VoteStoreError) {
+        return try work(PostgresCounterTable(db: db))
+      } catch  where error.kind == .io && !db.isConnected {
+        try db.ensureConnected()
+        return try work(PostgresCounterTable(db: db))
+      }
+    }
+  }
+
+  private func write<T>(
+    _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
+  ) async throws(VoteStoreError) -> T {
+    try await pool.run { db throws(VoteStoreError) in try work(PostgresCounterTable(db: db)) }
+  }
+
+  /// The counter `key` in `namespace`, or nil when it does not exist.
+  public func record(
+    namespace: String, key: String
+  ) async throws(VoteStoreError) -> CounterRecord? {
+    try await read { table throws(VoteStoreError) in
+      try table.record(namespace: namespace, key: key)
+    }
+  }
+
+  /// The values of `keys` in `namespace`, in one query; missing keys are absent.
+  public func values(
+    namespace: String, keys: [String]
+  ) async throws(VoteStoreError) -> [String: Int64] {
+    try await read { table throws(VoteStoreError) in
+      try table.values(namespace: namespace, keys: keys)
+    }
+  }
+
+  /// Creates a counter in one statement; nil (nothing changed) when it already exists.
+  public func create(_ creation: CounterCreation) async throws(VoteStoreError) -> CounterRecord? {
+    try await write { table throws(VoteStoreError) in
+      try table.insert(creation, now: currentMilliseconds())
+    }
+  }
+
+  /// Applies one mutation in one transaction; see ``CounterMutation`` for the rules.
+  ///
+  /// A voter's unvote on a counter already at zero removes the vote and reports `.atZero`.
+  public func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult {
+    try await write { table throws(VoteStoreError) in
+      try table.apply(mutation, now: currentMilliseconds())
+    }
+  }
+
+  /// Sets a counter (clamped at zero); `old` is its value before, or its creation value when
+  /// this call created it. Nil for a missing counter without `createIfMissing`.
+  public func set(
+    namespace: String, key: String, value: Int64, createIfMissing: CounterCreation?
+  ) async throws(VoteStoreError) -> (old: Int64, record: CounterRecord)? {
+    let result = try await write { table throws(VoteStoreError) in
+      try table.set(
+        namespace: namespace, key: key, value: value, createIfMissing: createIfMissing,
+        now: currentMilliseconds()
+      ).map { PostgresSetResult(old: $0.old, record: $0.record) }
+    }
+    return result.map { ($0.old, $0.record) }
+  }
+
+  /// Counters, applied updates and voter records.
+  public func statistics() async throws(VoteStoreError) -> StoreStatistics {
+    try await read { table throws(VoteStoreError) in try table.statistics() }
+  }
+
+  /// Every counter and its voters, from one snapshot (`REPEATABLE READ`).
+  public func exportAll() async throws(VoteStoreError) -> VoteExport {
+    try await read { table throws(VoteStoreError) in try table.exportAll() }
+  }
+
+  /// Loads an export in one transaction (all or nothing). Invalid exports throw `.invalid`.
+  public func importAll(
+    _ export: VoteExport, replace: Bool
+  ) async throws(VoteStoreError) -> ImportSummary {
+    try export.validate()
+    return try await write { table throws(VoteStoreError) in
+      try table.importAll(export, replace: replace)
+    }
+  }
+
+  /// Checks that the server answers, the tables are there, and it accepts writes
+  /// (it is not a read-only standby).
+  public func checkHealth() async throws(VoteStoreError) {
+    try await read { table throws(VoteStoreError) in
+      let row = try table.db.query(
+        "SELECT pg_is_in_recovery(), (SELECT count(*) FROM meta)"
+      ).first
+      if PostgresText.bool(row?[0]) {
+        throw VoteStoreError(.io, "PostgreSQL is a read-only standby")
+      }
+    }
+  }
+
+  /// Finishes queued calls, refuses new ones, and closes every connection.
+  public func close() async {
+    await pool.close()
+  }
+}
+
+/// A `set` result in a form that can cross from a pool thread.
+private struct PostgresSetResult {
+  var old: Int64
+  var record: CounterRecord
+}

@@ -1,0 +1,51 @@
+/// A connection that a pool thread closes when the pool shuts down.
+///
+/// Sendable only so it can be handed to the one thread that uses it.
+protocol ClosableConnection: AnyObject, Sendable {
+  /// Releases the connection; it is not used afterwards.
+  func close()
+}
+
+/// A few connections, each owned by its own thread, serving jobs from one shared queue.
+///
+/// The SQLite store reads through one (WAL lets readers see the last committed state while
+/// the writer holds a transaction open); the PostgreSQL store does everything through one.
+final class ConnectionPool<Connection: ClosableConnection>: Sendable {
+  private let queue: JobQueue<Connection>
+  private let threads: [DatabaseThread]
+
+  /// Starts one thread per connection; each owns and finally closes its connection.
+  init(name: String, connections: [Connection]) {
+    let queue = JobQueue<Connection>()
+    self.queue = queue
+    threads = connections.enumerated().map { index, connection in
+      return DatabaseThread(name: "\(name)\(index)") {
+        while let jobs = queue.take(limit: 1) {
+          for job in jobs {
+            _ = job.run(connection)
+            job.finish()
+          }
+        }
+        connection.close()
+      }
+    }
+  }
+
+  /// Runs `work` on one of the pool's connections, on that connection's thread.
+  func run<T>(
+    _ work: @escaping (Connection) throws(VoteStoreError) -> T
+  ) async throws(VoteStoreError) -> T {
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<T, VoteStoreError>, Never>) in
+      let job = DatabaseJob.make(work, continuation: continuation)
+      if !queue.enqueue(job) { job.finish(.closed) }
+    }
+    return try result.get()
+  }
+
+  /// Finishes queued jobs, refuses new ones, and closes the connections.
+  func close() async {
+    queue.close()
+    for thread in threads { await thread.finished() }
+  }
+}

@@ -1,0 +1,117 @@
+import Foundation
+import Testing
+import VoteStore
+
+/// What only the PostgreSQL store has: several instances on one database, lost connections.
+@Suite struct PostgresVoteStoreTests {
+  @Test func severalInstancesOnOneDatabaseLoseNothingAndCountEachVoterOnce() async throws {
+    let handle = try await StoreHandle.make(.postgres)
+    let stores = [try handle.open(), try handle.open(), try handle.open()]
+    let create = CounterCreation(namespace: "ns", key: "hot")
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for task in 0..<48 {
+        let store = stores[task % stores.count]
+        group.addTask {
+          for _ in 0..<10 {
+            _ = try await store.apply(
+              CounterMutation(
+                namespace: "ns", key: "hot", delta: 1, createIfMissing: create))
+          }
+          _ = try await store.apply(
+            CounterMutation(
+              namespace: "ns", key: "voted", delta: 1, voter: "the-same-voter",
+              createIfMissing: CounterCreation(namespace: "ns", key: "voted")))
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(try await stores[0].record(namespace: "ns", key: "hot")?.value == 480)
+    #expect(try await stores[1].record(namespace: "ns", key: "voted")?.value == 1)
+    #expect(try await stores[2].statistics().updates == 481)
+    for store in stores { await store.close() }
+    await handle.cleanUp()
+  }
+
+  @Test func aLostConnectionFailsOneWriteWithIOAndThenReconnects() async throws {
+    let handle = try await StoreHandle.make(.postgres)
+    let database = try #require(handle.databaseName)
+    let store = try PostgresVoteStore(
+      connectionString: try #require(handle.connectionString), poolSize: 1)
+    _ = try await store.create(CounterCreation(namespace: "ns", key: "k"))
+
+    try await terminateConnections(database)
+    let failure = await storeError { () throws(VoteStoreError) in
+      _ = try await store.apply(CounterMutation(namespace: "ns", key: "k", delta: 1))
+    }
+    #expect(failure?.kind == .io)
+    let after = try await store.apply(CounterMutation(namespace: "ns", key: "k", delta: 1))
+    #expect(after.record?.value == 1)
+
+    // A read on a dead connection is retried on a fresh one.
+    try await terminateConnections(database)
+    #expect(try await store.record(namespace: "ns", key: "k")?.value == 1)
+    try await store.checkHealth()
+    await store.close()
+    await handle.cleanUp()
+  }
+
+  @Test func unreachableServerIsAnIOErrorAtInit() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let failure = await storeError { () throws(VoteStoreError) in
+      _ = try PostgresVoteStore(
+        connectionString: "host=\(dir.url.path) port=5432 user=postgres dbname=nothing",
+        poolSize: 1)
+    }
+    #expect(failure?.kind == .io)
+  }
+
+  @Test func newerSchemaIsRefused() async throws {
+    let handle = try await StoreHandle.make(.postgres)
+    let database = try #require(handle.databaseName)
+    let store = try handle.open()
+    await store.close()
+    _ = try await TestPostgres.shared.administer(
+      database: database, "UPDATE meta SET value = 99 WHERE name = 'schema_version'")
+    let connectionString = try #require(handle.connectionString)
+    let failure = await storeError { () throws(VoteStoreError) in
+      _ = try PostgresVoteStore(connectionString: connectionString)
+    }
+    #expect(failure?.kind == .invalid)
+    await handle.cleanUp()
+  }
+
+  @Test func textWithANulCharacterIsInvalidNotTruncated() async throws {
+    try await StoreKind.postgres.withStore { store, _ in
+      let failure = await storeError { () throws(VoteStoreError) in
+        _ = try await store.apply(
+          CounterMutation(
+            namespace: "ns", key: "k", delta: 1, voter: "a\u{0}b",
+            createIfMissing: CounterCreation(namespace: "ns", key: "k")))
+      }
+      #expect(failure?.kind == .invalid)
+      let record = try await store.record(namespace: "ns", key: "k")
+      #expect(record == nil)
+    }
+  }
+
+  /// Kills every backend connected to `database` and waits until they are gone.
+  private func terminateConnections(_ database: String) async throws {
+    _ = try await TestPostgres.shared.administer(
+      database: database,
+      """
+      SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid()
+      """)
+    for _ in 0..<200 {
+      let left = try await TestPostgres.shared.administer(
+        database: database,
+        """
+        SELECT count(*) FROM pg_stat_activity
+        WHERE datname = current_database() AND pid <> pg_backend_pid()
+        """)
+      if left.trimmingCharacters(in: .whitespacesAndNewlines) == "0" { return }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+  }
+}
