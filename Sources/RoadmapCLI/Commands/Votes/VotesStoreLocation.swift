@@ -55,6 +55,10 @@ enum VotesStoreLocation {
   }
 
   private static func openPostgres(_ url: String) throws(CommandError) -> any VoteStore {
-    throw .failure("PostgreSQL support is not available in this build of roadmapctl.")
+    do {
+      return try PostgresVoteStore(connectionString: url)
+    } catch {
+      throw .failure("cannot open the PostgreSQL vote store: \(error)")
+    }
   }
 }
