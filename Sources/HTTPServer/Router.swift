@@ -48,7 +48,7 @@ public struct Router: Sendable {
 
   /// Finds the route for `request` and runs it, filling in `pathParameters`.
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
-    let parts = Router.split(request.path)
+    let parts = Router.segments(ofTarget: request.target)
     var allowed: [HTTPMethod] = []
     for route in routes {
       guard let params = Router.match(route.segments, parts) else { continue }
@@ -76,8 +76,45 @@ public struct Router: Sendable {
     return { await router.respond(to: $0) }
   }
 
+  /// The percent-decoded segments of the target's path, split before decoding so that an
+  /// encoded slash (`%2F`) stays inside its segment.
+  static func segments(ofTarget target: String) -> [String] {
+    var target = target
+    return target.withUTF8 { bytes in
+      var end = bytes.count
+      if let q = bytes.firstIndex(of: UInt8(ascii: "?")) { end = q }
+      var parts: [String] = []
+      var start = 0
+      for i in 0...end where i == end || bytes[i] == 0x2F {
+        if i > start {
+          let raw = UnsafeBufferPointer(rebasing: bytes[start..<i])
+          if raw.contains(UInt8(ascii: "%")) {
+            parts.append(URLComponentsDecoder.percentDecode(Array(raw), plusAsSpace: false))
+          } else {
+            parts.append(String(decoding: raw, as: UTF8.self))
+          }
+        }
+        start = i + 1
+      }
+      return parts
+    }
+  }
+
   private static func split(_ path: String) -> [String] {
-    path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+    // Byte-wise: '/' is ASCII, so this splits exactly like splitting the characters, faster.
+    var parts: [String] = []
+    var path = path
+    path.withUTF8 { bytes in
+      var start = 0
+      for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x2F {
+        if i > start {
+          parts.append(
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+        }
+        start = i + 1
+      }
+    }
+    return parts
   }
 
   private static func match(_ segments: [Segment], _ parts: [String]) -> [String: String]? {

@@ -14,6 +14,16 @@ import Testing
     #expect(String(decoding: r.body, as: UTF8.self) == "my-ns|feature1|-1")
   }
 
+  @Test func encodedSlashStaysInsideItsSegment() async {
+    var router = Router()
+    router.get("/get/:ns/:key") { req in .json(req.parameter("key")!) }
+    let r = await router.respond(to: HTTPRequest(method: .get, target: "/get/ns/a%2Fb?x=/y"))
+    #expect(r.status == 200)
+    #expect(String(decoding: r.body, as: UTF8.self) == "a/b")
+    #expect(Router.segments(ofTarget: "//a///b%20c/") == ["a", "b c"])
+    #expect(Router.segments(ofTarget: "/") == [])
+  }
+
   @Test func wrongMethodIs405WithAllow() async {
     var router = Router()
     router.get("/a") { _ in .json("{}") }

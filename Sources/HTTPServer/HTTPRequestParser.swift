@@ -1,0 +1,541 @@
+/// An incremental HTTP/1.x request parser: a plain state machine with no I/O.
+///
+/// Bytes are fed in any split (`consume`); the parser keeps its state between calls and
+/// stops at the end of each request, so pipelined requests are read one at a time. Every
+/// limit of ``HTTPParserLimits`` is enforced while reading, before anything unbounded is
+/// stored. A failure carries the status to answer (400, 413, 414, 431, 501, 505); after a
+/// failure the parser must not be fed again and the connection is closed.
+///
+/// Strict on purpose (RFC 9112, refusing anything a front proxy could read differently):
+/// lines end in CRLF; a bare CR or LF, a NUL or other control byte, obsolete line folding,
+/// whitespace before a header colon, `Content-Length` together with `Transfer-Encoding`,
+/// two `Content-Length` fields, and a `Content-Length` that is not plain digits are all
+/// refused with 400.
+struct HTTPRequestParser {
+  /// What one call to ``consume(_:)`` found.
+  enum Event: Equatable {
+    /// Every byte given was used and the request is not complete yet.
+    case needMore
+    /// The head is complete and a body follows; the caller may answer `100 Continue`.
+    case headComplete
+    /// A whole request; parsing of the next one starts with the next byte.
+    case request(ParsedRequest)
+    /// The input is refused; answer with `failure.status` and close.
+    case failure(HTTPParseFailure)
+  }
+
+  /// How the body of the current request is delimited.
+  enum BodyFraming: Equatable {
+    case none
+    case contentLength(Int)
+    case chunked
+  }
+
+  private enum State {
+    case requestLine
+    case headerLine
+    case fixedBody(remaining: Int)
+    case chunkSizeLine
+    case chunkData(remaining: Int)
+    case chunkDataCR
+    case chunkDataLF
+    case trailerLine
+    case failed
+  }
+
+  /// The limits this parser enforces.
+  let limits: HTTPParserLimits
+
+  private var state: State = .requestLine
+  private var line: [UInt8] = []
+  private var sawCR = false
+  private var emptyLinesSkipped = 0
+  private var headerBytes = 0
+  private var trailerBytes = 0
+
+  private var method = ""
+  private var target = ""
+  private var version = (major: 1, minor: 1)
+  private var headers: [(name: String, value: String)] = []
+  private var body: [UInt8] = []
+  private var framing = BodyFraming.none
+
+  /// Creates a parser enforcing `limits`.
+  init(limits: HTTPParserLimits = HTTPParserLimits()) {
+    self.limits = limits
+  }
+
+  /// True when no byte of a next request has been read yet.
+  var isAtRequestBoundary: Bool {
+    if case .requestLine = state { return line.isEmpty && !sawCR }
+    return false
+  }
+
+  /// True once the request line and headers of the current request are complete.
+  var isReadingBody: Bool {
+    switch state {
+    case .fixedBody, .chunkSizeLine, .chunkData, .chunkDataCR, .chunkDataLF, .trailerLine:
+      return true
+    default: return false
+    }
+  }
+
+  /// The first value of header `name` of the request being read (case-insensitive), or nil.
+  func headerValue(_ name: String) -> String? {
+    headers.first { $0.name.caseInsensitiveEquals(name) }?.value
+  }
+
+  /// The minor HTTP version of the request being read (0 or 1).
+  var currentMinorVersion: Int { version.minor }
+
+  /// Feeds bytes; returns what was found and how many bytes were used.
+  ///
+  /// Bytes after a complete request (`consumed < input.count`) belong to the next request
+  /// and must be fed again later.
+  mutating func consume(_ input: UnsafeBufferPointer<UInt8>) -> (event: Event, consumed: Int) {
+    var i = 0
+    let n = input.count
+    while i < n {
+      switch state {
+      case .failed:
+        return (.failure(HTTPParseFailure(.badRequest, "parser used after a failure")), i)
+
+      case .requestLine, .headerLine, .chunkSizeLine, .trailerLine:
+        // Scan for the end of the line, checking every byte.
+        let start = i
+        var end = -1
+        while i < n {
+          let b = input[i]
+          i += 1
+          if sawCR {
+            if b != 0x0A { return fail(.badRequest, "CR not followed by LF", at: i) }
+            sawCR = false
+            end = i
+            break
+          }
+          if b == 0x0D {
+            sawCR = true
+          } else if b == 0x0A {
+            return fail(.badRequest, "bare LF as line ending", at: i)
+          } else if b == 0 {
+            return fail(.badRequest, "NUL byte", at: i)
+          }
+        }
+        let lineEnd = end < 0 ? i : end
+        let count = lineEnd - start
+        if let failure = chargeLineBytes(count) { return (.failure(failure), lineEnd) }
+        line.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<lineEnd]))
+        if end < 0 { return (.needMore, i) }
+        // A complete line, CRLF included.
+        line.removeLast(2)
+        if let event = finishLine() {
+          let e = event
+          if case .failure = e { state = .failed }
+          return (e, i)
+        }
+
+      case .fixedBody(let remaining):
+        let take = min(remaining, n - i)
+        body.append(contentsOf: UnsafeBufferPointer(rebasing: input[i..<(i + take)]))
+        i += take
+        if take == remaining {
+          return (.request(finishRequest()), i)
+        }
+        state = .fixedBody(remaining: remaining - take)
+
+      case .chunkData(let remaining):
+        let take = min(remaining, n - i)
+        body.append(contentsOf: UnsafeBufferPointer(rebasing: input[i..<(i + take)]))
+        i += take
+        state = take == remaining ? .chunkDataCR : .chunkData(remaining: remaining - take)
+
+      case .chunkDataCR:
+        if input[i] != 0x0D { return fail(.badRequest, "chunk data not followed by CRLF", at: i) }
+        i += 1
+        state = .chunkDataLF
+
+      case .chunkDataLF:
+        if input[i] != 0x0A { return fail(.badRequest, "chunk data not followed by CRLF", at: i) }
+        i += 1
+        state = .chunkSizeLine
+      }
+    }
+    return (.needMore, n)
+  }
+
+  /// Convenience for tests and the fuzzer: feeds an array.
+  mutating func consume(_ bytes: [UInt8]) -> (event: Event, consumed: Int) {
+    bytes.withUnsafeBufferPointer { consume($0) }
+  }
+
+  private mutating func fail(
+    _ kind: HTTPParseFailure.Kind, _ reason: String, at index: Int
+  ) -> (event: Event, consumed: Int) {
+    state = .failed
+    return (.failure(HTTPParseFailure(kind, reason)), index)
+  }
+
+  /// Counts `count` more bytes of the current line against its limit.
+  private mutating func chargeLineBytes(_ count: Int) -> HTTPParseFailure? {
+    switch state {
+    case .requestLine:
+      // The line limit includes its CRLF.
+      if line.count + count > limits.maxRequestLineBytes + 2 {
+        state = .failed
+        return HTTPParseFailure(
+          .uriTooLong, "request line longer than \(limits.maxRequestLineBytes) bytes")
+      }
+    case .headerLine:
+      headerBytes += count
+      if headerBytes > limits.maxHeaderBytes {
+        state = .failed
+        return HTTPParseFailure(
+          .headersTooLarge, "header block larger than \(limits.maxHeaderBytes) bytes")
+      }
+    case .chunkSizeLine:
+      if line.count + count > HTTPParserLimits.maxChunkSizeLineBytes {
+        state = .failed
+        return HTTPParseFailure(.badRequest, "chunk size line too long")
+      }
+    case .trailerLine:
+      trailerBytes += count
+      if trailerBytes > limits.maxHeaderBytes {
+        state = .failed
+        return HTTPParseFailure(
+          .headersTooLarge, "trailer block larger than \(limits.maxHeaderBytes) bytes")
+      }
+    default: break
+    }
+    return nil
+  }
+
+  /// Handles a complete line (without its CRLF). Returns an event to stop at, or nil to go on.
+  private mutating func finishLine() -> Event? {
+    switch state {
+    case .requestLine:
+      if line.isEmpty {
+        // RFC 9112 2.2: ignore at least one empty line before a request line; we allow a few.
+        emptyLinesSkipped += 1
+        if emptyLinesSkipped > 4 {
+          return .failure(HTTPParseFailure(.badRequest, "too many empty lines before request"))
+        }
+        return nil
+      }
+      if let failure = parseRequestLine() { return .failure(failure) }
+      line.removeAll(keepingCapacity: true)
+      state = .headerLine
+      return nil
+
+    case .headerLine:
+      if line.isEmpty {
+        line.removeAll(keepingCapacity: false)
+        return finishHead()
+      }
+      if let failure = parseHeaderLine() { return .failure(failure) }
+      line.removeAll(keepingCapacity: true)
+      return nil
+
+    case .chunkSizeLine:
+      switch parseChunkSize() {
+      case .failure(let failure): return .failure(failure)
+      case .success(let size):
+        line.removeAll(keepingCapacity: true)
+        if size == 0 {
+          state = .trailerLine
+        } else {
+          if body.count + size > limits.maxBodyBytes {
+            return .failure(
+              HTTPParseFailure(
+                .payloadTooLarge, "chunked body larger than \(limits.maxBodyBytes) bytes"))
+          }
+          state = .chunkData(remaining: size)
+        }
+        return nil
+      }
+
+    case .trailerLine:
+      if line.isEmpty {
+        line.removeAll(keepingCapacity: false)
+        return .request(finishRequest())
+      }
+      // Trailer fields are checked like header fields, then dropped.
+      if line[0] == 0x20 || line[0] == 0x09 {
+        return .failure(HTTPParseFailure(.badRequest, "obsolete line folding in trailer"))
+      }
+      guard Self.splitField(line) != nil else {
+        return .failure(HTTPParseFailure(.badRequest, "malformed trailer field"))
+      }
+      line.removeAll(keepingCapacity: true)
+      return nil
+
+    default:
+      return nil
+    }
+  }
+
+  // MARK: - Request line
+
+  private mutating func parseRequestLine() -> HTTPParseFailure? {
+    // method SP request-target SP HTTP-version, single spaces exactly.
+    guard let sp1 = line.firstIndex(of: 0x20) else {
+      return HTTPParseFailure(.badRequest, "malformed request line")
+    }
+    guard let sp2 = line[(sp1 + 1)...].firstIndex(of: 0x20),
+      line[(sp2 + 1)...].firstIndex(of: 0x20) == nil
+    else {
+      return HTTPParseFailure(.badRequest, "malformed request line")
+    }
+    let methodBytes = line[..<sp1]
+    let targetBytes = line[(sp1 + 1)..<sp2]
+    let versionBytes = line[(sp2 + 1)...]
+    guard !methodBytes.isEmpty, methodBytes.allSatisfy(Self.isTokenByte) else {
+      return HTTPParseFailure(.badRequest, "malformed method")
+    }
+    guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+      return HTTPParseFailure(.badRequest, "malformed request target")
+    }
+    // HTTP-version = "HTTP/" DIGIT "." DIGIT, case-sensitive.
+    let v = Array(versionBytes)
+    guard v.count == 8, v[0] == 0x48, v[1] == 0x54, v[2] == 0x54, v[3] == 0x50, v[4] == 0x2F,
+      Self.isDigit(v[5]), v[6] == 0x2E, Self.isDigit(v[7])
+    else {
+      return HTTPParseFailure(.badRequest, "malformed HTTP version")
+    }
+    let major = Int(v[5] - 0x30)
+    let minor = Int(v[7] - 0x30)
+    guard major == 1 else {
+      return HTTPParseFailure(.versionNotSupported, "HTTP/\(major).\(minor) is not supported")
+    }
+    method = String(decoding: methodBytes, as: UTF8.self)
+    // Origin form ("/path"), asterisk form (OPTIONS *) or absolute form (proxies may send it).
+    let first = targetBytes[targetBytes.startIndex]
+    if first == 0x2F {
+      target = String(decoding: targetBytes, as: UTF8.self)
+    } else if targetBytes.count == 1 && first == 0x2A {
+      guard method == "OPTIONS" else {
+        return HTTPParseFailure(.badRequest, "asterisk target is only for OPTIONS")
+      }
+      target = "*"
+    } else if let path = Self.pathOfAbsoluteForm(Array(targetBytes)) {
+      target = path
+    } else {
+      return HTTPParseFailure(.badRequest, "malformed request target")
+    }
+    version = (major, min(minor, 1))
+    return nil
+  }
+
+  /// The origin-form part of `http://host[:port]/path?query`, or nil when not absolute form.
+  private static func pathOfAbsoluteForm(_ bytes: [UInt8]) -> String? {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let lower = text.lowercased()
+    let rest: Substring
+    if lower.hasPrefix("http://") {
+      rest = text.dropFirst(7)
+    } else if lower.hasPrefix("https://") {
+      rest = text.dropFirst(8)
+    } else {
+      return nil
+    }
+    guard !rest.isEmpty, rest.first != "/" else { return nil }
+    if let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) {
+      let path = rest[slash...]
+      return path.first == "?" ? "/" + path : String(path)
+    }
+    return "/"
+  }
+
+  // MARK: - Header fields
+
+  private mutating func parseHeaderLine() -> HTTPParseFailure? {
+    if line[0] == 0x20 || line[0] == 0x09 {
+      return HTTPParseFailure(.badRequest, "obsolete line folding")
+    }
+    guard let (name, value) = Self.splitField(line) else {
+      return HTTPParseFailure(.badRequest, "malformed header field")
+    }
+    if headers.count >= limits.maxHeaderCount {
+      return HTTPParseFailure(.headersTooLarge, "more than \(limits.maxHeaderCount) header fields")
+    }
+    headers.append((name: name, value: value))
+    return nil
+  }
+
+  /// Splits `name: value`, validating both; nil when malformed.
+  private static func splitField(_ line: [UInt8]) -> (String, String)? {
+    guard let colon = line.firstIndex(of: 0x3A), colon > 0 else { return nil }
+    let nameBytes = line[..<colon]
+    // No whitespace between name and colon (RFC 9112 5.1): a classic smuggling vector.
+    guard nameBytes.allSatisfy(isTokenByte) else { return nil }
+    var start = colon + 1
+    var end = line.count
+    while start < end && (line[start] == 0x20 || line[start] == 0x09) { start += 1 }
+    while end > start && (line[end - 1] == 0x20 || line[end - 1] == 0x09) { end -= 1 }
+    let valueBytes = line[start..<end]
+    // field-vchar, SP, HTAB and obs-text only: no control bytes.
+    for b in valueBytes where (b < 0x20 && b != 0x09) || b == 0x7F { return nil }
+    return (
+      String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self)
+    )
+  }
+
+  /// Decides the body framing once the head is complete.
+  private mutating func finishHead() -> Event? {
+    var contentLengths: [String] = []
+    var transferEncodings: [String] = []
+    var hostCount = 0
+    for field in headers {
+      if field.name.caseInsensitiveEquals("content-length") {
+        contentLengths.append(field.value)
+      } else if field.name.caseInsensitiveEquals("transfer-encoding") {
+        transferEncodings.append(field.value)
+      } else if field.name.caseInsensitiveEquals("host") {
+        hostCount += 1
+      }
+    }
+    if version.minor == 1 && hostCount != 1 {
+      return fail(hostCount == 0 ? "HTTP/1.1 request without Host" : "more than one Host field")
+    }
+    if hostCount > 1 { return fail("more than one Host field") }
+
+    if !transferEncodings.isEmpty {
+      if !contentLengths.isEmpty {
+        return fail("both Content-Length and Transfer-Encoding")
+      }
+      if version.minor == 0 {
+        return fail("Transfer-Encoding in an HTTP/1.0 request")
+      }
+      let codings = transferEncodings.joined(separator: ",")
+        .split(separator: ",", omittingEmptySubsequences: false)
+        .map { $0.trimmingSpacesAndTabs().lowercased() }
+      if codings.last != "chunked" || codings.contains("") {
+        return fail("Transfer-Encoding does not end in chunked")
+      }
+      if codings.count > 1 {
+        state = .failed
+        return .failure(
+          HTTPParseFailure(
+            .notImplemented,
+            "transfer coding \(codings.dropLast().joined(separator: ", ")) is not supported"))
+      }
+      framing = .chunked
+      state = .chunkSizeLine
+      return .headComplete
+    }
+
+    if contentLengths.count > 1 { return fail("more than one Content-Length") }
+    if let text = contentLengths.first {
+      let bytes = Array(text.utf8)
+      guard !bytes.isEmpty, bytes.allSatisfy(Self.isDigit) else {
+        return fail("Content-Length is not a plain decimal number")
+      }
+      var length = 0
+      for b in bytes {
+        let (m, o1) = length.multipliedReportingOverflow(by: 10)
+        let (s, o2) = m.addingReportingOverflow(Int(b - 0x30))
+        if o1 || o2 || s > limits.maxBodyBytes {
+          state = .failed
+          return .failure(
+            HTTPParseFailure(
+              .payloadTooLarge, "Content-Length exceeds \(limits.maxBodyBytes) bytes"))
+        }
+        length = s
+      }
+      if length > 0 {
+        framing = .contentLength(length)
+        // Reserve what a small body needs; a large one grows as its bytes actually arrive,
+        // so a bare header cannot make the server set aside `maxBodyBytes`.
+        body.reserveCapacity(min(length, 64 * 1024))
+        state = .fixedBody(remaining: length)
+        return .headComplete
+      }
+      framing = .contentLength(0)
+    }
+    return .request(finishRequest())
+  }
+
+  private mutating func fail(_ reason: String) -> Event {
+    state = .failed
+    return .failure(HTTPParseFailure(.badRequest, reason))
+  }
+
+  // MARK: - Chunked body
+
+  private enum ChunkSize {
+    case success(Int)
+    case failure(HTTPParseFailure)
+  }
+
+  private func parseChunkSize() -> ChunkSize {
+    // chunk-size [ chunk-ext ]; extensions are bounded by the line limit and ignored.
+    var size = 0
+    var digits = 0
+    var i = 0
+    while i < line.count, let h = Self.hexValue(line[i]) {
+      digits += 1
+      if digits > 15 {
+        return .failure(HTTPParseFailure(.payloadTooLarge, "chunk size too large"))
+      }
+      size = size << 4 | h
+      i += 1
+    }
+    guard digits > 0 else { return .failure(HTTPParseFailure(.badRequest, "malformed chunk size")) }
+    if i < line.count {
+      // Only BWS then ';' may follow the digits.
+      var j = i
+      while j < line.count && (line[j] == 0x20 || line[j] == 0x09) { j += 1 }
+      guard j < line.count, line[j] == 0x3B else {
+        return .failure(HTTPParseFailure(.badRequest, "malformed chunk size"))
+      }
+      for b in line[j...] where b < 0x20 && b != 0x09 || b == 0x7F {
+        return .failure(HTTPParseFailure(.badRequest, "control byte in chunk extension"))
+      }
+    }
+    if size > limits.maxBodyBytes {
+      return .failure(
+        HTTPParseFailure(.payloadTooLarge, "chunk larger than \(limits.maxBodyBytes) bytes"))
+    }
+    return .success(size)
+  }
+
+  // MARK: - Completion
+
+  private mutating func finishRequest() -> ParsedRequest {
+    let request = ParsedRequest(
+      method: method, target: target, version: version, headers: HTTPHeaders(headers),
+      body: body, framing: framing)
+    method = ""
+    target = ""
+    headers = []
+    body = []
+    framing = .none
+    headerBytes = 0
+    trailerBytes = 0
+    emptyLinesSkipped = 0
+    state = .requestLine
+    return request
+  }
+
+  // MARK: - Byte classes
+
+  static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+  static func hexValue(_ b: UInt8) -> Int? {
+    switch b {
+    case 0x30...0x39: return Int(b - 0x30)
+    case 0x41...0x46: return Int(b - 0x41 + 10)
+    case 0x61...0x66: return Int(b - 0x61 + 10)
+    default: return nil
+    }
+  }
+
+  /// RFC 9110 tchar.
+  static func isTokenByte(_ b: UInt8) -> Bool {
+    switch b {
+    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+    case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E:
+      return true
+    default: return false
+    }
+  }
+}

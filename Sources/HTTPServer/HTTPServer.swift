@@ -1,0 +1,137 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An HTTP/1.1 server on POSIX sockets.
+///
+/// One I/O thread runs an event loop (epoll on Linux) over every connection; each complete
+/// request runs its handler in a `Task` on Swift's concurrency pool, so a slow handler or a
+/// slow client never delays the others. See `docs/http-server.md` for the model and
+/// `docs/threat_model.md` for what it refuses.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/hello") { _ in .json(#"{"hello":"world"}"#) }
+/// let server = HTTPServer(configuration: .init(port: 0), handler: router.handler)
+/// let port = try server.start()
+/// await server.runUntilSignalled(gracePeriod: .seconds(10))
+/// ```
+public final class HTTPServer: Sendable {
+  /// The configuration the server was created with.
+  public let configuration: HTTPServerConfiguration
+  private let handler: HTTPHandler
+  private let state = ServerState()
+
+  /// Creates a server; nothing is bound until ``start()``.
+  public init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler) {
+    self.configuration = configuration
+    self.handler = handler
+  }
+
+  /// A server released while running closes its socket and connections at once.
+  deinit {
+    state.withLock { $0.loop }?.requestStop()
+  }
+
+  /// Binds, listens and starts the I/O thread; returns the bound port.
+  ///
+  /// SIGPIPE is ignored for the process from here on. Throws when the address cannot be
+  /// resolved or bound (`kind` `.bind` with `errno` `EADDRINUSE`, for instance), when the
+  /// configuration is impossible, or when the server was already started.
+  @discardableResult
+  public func start() throws(HTTPServerError) -> Int {
+    try validate(configuration)
+    SystemCall.ignoreSIGPIPE()
+    try state.withLock { (s: inout ServerState.Values) throws(HTTPServerError) in
+      guard !s.started else {
+        throw HTTPServerError(kind: .alreadyStarted, message: "the server was already started")
+      }
+      let (fd, port) = try Listener.open(
+        host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+      let loop: EventLoop
+      do throws(SystemCallError) {
+        loop = try EventLoop(listenFD: fd, configuration: configuration, handler: handler)
+      } catch {
+        SystemCall.close(fd)
+        throw HTTPServerError(
+          kind: .eventLoop, message: "cannot set up the event loop", errno: error.errno,
+          syscall: error.call)
+      }
+      let thread = Thread { loop.run() }
+      thread.name = "HTTPServer I/O"
+      thread.start()
+      s.started = true
+      s.loop = loop
+      s.port = port
+    }
+    return port
+  }
+
+  /// The bound port once started (the real one when configured with 0), else the configured one.
+  public var port: Int {
+    state.withLock { s in s.loop == nil ? configuration.port : s.port }
+  }
+
+  /// Stops accepting, lets in-flight requests finish within `gracePeriod`, closes idle
+  /// connections, and returns once every connection is closed.
+  ///
+  /// New connections are refused from the moment this is called; a request that arrives on
+  /// an open connection during the grace period is still answered, with `Connection: close`.
+  /// Connections still busy when the grace period ends are closed. Returns at once if the
+  /// server never started; calling it again waits for the same shutdown.
+  public func shutdown(gracePeriod: Duration) async {
+    let loop = state.withLock { s in
+      s.shutDown = true
+      return s.loop
+    }
+    guard let loop else { return }
+    await loop.requestShutdown(gracePeriod)
+  }
+
+  private func validate(_ c: HTTPServerConfiguration) throws(HTTPServerError) {
+    let positive: [(String, Int)] = [
+      ("maxRequestLineBytes", c.maxRequestLineBytes), ("maxHeaderBytes", c.maxHeaderBytes),
+      ("maxHeaderCount", c.maxHeaderCount), ("maxConnections", c.maxConnections),
+      ("backlog", c.backlog),
+    ]
+    for (name, value) in positive where value <= 0 {
+      throw HTTPServerError(kind: .invalidConfiguration, message: "\(name) must be positive")
+    }
+    if c.maxBodyBytes < 0 {
+      throw HTTPServerError(
+        kind: .invalidConfiguration, message: "maxBodyBytes must not be negative")
+    }
+    if !(0...65535).contains(c.port) {
+      throw HTTPServerError(kind: .invalidConfiguration, message: "port \(c.port) is out of range")
+    }
+    for (name, d) in [
+      ("headerReadTimeout", c.headerReadTimeout), ("bodyReadTimeout", c.bodyReadTimeout),
+      ("idleTimeout", c.idleTimeout), ("writeTimeout", c.writeTimeout),
+    ] where d <= .zero {
+      throw HTTPServerError(kind: .invalidConfiguration, message: "\(name) must be positive")
+    }
+  }
+}
+
+/// The mutable part of ``HTTPServer``, behind a lock.
+final class ServerState: @unchecked Sendable {
+  struct Values {
+    var started = false
+    var shutDown = false
+    var loop: EventLoop?
+    var port = 0
+  }
+
+  private let lock = NSLock()
+  private var values = Values()
+
+  func withLock<T, E: Error>(_ body: (inout Values) throws(E) -> T) throws(E) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body(&values)
+  }
+}

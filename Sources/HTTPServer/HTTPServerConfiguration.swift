@@ -1,0 +1,72 @@
+/// Where an ``HTTPServer`` listens and the limits it enforces.
+///
+/// Every limit has a safe default; tests shrink the timeouts. A request that breaks a limit
+/// is answered with the status named next to it and its connection is closed.
+public struct HTTPServerConfiguration: Sendable {
+  /// The address to bind: an IPv4 or IPv6 literal or a host name. Default `127.0.0.1`.
+  ///
+  /// `0.0.0.0` listens on every IPv4 interface, `::` on every IPv6 and IPv4 interface.
+  public var host: String = "127.0.0.1"
+  /// The TCP port. Default 8080; 0 picks a free port (read it from ``HTTPServer/port``).
+  public var port: Int = 8080
+  /// The `listen(2)` backlog. Default 1024.
+  public var backlog: Int = 1024
+  /// Longest request line, CRLF excluded. Default 8 KiB; beyond it 414.
+  public var maxRequestLineBytes: Int = 8192
+  /// Largest header block (all field lines together). Default 32 KiB; beyond it 431.
+  public var maxHeaderBytes: Int = 32768
+  /// Most header fields in one request. Default 100; beyond it 431.
+  public var maxHeaderCount: Int = 100
+  /// Largest request body, checked against `Content-Length` before reading and counted
+  /// while de-chunking. Default 1 MiB; beyond it 413.
+  public var maxBodyBytes: Int = 1 << 20
+  /// Time allowed from the first byte of a request to the end of its header block.
+  /// Default 10 s; beyond it 408 and close, so a client dripping bytes cannot hold a connection.
+  public var headerReadTimeout: Duration = .seconds(10)
+  /// Time allowed to receive a whole request body once the head is in. Default 30 s; beyond
+  /// it 408 and close.
+  public var bodyReadTimeout: Duration = .seconds(30)
+  /// How long a keep-alive connection may sit with no request before it is closed.
+  /// Default 60 s.
+  public var idleTimeout: Duration = .seconds(60)
+  /// How long a response may take to drain to a client that does not read. Default 30 s;
+  /// beyond it the connection is closed.
+  public var writeTimeout: Duration = .seconds(30)
+  /// Most open client connections. Default 10,000; a connection beyond it gets 503 and is closed.
+  public var maxConnections: Int = 10_000
+  /// Called once per answered request (including refused ones) with its outcome, or nil.
+  ///
+  /// It runs on the task that ran the handler, or on the I/O thread for requests the server
+  /// refused itself, so it must be cheap and must not block.
+  public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
+
+  /// Creates a configuration; every parameter defaults to the documented default.
+  public init(
+    host: String = "127.0.0.1", port: Int = 8080, backlog: Int = 1024,
+    maxRequestLineBytes: Int = 8192, maxHeaderBytes: Int = 32768, maxHeaderCount: Int = 100,
+    maxBodyBytes: Int = 1 << 20, headerReadTimeout: Duration = .seconds(10),
+    bodyReadTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(60),
+    writeTimeout: Duration = .seconds(30), maxConnections: Int = 10_000,
+    accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
+  ) {
+    self.host = host
+    self.port = port
+    self.backlog = backlog
+    self.maxRequestLineBytes = maxRequestLineBytes
+    self.maxHeaderBytes = maxHeaderBytes
+    self.maxHeaderCount = maxHeaderCount
+    self.maxBodyBytes = maxBodyBytes
+    self.headerReadTimeout = headerReadTimeout
+    self.bodyReadTimeout = bodyReadTimeout
+    self.idleTimeout = idleTimeout
+    self.writeTimeout = writeTimeout
+    self.maxConnections = maxConnections
+    self.accessLog = accessLog
+  }
+
+  var parserLimits: HTTPParserLimits {
+    HTTPParserLimits(
+      maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes,
+      maxHeaderCount: maxHeaderCount, maxBodyBytes: maxBodyBytes)
+  }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Serializes responses onto the wire: status line, the handler's headers (checked), and the
+/// `Content-Length`, `Date` and `Connection` fields the server owns.
+struct ResponseEncoder {
+  private var dateSecond: Int = -1
+  private var dateBytes: [UInt8] = []
+
+  private static let okStatusLine = Array("HTTP/1.1 200 OK\r\n".utf8)
+
+  /// The interim response sent for `Expect: 100-continue`.
+  static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+  /// Appends `response` to `out`.
+  ///
+  /// - Parameters:
+  ///   - headOnly: the request was `HEAD`: the body is left out, its length kept.
+  ///   - keepAlive: whether the server intends to keep the connection.
+  ///   - http10: the request was HTTP/1.0 (keep-alive must then be said explicitly).
+  /// - Returns: whether the connection stays open (false when the handler asked to close).
+  mutating func encode(
+    _ response: HTTPResponse, headOnly: Bool, keepAlive: Bool, http10: Bool,
+    into out: inout [UInt8]
+  ) -> Bool {
+    var keep = keepAlive
+    let status = (100...999).contains(response.status) ? response.status : 500
+    if status == 200 {
+      out.append(contentsOf: ResponseEncoder.okStatusLine)
+    } else {
+      out.append(
+        contentsOf: "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n".utf8)
+    }
+    var hasDate = false
+    for field in response.headers {
+      // Fields the server owns, and anything that could split the response, are dropped.
+      if field.name.caseInsensitiveEquals("content-length")
+        || field.name.caseInsensitiveEquals("transfer-encoding")
+      {
+        continue
+      }
+      if field.name.caseInsensitiveEquals("connection") {
+        if field.value.lowercased().contains("close") { keep = false }
+        continue
+      }
+      guard ResponseEncoder.isSafeName(field.name), ResponseEncoder.isSafeValue(field.value)
+      else { continue }
+      if field.name.caseInsensitiveEquals("date") { hasDate = true }
+      out.append(contentsOf: field.name.utf8)
+      out.append(0x3A)
+      out.append(0x20)
+      out.append(contentsOf: field.value.utf8)
+      out.append(0x0D)
+      out.append(0x0A)
+    }
+    let bodyless = status == 204 || status == 304 || status < 200
+    if status != 204 && status >= 200 {
+      out.append(contentsOf: "Content-Length: ".utf8)
+      ResponseEncoder.appendDecimal(status == 304 ? 0 : response.body.count, to: &out)
+      out.append(0x0D)
+      out.append(0x0A)
+    }
+    if !hasDate {
+      out.append(contentsOf: "Date: ".utf8)
+      out.append(contentsOf: currentDate())
+      out.append(0x0D)
+      out.append(0x0A)
+    }
+    if !keep {
+      out.append(contentsOf: "Connection: close\r\n".utf8)
+    } else if http10 {
+      out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+    }
+    out.append(0x0D)
+    out.append(0x0A)
+    if !headOnly && !bodyless {
+      out.append(contentsOf: response.body)
+    }
+    return keep
+  }
+
+  /// The IMF-fixdate for now (`Sun, 06 Nov 1994 08:49:37 GMT`), recomputed once a second.
+  mutating func currentDate() -> [UInt8] {
+    var now = time(nil)
+    if now != dateSecond {
+      dateSecond = now
+      dateBytes = Array(ResponseEncoder.imfFixdate(&now).utf8)
+    }
+    return dateBytes
+  }
+
+  static func imfFixdate(_ t: inout time_t) -> String {
+    var parts = tm()
+    gmtime_r(&t, &parts)
+    let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let months = [
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    return
+      "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+  }
+
+  static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+    if value < 10 {
+      out.append(UInt8(0x30 + value))
+      return
+    }
+    out.append(contentsOf: String(value).utf8)
+  }
+
+  static func isSafeName(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.allSatisfy(HTTPRequestParser.isTokenByte)
+  }
+
+  static func isSafeValue(_ value: String) -> Bool {
+    value.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F || $0 == 0x09 }
+  }
+
+  /// A complete response the server writes itself (errors, 503 at the connection limit).
+  static func errorResponse(status: Int, reason: String) -> HTTPResponse {
+    var escaped = ""
+    for ch in reason.unicodeScalars {
+      switch ch {
+      case "\"": escaped += "\\\""
+      case "\\": escaped += "\\\\"
+      case _ where ch.value < 0x20: escaped += " "
+      default: escaped.unicodeScalars.append(ch)
+      }
+    }
+    return .json(#"{"error":"\#(escaped)"}"#, status: status)
+  }
+}

@@ -1,0 +1,346 @@
+import Foundation
+import Testing
+
+@testable import HTTPServer
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Timeouts, limits, shutdown and start-up errors, live.
+@Suite struct HTTPServerLifecycleTests {
+  @Test func drippingClientGets408WhileOthersAreServed() async throws {
+    // A deadline long enough that the other client is surely answered first, even on a
+    // loaded machine; the dripping client sends a byte every 20 ms all along.
+    let server = try startTestServer { $0.headerReadTimeout = .milliseconds(1500) }
+    let port = server.port
+    let dripDone = LockedArray<Int>()
+    async let drip: Int = offPool {
+      let client = try RawClient(port: port)
+      let request = Array(
+        ("GET /hello HTTP/1.1\r\nHost: a\r\nX-Slow: " + String(repeating: "x", count: 200)).utf8)
+      var status = 0
+      for byte in request {
+        try? client.send([byte])
+        usleep(20_000)
+        // Read only once something arrived, so the client keeps dripping meanwhile.
+        var probe: UInt8 = 0
+        if recv(client.fd, &probe, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) != -1,
+          let r = try? client.readResponse()
+        {
+          status = r.status
+          break
+        }
+      }
+      dripDone.append(status)
+      return status
+    }
+    // Meanwhile another client is answered, before the dripping one is cut off.
+    try await Task.sleep(for: .milliseconds(50))
+    let other = try await offPool { () -> Int in
+      let client = try RawClient(port: port)
+      try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+      return try client.readResponse()?.status ?? 0
+    }
+    #expect(other == 200)
+    #expect(dripDone.values.isEmpty)
+    #expect(try await drip == 408)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func slowHandlerDoesNotDelayOtherConnections() async throws {
+    let gate = Gate()
+    let started = Gate()
+    var router = testRouter()
+    router.get("/gated") { _ in
+      await started.open()
+      await gate.wait()
+      return .json("{}")
+    }
+    let server = try startTestServer(handler: router.handler)
+    let port = server.port
+    async let slow = offPool { () -> Int in
+      let client = try RawClient(port: port)
+      try client.send("GET /gated HTTP/1.1\r\nHost: a\r\n\r\n")
+      return try client.readResponse()?.status ?? 0
+    }
+    await started.wait()
+    // While that handler is parked, other connections are served.
+    let others = try await offPool { () -> [Int] in
+      try (0..<5).map { _ in
+        let client = try RawClient(port: port)
+        try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+        return try client.readResponse()?.status ?? 0
+      }
+    }
+    #expect(others == [200, 200, 200, 200, 200])
+    await gate.open()
+    #expect(try await slow == 200)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func idleKeepAliveConnectionIsClosed() async throws {
+    let server = try startTestServer { $0.idleTimeout = .milliseconds(200) }
+    let port = server.port
+    let (status, closed) = try await offPool { () -> (Int, Bool) in
+      let client = try RawClient(port: port)
+      try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+      let status = try client.readResponse()?.status ?? 0
+      return (status, try client.readsEndOfStream())
+    }
+    #expect(status == 200)
+    #expect(closed)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func silentConnectionIsClosedAtTheHeaderDeadline() async throws {
+    let server = try startTestServer { $0.headerReadTimeout = .milliseconds(200) }
+    let port = server.port
+    let closed = try await offPool { () -> Bool in
+      let client = try RawClient(port: port)
+      return try client.readsEndOfStream()
+    }
+    #expect(closed)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func clientThatDoesNotReadIsCutAtTheWriteDeadline() async throws {
+    let server = try startTestServer { $0.writeTimeout = .milliseconds(200) }
+    let port = server.port
+    let received = try await offPool { () -> Int in
+      let client = try RawClient(port: port)
+      var size: Int32 = 4096
+      setsockopt(client.fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+      try client.send("GET /big/32 HTTP/1.1\r\nHost: a\r\n\r\n")
+      usleep(600_000)  // not reading: the server's send buffer fills, the deadline passes
+      var total = 0
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      while true {
+        let n = recv(client.fd, &chunk, chunk.count, 0)
+        if n <= 0 { break }
+        total += n
+      }
+      return total
+    }
+    #expect(received < 32 << 20)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func slowBodyGets408() async throws {
+    let server = try startTestServer { $0.bodyReadTimeout = .milliseconds(200) }
+    let port = server.port
+    let status = try await offPool { () -> Int in
+      let client = try RawClient(port: port)
+      try client.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
+      return try client.readResponse()?.status ?? 0
+    }
+    #expect(status == 408)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func connectionsBeyondTheLimitGet503() async throws {
+    let server = try startTestServer { $0.maxConnections = 2 }
+    let port = server.port
+    let statuses = try await offPool { () -> [Int] in
+      let a = try RawClient(port: port)
+      let b = try RawClient(port: port)
+      for c in [a, b] { try c.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n") }
+      let sa = try a.readResponse()?.status ?? 0
+      let sb = try b.readResponse()?.status ?? 0
+      let c = try RawClient(port: port)
+      let sc = try c.readResponse()?.status ?? 0
+      // The two admitted connections still work.
+      try a.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+      let again = try a.readResponse()?.status ?? 0
+      return [sa, sb, sc, again]
+    }
+    #expect(statuses == [200, 200, 503, 200])
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func gracefulShutdownFinishesInFlightAndRefusesNew() async throws {
+    let gate = Gate()
+    let started = Gate()
+    var router = testRouter()
+    router.get("/gated") { _ in
+      await started.open()
+      await gate.wait()
+      return .json(#"{"done":true}"#)
+    }
+    let server = try startTestServer(handler: router.handler)
+    let port = server.port
+    // An idle keep-alive connection, to be closed by the shutdown.
+    let idle = try await offPool { () -> Int32 in
+      let client = try RawClient(port: port)
+      try client.send("GET /hello HTTP/1.1\r\nHost: a\r\n\r\n")
+      _ = try client.readResponse()
+      return dup(client.fd)
+    }
+    async let inFlight = offPool { () -> (Int, String?, String) in
+      let client = try RawClient(port: port)
+      try client.send("GET /gated HTTP/1.1\r\nHost: a\r\n\r\n")
+      let r = try client.readResponse()
+      return (r?.status ?? 0, r?.header("Connection"), r?.text ?? "")
+    }
+    await started.wait()
+    async let stopped: Void = server.shutdown(gracePeriod: .seconds(10))
+    // New connections are refused while the in-flight request is still running.
+    let refused = try await offPool { () -> Bool in
+      for _ in 0..<200 {
+        do {
+          _ = try RawClient(port: port)
+        } catch let error as RawClient.ConnectError where error.errno == ECONNREFUSED {
+          return true
+        }
+        usleep(10_000)
+      }
+      return false
+    }
+    #expect(refused)
+    let idleClosed = try await offPool { () -> Bool in
+      var byte: UInt8 = 0
+      defer { close(idle) }
+      return recv(idle, &byte, 1, 0) == 0
+    }
+    #expect(idleClosed)
+    await gate.open()
+    let (status, connection, body) = try await inFlight
+    #expect(status == 200)
+    #expect(connection == "close")
+    #expect(body == #"{"done":true}"#)
+    await stopped
+  }
+
+  @Test func shutdownClosesBusyConnectionsAfterTheGracePeriod() async throws {
+    let started = Gate()
+    var router = testRouter()
+    router.get("/stuck") { _ in
+      await started.open()
+      try? await Task.sleep(for: .seconds(5))
+      return .json("{}")
+    }
+    let server = try startTestServer(handler: router.handler)
+    let port = server.port
+    async let cut = offPool { () -> Bool in
+      let client = try RawClient(port: port)
+      try client.send("GET /stuck HTTP/1.1\r\nHost: a\r\n\r\n")
+      return try client.readResponse() == nil
+    }
+    await started.wait()
+    await server.shutdown(gracePeriod: .milliseconds(100))
+    #expect(try await cut)
+    // A second shutdown returns at once.
+    await server.shutdown(gracePeriod: .seconds(1))
+  }
+
+  @Test func runUntilSignalledShutsDownOnSIGINT() async throws {
+    let server = try startTestServer()
+    // Ignore SIGINT first so a signal sent before the server's handler is installed is harmless.
+    signal(SIGINT, SIG_IGN)
+    let finished = LockedArray<Bool>()
+    let run = Task {
+      await server.runUntilSignalled(gracePeriod: .seconds(1))
+      finished.append(true)
+    }
+    for _ in 0..<100 where finished.values.isEmpty {
+      kill(getpid(), SIGINT)
+      try await Task.sleep(for: .milliseconds(50))
+    }
+    await run.value
+    #expect(finished.values == [true])
+    let port = server.port
+    let refused = try await offPool { () -> Bool in
+      do {
+        _ = try RawClient(port: port)
+        return false
+      } catch let error as RawClient.ConnectError {
+        return error.errno == ECONNREFUSED
+      }
+    }
+    #expect(refused)
+  }
+
+  @Test func releasedServerStopsListening() async throws {
+    var server: HTTPServer? = try startTestServer()
+    let port = server!.port
+    server = nil
+    let refused = try await offPool { () -> Bool in
+      for _ in 0..<200 {
+        do {
+          _ = try RawClient(port: port)
+        } catch let error as RawClient.ConnectError where error.errno == ECONNREFUSED {
+          return true
+        }
+        usleep(10_000)
+      }
+      return false
+    }
+    #expect(refused)
+  }
+
+  @Test func startErrors() async throws {
+    let server = try startTestServer()
+    #expect(throws: HTTPServerError.self) { try server.start() }
+    do {
+      try server.start()
+    } catch {
+      #expect(error.kind == .alreadyStarted)
+    }
+
+    let taken = HTTPServer(
+      configuration: HTTPServerConfiguration(port: server.port), handler: { _ in HTTPResponse() })
+    do {
+      try taken.start()
+      Issue.record("binding a taken port must fail")
+    } catch {
+      #expect(error.kind == .bind)
+      #expect(error.errno == EADDRINUSE)
+      #expect(error.syscall == "bind")
+      #expect(error.description.contains("bind"))
+    }
+
+    let unresolvable = HTTPServer(
+      configuration: HTTPServerConfiguration(host: "no-such-host.invalid", port: 0),
+      handler: { _ in HTTPResponse() })
+    do {
+      try unresolvable.start()
+      Issue.record("an unresolvable host must fail")
+    } catch {
+      #expect(error.kind == .addressResolution)
+    }
+
+    for configure: (inout HTTPServerConfiguration) -> Void in [
+      { $0.port = 70000 }, { $0.maxHeaderCount = 0 }, { $0.idleTimeout = .zero },
+      { $0.maxBodyBytes = -1 },
+    ] {
+      var configuration = HTTPServerConfiguration(port: 0)
+      configure(&configuration)
+      do {
+        try HTTPServer(configuration: configuration, handler: { _ in HTTPResponse() }).start()
+        Issue.record("an invalid configuration must fail")
+      } catch {
+        #expect(error.kind == .invalidConfiguration)
+      }
+    }
+    // Shutting down a server that never started returns at once.
+    await taken.shutdown(gracePeriod: .seconds(1))
+    await server.shutdown(gracePeriod: .seconds(1))
+  }
+}
+
+/// A one-shot gate tasks can wait on.
+actor Gate {
+  private var isOpen = false
+  private var waiters: [CheckedContinuation<Void, Never>] = []
+
+  func open() {
+    isOpen = true
+    for w in waiters { w.resume() }
+    waiters.removeAll()
+  }
+
+  func wait() async {
+    if isOpen { return }
+    await withCheckedContinuation { waiters.append($0) }
+  }
+}
