@@ -12,5 +12,6 @@ struct RoadmapctlCommand: Command {
       ShowCommand.self,
       SchemaCommand.self,
       VotesCommand.self,
+      ServeCommand.self,
     ])
 }
