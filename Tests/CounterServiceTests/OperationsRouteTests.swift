@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
-import VoteStore
 import Testing
+import VoteStore
 
 @testable import CounterService
 

@@ -104,7 +104,7 @@ final class ServePostgres: @unchecked Sendable {
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
     if let closeFrom { _ = closeFrom(&actions, 3) }
     let argv = ([path] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
     let spawned = posix_spawn(&pid, path, &actions, nil, argv, environ)
     guard spawned == 0 else {
