@@ -55,6 +55,27 @@ import VoteStore
     await handle.cleanUp()
   }
 
+  @Test func aConnectionURLWorksAsWellAsKeywordValuePairs() async throws {
+    let handle = try await StoreHandle.make(.postgres)
+    var url = try #require(handle.connectionString)
+    if !url.hasPrefix("postgres") {
+      // host=/tmp/dir port=5432 user=postgres dbname=t_x → postgresql://postgres@:5432/t_x?host=…
+      var pairs: [String: String] = [:]
+      for pair in url.split(separator: " ") {
+        let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+        if parts.count == 2 { pairs[parts[0]] = parts[1] }
+      }
+      url =
+        "postgresql://\(pairs["user"] ?? "postgres")@:\(pairs["port"] ?? "5432")/"
+        + "\(pairs["dbname"] ?? "")?host=\(pairs["host"] ?? "")"
+    }
+    let store = try PostgresVoteStore(connectionString: url, poolSize: 1)
+    _ = try await store.create(CounterCreation(namespace: "ns", key: "k", value: 3))
+    #expect(try await store.record(namespace: "ns", key: "k")?.value == 3)
+    await store.close()
+    await handle.cleanUp()
+  }
+
   @Test func unreachableServerIsAnIOErrorAtInit() async throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }

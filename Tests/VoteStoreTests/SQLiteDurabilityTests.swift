@@ -48,6 +48,33 @@ import VoteStore
     await reopened.close()
   }
 
+  @Test func openingWhileAnotherProcessHoldsTheWriteLockIsBusy() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(directory: dir.url)
+    await store.close()
+    let path = dir.url.appendingPathComponent(SQLiteVoteStore.fileName).path
+    let child = try startPython(
+      """
+      import sqlite3, sys, time
+      db = sqlite3.connect(sys.argv[1], isolation_level=None)
+      db.execute("BEGIN IMMEDIATE")
+      db.execute("UPDATE meta SET value = value WHERE name = 'updates'")
+      print("locked", flush=True)
+      time.sleep(600)
+      """, arguments: [path])
+    try child.waitForLine("locked")
+    let failure = await storeError { () throws(VoteStoreError) in
+      _ = try SQLiteVoteStore(
+        directory: dir.url, options: .init(busyTimeoutMilliseconds: 100))
+    }
+    child.kill()
+    #expect(failure?.kind == .busy)
+    let reopened = try SQLiteVoteStore(directory: dir.url)
+    try await reopened.checkHealth()
+    await reopened.close()
+  }
+
   @Test func anotherProcessHoldingTheWriteLockMakesWritesBusyNotLost() async throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
@@ -101,5 +128,37 @@ import VoteStore
     #expect(try await second.statistics().updates == 320)
     await first.close()
     await second.close()
+  }
+}
+
+/// The WAL is checkpointed into the database file by the store's own checkpointer thread.
+@Suite struct SQLiteCheckpointTests {
+  @Test func aLargeWALIsCheckpointedWhileTheStoreIsOpen() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(directory: dir.url)
+    let file = dir.url.appendingPathComponent(SQLiteVoteStore.fileName).path
+    func size(_ path: String) -> Int {
+      ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+    let before = size(file)
+    let filler = String(repeating: "x", count: 1000)
+    let export = VoteExport(
+      counters: (0..<6000).map { index in
+        VoteExport.Counter(
+          record: CounterRecord(
+            id: 0, namespace: "ns", key: "\(index)-\(filler)", value: 1, enableReset: false,
+            updateLowerBound: -1, updateUpperBound: 1, createdAt: 0, updatedAt: 0),
+          voters: [])
+      })
+    _ = try await store.importAll(export, replace: false)
+    var waited = 0
+    while size(file) < 4 << 20 && waited < 400 {
+      try await Task.sleep(for: .milliseconds(50))
+      waited += 1
+    }
+    #expect(size(file) > before + (4 << 20), "the database file received the WAL's pages")
+    #expect(try await store.statistics().counters == 6000)
+    await store.close()
   }
 }

@@ -19,7 +19,15 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
 
   private func connect() throws(VoteStoreError) {
     close()
-    guard let connection = PQconnectdb(connectionString) else {
+    // The caller's string is expanded last, so its own connect_timeout (if any) wins.
+    let keywords = ["connect_timeout", "dbname"]
+    let values = ["10", connectionString]
+    let connection = withCStrings(keywords) { keywordPointers in
+      withCStrings(values) { valuePointers in
+        PQconnectdbParams(keywordPointers, valuePointers, 1)
+      }
+    }
+    guard let connection else {
       throw VoteStoreError(.io, "cannot connect to PostgreSQL: libpq could not allocate")
     }
     guard PQstatus(connection) == CONNECTION_OK else {
@@ -29,7 +37,9 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     }
     handle = connection
     // Waiting for a row lock longer than this is reported as busy rather than hanging.
-    try execute("SET lock_timeout = '10s'; SET application_name = 'roadmapctl'")
+    try execute(
+      "SET lock_timeout = '10s'; SET application_name = 'roadmapctl'; "
+        + "SET client_min_messages = warning")
   }
 
   /// Whether the connection is (as far as libpq knows) alive.
@@ -153,6 +163,16 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     handle = nil
     prepared = [:]
   }
+}
+
+/// Calls `body` with a NULL-terminated array of C strings for `strings`.
+private func withCStrings<R>(
+  _ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R
+) -> R {
+  let copies = strings.map { strdup($0) }
+  defer { for copy in copies { free(copy) } }
+  let pointers = copies.map { UnsafePointer($0) } + [nil]
+  return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
 }
 
 /// The rows of a result, copied out as text, and the number of rows a command affected.

@@ -31,6 +31,11 @@ public final class PostgresVoteStore: VoteStore {
     pool = ConnectionPool(name: "VoteStore.postgres", connections: connections)
   }
 
+  deinit {
+    // A store released without close(): the threads finish queued work, then exit.
+    pool.closeEventually()
+  }
+
   private func read<T>(
     _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
   ) async throws(VoteStoreError) -> T {

@@ -15,6 +15,7 @@ public final class SQLiteVoteStore: VoteStore {
   public let path: String
   private let writer: SQLiteWriter
   private let readers: ConnectionPool<SQLiteConnection>
+  private let checkpointer: SQLiteCheckpointer
 
   /// Opens (creating if needed) `votes.sqlite3` in `directory`, creating the directory too.
   ///
@@ -57,7 +58,11 @@ public final class SQLiteVoteStore: VoteStore {
       throw error
     }
     var readConnections: [SQLiteConnection] = []
+    let checkpointConnection: SQLiteConnection
     do throws(VoteStoreError) {
+      checkpointConnection = try SQLiteConnection(
+        path: path, create: false, busyTimeoutMilliseconds: timeout)
+      readConnections.append(checkpointConnection)
       for _ in 0..<max(1, options.readConnections) {
         let reader = try SQLiteConnection(
           path: path, create: false, busyTimeoutMilliseconds: timeout)
@@ -69,9 +74,24 @@ public final class SQLiteVoteStore: VoteStore {
       writeConnection.close()
       throw error
     }
+    readConnections.removeFirst()
+    checkpointer = SQLiteCheckpointer(connection: checkpointConnection)
+    do throws(VoteStoreError) {
+      try checkpointer.attach(to: writeConnection)
+    } catch {
+      // Without the hook, SQLite's own autocheckpoint (in the writer) stays on.
+      try? writeConnection.execute("PRAGMA wal_autocheckpoint = 1000")
+    }
     writer = SQLiteWriter(
       connection: writeConnection, maximumBatchSize: options.maximumBatchSize)
     readers = ConnectionPool(name: "VoteStore.reader", connections: readConnections)
+  }
+
+  deinit {
+    // A store released without close(): the threads finish queued work, then exit.
+    writer.closeEventually()
+    readers.closeEventually()
+    checkpointer.closeEventually()
   }
 
   /// The database file name inside a data directory.
@@ -197,6 +217,7 @@ public final class SQLiteVoteStore: VoteStore {
   public func close() async {
     await writer.close()
     await readers.close()
+    await checkpointer.close()
   }
 
   private static func inReadTransaction<T>(

@@ -37,6 +37,11 @@ final class SQLiteWriter: Sendable {
     queue.close()
     await thread.finished()
   }
+
+  /// Like ``close()`` without waiting (for a store released without being closed).
+  func closeEventually() {
+    queue.close()
+  }
 }
 
 /// The writer thread's state: the connection and its transaction statements.
@@ -67,36 +72,32 @@ private struct GroupCommitLoop {
     }
     var succeeded: [DatabaseJob<SQLiteConnection>] = []
     for (index, job) in batch.enumerated() {
+      let failure: VoteStoreError?
       do throws(VoteStoreError) {
         try connection.statement("SAVEPOINT job").run()
-      } catch {
-        job.finish(error)
-        continue
-      }
-      if job.run(connection) {
-        do throws(VoteStoreError) {
+        if job.run(connection) {
           try connection.statement("RELEASE job").run()
           succeeded.append(job)
-        } catch {
-          job.finish(error)
-          if connection.isAutocommit { return succeeded + batch[(index + 1)...] }
+          continue
         }
-        continue
+        failure = nil  // the job recorded its own error
+      } catch {
+        failure = error
       }
-      // The job failed and reports its own error: nothing of it is kept.
-      job.finish()
+      // The job failed: its caller gets its error, and nothing of it may be kept.
+      job.finish(failure)
+      let rest = batch[(index + 1)...]
       if connection.isAutocommit {
         // SQLite rolled back the whole transaction (after FULL, IOERR, ...): the jobs that
-        // had succeeded lost their changes too and run again in a new transaction.
-        return succeeded + batch[(index + 1)...]
+        // had succeeded lost their changes too, and run again in a new transaction.
+        return succeeded + rest
       }
       do throws(VoteStoreError) {
         try connection.statement("ROLLBACK TO job").run()
         try connection.statement("RELEASE job").run()
       } catch {
         rollBack()
-        for other in succeeded + batch[(index + 1)...] { other.finish(error) }
-        return []
+        return succeeded + rest
       }
     }
     do throws(VoteStoreError) {

@@ -43,6 +43,11 @@ final class ConnectionPool<Connection: ClosableConnection>: Sendable {
     return try result.get()
   }
 
+  /// Like ``close()`` without waiting (for a store released without being closed).
+  func closeEventually() {
+    queue.close()
+  }
+
   /// Finishes queued jobs, refuses new ones, and closes the connections.
   func close() async {
     queue.close()

@@ -115,10 +115,15 @@ actor TestPostgres {
     }
   }
 
-  private static let psqlPath =
-    ["/usr/bin/psql", "/usr/local/bin/psql"].first {
+  /// The server's own `psql` when the server is installed, else the one on the usual path.
+  private static let psqlPath: String = {
+    if let bin = try? binDirectory(), FileManager.default.isExecutableFile(atPath: bin + "/psql") {
+      return bin + "/psql"
+    }
+    return ["/usr/bin/psql", "/usr/local/bin/psql"].first {
       FileManager.default.isExecutableFile(atPath: $0)
     } ?? "/usr/bin/psql"
+  }()
 
   @discardableResult
   private static func psql(_ connection: String, _ sql: String) throws -> String {
