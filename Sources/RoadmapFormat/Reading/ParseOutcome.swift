@@ -64,31 +64,48 @@ struct ParseOutcome {
   static let parallelThreshold = 4 << 20
 
   /// An offset in the second half of a pretty-printed top-level array that is probably the start
-  /// of a top-level element: a `{` at the start of a line after a line ending in `},` (a raw line
-  /// break cannot be inside a string). Whether it really is one is confirmed by the first half's
-  /// parse reaching it as an element; nil if there is no candidate.
+  /// of a top-level element: a `{` indented like the first element, at the start of a line after
+  /// a line ending in `},` (a raw line break cannot be inside a string). Whether it really is one
+  /// is confirmed by the first half's parse reaching it as an element; nil if there is no
+  /// candidate (compact files are read in one pass).
   static func splitPoint(in buffer: UnsafeBufferPointer<UInt8>) -> (element: Int, arrayOpen: Int)? {
+    func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
     var open = 0
     if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { open = 3 }
-    while open < buffer.count && [0x20, 0x0A, 0x0D, 0x09].contains(buffer[open]) { open += 1 }
+    while open < buffer.count && isSpace(buffer[open]) { open += 1 }
     guard open < buffer.count, buffer[open] == UInt8(ascii: "[") else { return nil }
+    // The indentation of the first element.
+    var first = open + 1
+    var lineStart: Int?
+    while first < buffer.count && isSpace(buffer[first]) {
+      if buffer[first] == 0x0A { lineStart = first + 1 }
+      first += 1
+    }
+    guard let lineStart, first < buffer.count, buffer[first] == UInt8(ascii: "{") else {
+      return nil
+    }
+    let indent = first - lineStart
     let limit = min(buffer.count, buffer.count / 2 + (1 << 20))
     var index = buffer.count / 2
     while index < limit {
       defer { index += 1 }
-      guard buffer[index] == 0x0A else { continue }
+      guard buffer[index] == 0x0A, index + indent + 1 < buffer.count,
+        buffer[index + indent + 1] == UInt8(ascii: "{")
+      else { continue }
       var back = index - 1
       while back > open && (buffer[back] == 0x20 || buffer[back] == 0x0D) { back -= 1 }
       guard buffer[back] == UInt8(ascii: ",") else { continue }
       back -= 1
-      while back > open && [0x20, 0x0A, 0x0D, 0x09].contains(buffer[back]) { back -= 1 }
+      while back > open && isSpace(buffer[back]) { back -= 1 }
       guard buffer[back] == UInt8(ascii: "}") else { continue }
-      var forward = index + 1
-      while forward < buffer.count && (buffer[forward] == 0x20 || buffer[forward] == 0x09) {
-        forward += 1
+      var spaces = index + 1
+      while spaces < index + indent + 1 && (buffer[spaces] == 0x20 || buffer[spaces] == 0x09) {
+        spaces += 1
       }
-      if forward < buffer.count && buffer[forward] == UInt8(ascii: "{") {
-        return (forward, open)
+      if spaces == index + indent + 1 {
+        return (spaces, open)
       }
     }
     return nil

@@ -24,8 +24,11 @@ extension RoadmapParser {
     let side = leading && trailing ? "leading and trailing" : leading ? "a leading" : "a trailing"
     report(
       "surrounding-whitespace", .warning, at: offset, rejected: false,
-      "\"\(what)\" \(Self.quoted(value)) has \(side) space; the app shows it as is and compares "
-        + "statuses exactly: write \(Self.quoted(trimmed))")
+      "\"\(what)\" \(Self.quoted(value)) has \(side) space; the app shows it as is"
+        + (what == "id"
+          ? " and counts votes under a key with the space"
+          : what == "status" ? " and compares statuses exactly" : "")
+        + ": write \(Self.quoted(trimmed))")
   }
 
   static func quoted(_ text: String) -> String {
