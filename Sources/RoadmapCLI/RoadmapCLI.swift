@@ -86,7 +86,7 @@ public enum RoadmapCLI {
     context: CommandContext
   ) throws -> Int32 {
     var path: [any Command.Type] = [root]
-    for name in names {
+    for name in names where !name.hasPrefix("-") {
       path.append(try subcommand(named: name, of: path.last!))
     }
     context.stdout.write(HelpFormatter.help(for: path, isRoot: path.count == 1))

@@ -97,7 +97,7 @@ private struct FailCommand: Command {
   }
 
   static let helpInvocations: [[String]] = [
-    [], ["--help"], ["-h"], ["help"],
+    [], ["--help"], ["-h"], ["help"], ["help", "--help"],
   ]
 
   @Test(arguments: helpInvocations)

@@ -11,7 +11,10 @@ public struct InputSource: Sendable {
 
   /// The process's standard input.
   public static let standardInput = InputSource {
-    Array(try FileHandle.standardInput.readToEnd() ?? Data())
+    guard let bytes = DescriptorReader.readAll(0) else {
+      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+    return bytes
   }
 
   /// Fixed bytes, for running commands in-process in tests.

@@ -50,3 +50,8 @@ enum FeatureKey: Int, CaseIterable, Sendable {
     }
   }
 }
+
+extension FeatureKey {
+  /// Every defined key name, in canonical order.
+  static let allNames: [String] = allCases.map(\.name)
+}

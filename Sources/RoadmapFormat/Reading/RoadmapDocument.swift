@@ -30,7 +30,9 @@ public struct RoadmapDocument: Sendable {
   public static func read(_ bytes: [UInt8], mode: RoadmapReadingMode) throws(RoadmapReadError)
     -> RoadmapDocument
   {
-    RoadmapDocument(features: [])
+    try bytes.withUnsafeBufferPointer { buffer throws(RoadmapReadError) in
+      try read(buffer, mode: mode)
+    }
   }
 
   /// Reads a document from UTF-8 data.
@@ -42,6 +44,11 @@ public struct RoadmapDocument: Sendable {
   public static func read(_ data: Data, mode: RoadmapReadingMode) throws(RoadmapReadError)
     -> RoadmapDocument
   {
-    try read([UInt8](data), mode: mode)
+    let result = data.withUnsafeBytes { raw in
+      Result { () throws(RoadmapReadError) in
+        try read(raw.bindMemory(to: UInt8.self), mode: mode)
+      }
+    }
+    return try result.get()
   }
 }

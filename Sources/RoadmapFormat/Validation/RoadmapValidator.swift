@@ -1,4 +1,11 @@
+import Foundation
+
 /// Checks a Roadmap JSON document against every rule and reports each problem as a value.
+///
+/// One pass reads the document (syntax, shapes, per-feature warnings); the rules that need
+/// every feature (duplicate ids, counter keys, language coverage, `--languages`,
+/// `--statuses`, the comparison with the previous version) run on what that pass recorded.
+/// The rules and their codes are listed in `docs/roadmap-format.md`.
 public struct RoadmapValidator: Sendable {
   /// The options in force.
   public var options: ValidationOptions
@@ -12,11 +19,94 @@ public struct RoadmapValidator: Sendable {
 
   /// Validates `bytes`, comparing with `previous` (the published version) when given.
   ///
+  /// The report keeps `bytes` (without copying them) to read `features` on demand.
+  ///
   /// - Parameters:
   ///   - bytes: the document.
   ///   - previous: the version already published, for removed ids and renames.
   /// - Returns: every problem, sorted by position, and what loaded.
   public func validate(_ bytes: [UInt8], previous: [UInt8]? = nil) -> ValidationReport {
-    ValidationReport(diagnostics: [], features: [], featureCount: 0)
+    bytes.withUnsafeBufferPointer { buffer in
+      let (report, rejected): (ValidationReport, Bool)
+      if let previous {
+        (report, rejected) = previous.withUnsafeBufferPointer {
+          run(buffer, previous: $0, keepFeatures: false)
+        }
+      } else {
+        (report, rejected) = run(buffer, previous: nil, keepFeatures: false)
+      }
+      return deferring(report, rejected: rejected, to: .bytes(bytes))
+    }
+  }
+
+  /// Validates `data` without copying it; the report keeps `data` to read `features` on demand.
+  ///
+  /// - Parameters:
+  ///   - data: the document.
+  ///   - previous: the version already published, for removed ids and renames.
+  /// - Returns: every problem, sorted by position, and what loaded.
+  public func validate(_ data: Data, previous: Data? = nil) -> ValidationReport {
+    data.withUnsafeBytes { raw in
+      let buffer = raw.bindMemory(to: UInt8.self)
+      let (report, rejected): (ValidationReport, Bool)
+      if let previous {
+        (report, rejected) = previous.withUnsafeBytes {
+          run(buffer, previous: $0.bindMemory(to: UInt8.self), keepFeatures: false)
+        }
+      } else {
+        (report, rejected) = run(buffer, previous: nil, keepFeatures: false)
+      }
+      return deferring(report, rejected: rejected, to: .data(data))
+    }
+  }
+
+  /// Validates a buffer of UTF-8 bytes, comparing with `previous` when given.
+  ///
+  /// The buffer is not kept, so the features are built during validation.
+  ///
+  /// - Parameters:
+  ///   - buffer: the document.
+  ///   - previous: the version already published.
+  /// - Returns: every problem, sorted by position, and what loaded.
+  public func validate(
+    _ buffer: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>?
+  ) -> ValidationReport {
+    run(buffer, previous: previous, keepFeatures: true).report
+  }
+
+  private func deferring(_ report: ValidationReport, rejected: Bool, to storage: FeatureStorage)
+    -> ValidationReport
+  {
+    ValidationReport(
+      diagnostics: report.diagnostics,
+      storage: options.compatible && rejected ? .loaded([]) : storage,
+      featureCount: report.featureCount)
+  }
+
+  /// One validation: the parse, the cross-feature rules, positions. Also says whether the
+  /// Roadmap package would reject the document.
+  private func run(
+    _ buffer: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>?,
+    keepFeatures: Bool
+  ) -> (report: ValidationReport, rejected: Bool) {
+    var outcome = ParseOutcome.parse(buffer, collectWarnings: true, keepValues: keepFeatures)
+    var issues = outcome.issues
+    outcome.issues = []
+    var rules = CrossFeatureRules(options: options, outcome: outcome, buffer: buffer)
+    rules.run()
+    if let previous {
+      rules.compare(withPrevious: previous)
+    }
+    issues += rules.issues
+    let rejected =
+      outcome.fatal || !outcome.topLevelIsArray || issues.contains { $0.rejectedByRoadmap }
+    let diagnostics = ParseOutcome.diagnostics(
+      issues, suppressed: outcome.suppressed, in: buffer,
+      checkpoints: outcome.checkpoints)
+    let report = ValidationReport(
+      diagnostics: diagnostics,
+      features: options.compatible && rejected ? [] : outcome.features,
+      featureCount: outcome.featureCount)
+    return (report, rejected)
   }
 }

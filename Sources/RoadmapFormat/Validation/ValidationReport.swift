@@ -1,11 +1,23 @@
+import Foundation
+
 /// Everything `RoadmapValidator` found in one document.
+///
+/// Validation itself builds no feature values (every rule works on offsets into the bytes),
+/// so `features` is read from the document the first time it is asked for; a report of a
+/// large file that only needs its diagnostics costs no model at all.
 public struct ValidationReport: Sendable {
   /// Every problem, sorted by line, then column.
   public var diagnostics: [Diagnostic]
-  /// The features that loaded (lenient reading; empty in compatible mode when there are errors).
-  public var features: [RoadmapFeature]
   /// The number of elements of the top-level array (0 if it is not an array).
   public var featureCount: Int
+  private var storage: FeatureStorage
+
+  /// The features that loaded (lenient reading; empty in compatible mode when the Roadmap
+  /// package would reject the file). Read from the document on each access unless set.
+  public var features: [RoadmapFeature] {
+    get { storage.features }
+    set { storage = .loaded(newValue) }
+  }
 
   /// Creates a report.
   ///
@@ -15,8 +27,14 @@ public struct ValidationReport: Sendable {
   ///   - featureCount: elements of the top-level array.
   public init(diagnostics: [Diagnostic], features: [RoadmapFeature], featureCount: Int) {
     self.diagnostics = diagnostics
-    self.features = features
     self.featureCount = featureCount
+    self.storage = .loaded(features)
+  }
+
+  init(diagnostics: [Diagnostic], storage: FeatureStorage, featureCount: Int) {
+    self.diagnostics = diagnostics
+    self.featureCount = featureCount
+    self.storage = storage
   }
 
   /// Whether any diagnostic is an error.
@@ -24,4 +42,26 @@ public struct ValidationReport: Sendable {
 
   /// Whether any diagnostic is a warning.
   public var hasWarnings: Bool { diagnostics.contains { $0.severity == .warning } }
+}
+
+/// Where a report's features come from: already built, or read from the document on demand.
+enum FeatureStorage: Sendable {
+  case loaded([RoadmapFeature])
+  case bytes([UInt8])
+  case data(Data)
+
+  var features: [RoadmapFeature] {
+    switch self {
+    case .loaded(let features):
+      return features
+    case .bytes(let bytes):
+      return bytes.withUnsafeBufferPointer(Self.read)
+    case .data(let data):
+      return data.withUnsafeBytes { Self.read($0.bindMemory(to: UInt8.self)) }
+    }
+  }
+
+  static func read(_ buffer: UnsafeBufferPointer<UInt8>) -> [RoadmapFeature] {
+    ParseOutcome.parse(buffer, collectWarnings: false, keepValues: true).features
+  }
 }

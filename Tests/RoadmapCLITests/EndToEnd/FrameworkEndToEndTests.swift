@@ -58,12 +58,4 @@ import Testing
     #expect(result.exitCode == 64)
     #expect(result.stderr.count > 100_000)
   }
-
-  @Test func workingDirectoryAndEnvironmentReachTheChild() async throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let result = try await Roadmapctl.run(
-      ["help"], environment: ["ROADMAPCTL_TEST": "1"], workingDirectory: directory.url)
-    #expect(result.exitCode == 0)
-  }
 }

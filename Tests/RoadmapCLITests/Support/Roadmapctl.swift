@@ -126,6 +126,16 @@ enum Roadmapctl {
     }
   }
 
+  /// Runs another tool (python3, ...) to completion and returns its exit status.
+  static func runTool(
+    _ executable: String, _ arguments: [String], workingDirectory: URL? = nil,
+    timeout: Duration = .seconds(60)
+  ) async throws -> Int32 {
+    let child = try ChildProcess.start(executable, arguments, workingDirectory: workingDirectory)
+    defer { child.kill() }
+    return try await child.waitForExit(timeout: timeout)
+  }
+
   /// Starts `roadmapctl arguments` as a child process that keeps running until it exits or is
   /// killed. Its stdout and stderr are drained from the start by background threads.
   static func start(
@@ -135,14 +145,27 @@ enum Roadmapctl {
     workingDirectory: URL? = nil,
     keepStdinOpen: Bool = false
   ) throws -> RunningRoadmapctl {
-    try RunningRoadmapctl(
+    try ChildProcess(
       binary: binaryURL(), arguments: arguments, stdin: stdin, environment: environment,
       workingDirectory: workingDirectory, keepStdinOpen: keepStdinOpen)
   }
 }
 
-/// A `roadmapctl` child process whose output is collected as it runs.
-final class RunningRoadmapctl: @unchecked Sendable {
+/// A running `roadmapctl`.
+typealias RunningRoadmapctl = ChildProcess
+
+/// A child process whose output is collected as it runs (`roadmapctl`, or a helper such as a
+/// python HTTP server: `ChildProcess.start("/usr/bin/env", ["python3", script])`).
+final class ChildProcess: @unchecked Sendable {
+  /// Starts any executable with the same draining and controls as ``Roadmapctl/start``.
+  static func start(
+    _ executable: String, _ arguments: [String], workingDirectory: URL? = nil
+  ) throws -> ChildProcess {
+    try ChildProcess(
+      binary: URL(fileURLWithPath: executable), arguments: arguments, stdin: nil,
+      environment: [:], workingDirectory: workingDirectory, keepStdinOpen: false)
+  }
+
   let arguments: [String]
   private let process = Process()
   private let stdoutDrain: PipeDrain
@@ -296,10 +319,14 @@ private final class PipeDrain: @unchecked Sendable {
 
   func start() {
     Thread.detachNewThread { [self] in
+      // read(2) directly: FileHandle.availableData traps on EINTR.
+      let descriptor = handle.fileDescriptor
+      var chunk = [UInt8](repeating: 0, count: 65_536)
       while true {
-        let chunk = handle.availableData
-        if chunk.isEmpty { break }
-        lock.withLock { buffer.append(contentsOf: chunk) }
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        if count <= 0 { break }
+        lock.withLock { buffer.append(contentsOf: chunk[0..<count]) }
       }
       lock.withLock { ended = true }
       try? handle.close()

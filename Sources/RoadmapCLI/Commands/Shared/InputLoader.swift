@@ -4,6 +4,11 @@ import RoadmapFormat
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Reads a command's input: a file (relative to the working directory), an http(s) URL fetched
 /// the way an app fetches it, or `-` for standard input.
@@ -44,19 +49,28 @@ enum InputLoader {
     if isDirectory.boolValue {
       throw .failure("cannot read '\(input)': it is a directory")
     }
-    guard let handle = FileHandle(forReadingAtPath: path) else {
-      throw .failure("cannot read '\(input)': permission denied")
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+      throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
     }
-    defer { try? handle.close() }
-    do {
-      return Array(try handle.readToEnd() ?? Data())
-    } catch {
-      throw .failure("cannot read '\(input)': \(error.localizedDescription)")
+    defer { close(descriptor) }
+    guard let bytes = DescriptorReader.readAll(descriptor) else {
+      throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
+    }
+    return bytes
+  }
+
+  /// Rejects a malformed URL before anything is read or written (a usage error, exit 64).
+  static func checkSyntax(_ input: String) throws(CommandError) {
+    guard isURL(input) else { return }
+    guard let url = URL(string: input), url.host?.isEmpty == false else {
+      throw .validation("'\(input)' is not a valid URL.")
     }
   }
 
   static func fetch(_ input: String) async throws(CommandError) -> LoadedInput {
-    guard let url = URL(string: input), url.host != nil else {
+    try checkSyntax(input)
+    guard let url = URL(string: input) else {
       throw .validation("'\(input)' is not a valid URL.")
     }
     let configuration = URLSessionConfiguration.ephemeral

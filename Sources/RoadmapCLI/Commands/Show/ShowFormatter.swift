@@ -9,10 +9,11 @@ enum ShowFormatter {
   /// `ID  TITLE  STATUS  FINISHED` rows, each followed by its description, indented.
   static func table(_ features: [ResolvedFeature]) -> String {
     if features.isEmpty { return "No features.\n" }
-    let idWidth = max(2, features.map { $0.id.count }.max() ?? 0)
-    let titleWidth = min(maximumTitleWidth, max(5, features.map { $0.title.count }.max() ?? 0))
+    let idWidth = max(2, features.map { width(of: $0.id) }.max() ?? 0)
+    let titleWidth = min(
+      maximumTitleWidth, max(5, features.map { width(of: $0.title) }.max() ?? 0))
     let statusWidth = min(
-      maximumStatusWidth, max(6, features.map { ($0.status ?? "-").count }.max() ?? 0))
+      maximumStatusWidth, max(6, features.map { width(of: $0.status ?? "-") }.max() ?? 0))
     var output =
       pad("ID", idWidth) + "  " + pad("TITLE", titleWidth) + "  " + pad("STATUS", statusWidth)
       + "  FINISHED\n"
@@ -45,10 +46,36 @@ enum ShowFormatter {
     return output + "]}\n"
   }
 
-  /// `text` cut or padded to `width` characters.
+  /// `text` cut or padded to `width` terminal columns.
   static func pad(_ text: String, _ width: Int) -> String {
     let flat = text.replacingOccurrences(of: "\n", with: " ")
-    if flat.count > width { return String(flat.prefix(width - 1)) + "…" }
-    return flat + String(repeating: " ", count: width - flat.count)
+    let flatWidth = self.width(of: flat)
+    if flatWidth <= width { return flat + String(repeating: " ", count: width - flatWidth) }
+    var result = ""
+    var used = 0
+    for character in flat {
+      let next = self.width(of: String(character))
+      if used + next > width - 1 { break }
+      result.append(character)
+      used += next
+    }
+    return result + "…" + String(repeating: " ", count: width - 1 - used)
+  }
+
+  /// How many terminal columns `text` takes: East Asian wide and fullwidth characters take two,
+  /// combining marks none.
+  static func width(of text: String) -> Int {
+    var total = 0
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x0300...0x036F, 0x200B...0x200F, 0xFE00...0xFE0F: continue
+      case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+        0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+        0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
+        total += 2
+      default: total += 1
+      }
+    }
+    return total
   }
 }

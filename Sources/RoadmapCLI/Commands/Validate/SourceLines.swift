@@ -8,8 +8,11 @@ struct SourceLines {
   private let lineStarts: [Int]
   private var cursor: (line: Int, column: Int, offset: Int) = (0, 0, 0)
 
-  /// How many scalars an excerpt shows on each side of the caret.
+  /// How many scalars an excerpt shows on each side of the caret on a long line.
   static let context = 60
+
+  /// Lines up to this many bytes are shown whole.
+  static let wholeLine = 160
 
   init(_ bytes: [UInt8]) {
     self.bytes = bytes
@@ -31,16 +34,17 @@ struct SourceLines {
     guard end > start else { return nil }
 
     let caretOffset = offset(line: line, column: max(1, column), start: start, end: end)
+    let context = end - start <= Self.wholeLine ? Int.max : Self.context
     var windowStart = caretOffset
     var before = 0
-    while windowStart > start, before < Self.context {
+    while windowStart > start, before < context {
       windowStart -= 1
       while windowStart > start, bytes[windowStart] & 0xC0 == 0x80 { windowStart -= 1 }
       before += 1
     }
     var windowEnd = caretOffset
     var after = 0
-    while windowEnd < end, after < Self.context {
+    while windowEnd < end, after < context {
       windowEnd += 1
       while windowEnd < end, bytes[windowEnd] & 0xC0 == 0x80 { windowEnd += 1 }
       after += 1

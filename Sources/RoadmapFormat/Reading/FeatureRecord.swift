@@ -1,0 +1,37 @@
+/// What the parser remembers about one top-level feature object for the cross-feature rules.
+///
+/// Plain offsets and tokens only (no strings), so a file of many features costs no reference
+/// counting and no allocation per feature; text is decoded from the buffer when a rule needs it.
+struct FeatureRecord: Sendable {
+  /// Index in the top-level array.
+  var index: Int
+  /// Offset of the `{`.
+  var offset: Int
+  /// The id, when it is a string.
+  var id: StringToken?
+  /// Offset of the id value (or of the `{` when there is none).
+  var idOffset: Int
+  /// The plain title, when it is a string.
+  var title: StringToken?
+  /// The plain status, when it is a string.
+  var status: StringToken?
+  /// Offset of the status value.
+  var statusOffset: Int
+  /// Whether the feature loaded (lenient reading).
+  var loaded = false
+  /// Per localized field (title, status, description): interned languages present, as a bit
+  /// mask (languages beyond 64 distinct ones are not tracked), whether the field is an array,
+  /// and the offset of the field's value.
+  var languageMasks: (UInt64, UInt64, UInt64) = (0, 0, 0)
+  var localizedPresent: UInt8 = 0
+  var localizedOffsets: (Int, Int, Int) = (0, 0, 0)
+  /// Whether the plain title, status, description are present (bits 0, 1, 2).
+  var plainPresent: UInt8 = 0
+
+  init(index: Int, offset: Int) {
+    self.index = index
+    self.offset = offset
+    self.idOffset = offset
+    self.statusOffset = offset
+  }
+}

@@ -1,0 +1,297 @@
+import Foundation
+
+/// Everything one parse produced, with diagnostics still as byte offsets.
+struct ParseOutcome {
+  var features: [RoadmapFeature] = []
+  var records: [FeatureRecord] = []
+  var featureCount = 0
+  var topLevelIsArray = false
+  var issues: [Issue] = []
+  var suppressed: [String: (count: Int, severity: Severity)] = [:]
+  /// The parse stopped before the end of the document.
+  var fatal = false
+  /// Interned languages; bit `i` of a record's mask is `languageNames[i]`.
+  var languageNames: [String] = []
+  var byteCount = 0
+  /// Known lines at feature starts, in offset order.
+  var checkpoints: [LineIndex.Checkpoint] = []
+
+  init() {}
+
+  /// Parses `buffer` as Roadmap JSON.
+  static func parse(
+    _ buffer: UnsafeBufferPointer<UInt8>, collectWarnings: Bool, keepValues: Bool = true,
+    parallelThreshold: Int = parallelThreshold
+  ) -> ParseOutcome {
+    guard let base = buffer.baseAddress, buffer.count > 0 else {
+      var outcome = ParseOutcome()
+      outcome.fatal = true
+      outcome.issues = [
+        Issue(
+          code: "empty-document", severity: .error,
+          message: "the file is empty; a roadmap with no features is written []", offset: 0,
+          path: "", rejectedByRoadmap: true)
+      ]
+      return outcome
+    }
+    if buffer.count >= parallelThreshold, let split = splitPoint(in: buffer) {
+      if let outcome = parseInTwo(
+        buffer, split: split, collectWarnings: collectWarnings, keepValues: keepValues)
+      {
+        return outcome
+      }
+    }
+    var parser = RoadmapParser(
+      base: base, count: buffer.count, collectWarnings: collectWarnings, keepValues: keepValues)
+    parser.parseDocument()
+    return ParseOutcome(parser, byteCount: buffer.count)
+  }
+
+  init(_ parser: RoadmapParser, byteCount: Int) {
+    features = parser.features
+    records = parser.records
+    featureCount = parser.featureCount
+    topLevelIsArray = parser.topLevelIsArray
+    issues = parser.sink.issues
+    suppressed = parser.sink.suppressed
+    fatal = parser.sink.fatal
+    languageNames = parser.languageNames
+    self.byteCount = byteCount
+    checkpoints = parser.checkpoints
+  }
+
+  /// Documents from this size on are parsed in two halves at once.
+  static let parallelThreshold = 4 << 20
+
+  /// An offset in the second half of a pretty-printed top-level array that is probably the start
+  /// of a top-level element: a `{` indented like the first element, at the start of a line after
+  /// a line ending in `},` (a raw line break cannot be inside a string). Whether it really is one
+  /// is confirmed by the first half's parse reaching it as an element; nil if there is no
+  /// candidate (compact files are read in one pass).
+  static func splitPoint(in buffer: UnsafeBufferPointer<UInt8>) -> (element: Int, arrayOpen: Int)? {
+    func isSpace(_ byte: UInt8) -> Bool {
+      byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+    var open = 0
+    if buffer.count >= 3 && buffer[0] == 0xEF && buffer[1] == 0xBB && buffer[2] == 0xBF { open = 3 }
+    while open < buffer.count && isSpace(buffer[open]) { open += 1 }
+    guard open < buffer.count, buffer[open] == UInt8(ascii: "[") else { return nil }
+    // The indentation of the first element.
+    var first = open + 1
+    var lineStart: Int?
+    while first < buffer.count && isSpace(buffer[first]) {
+      if buffer[first] == 0x0A { lineStart = first + 1 }
+      first += 1
+    }
+    guard let lineStart, first < buffer.count, buffer[first] == UInt8(ascii: "{") else {
+      return nil
+    }
+    let indent = first - lineStart
+    let limit = min(buffer.count, buffer.count / 2 + (1 << 20))
+    var index = buffer.count / 2
+    while index < limit {
+      defer { index += 1 }
+      guard buffer[index] == 0x0A, index + indent + 1 < buffer.count,
+        buffer[index + indent + 1] == UInt8(ascii: "{")
+      else { continue }
+      var back = index - 1
+      while back > open && (buffer[back] == 0x20 || buffer[back] == 0x0D) { back -= 1 }
+      guard buffer[back] == UInt8(ascii: ",") else { continue }
+      back -= 1
+      while back > open && isSpace(buffer[back]) { back -= 1 }
+      guard buffer[back] == UInt8(ascii: "}") else { continue }
+      var spaces = index + 1
+      while spaces < index + indent + 1 && (buffer[spaces] == 0x20 || buffer[spaces] == 0x09) {
+        spaces += 1
+      }
+      if spaces == index + indent + 1 {
+        return (spaces, open)
+      }
+    }
+    return nil
+  }
+
+  /// Parses the two halves of a large array on two threads. Nil when the first half did not
+  /// reach the split as a top-level element cleanly (the caller then parses in one pass).
+  static func parseInTwo(
+    _ buffer: UnsafeBufferPointer<UInt8>, split: (element: Int, arrayOpen: Int),
+    collectWarnings: Bool, keepValues: Bool
+  ) -> ParseOutcome? {
+    guard let base = buffer.baseAddress else { return nil }
+    let second = SecondHalf(base: base, count: buffer.count)
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global(qos: .userInitiated).async {
+      var parser = RoadmapParser(
+        base: second.base, count: second.count, collectWarnings: collectWarnings,
+        keepValues: keepValues)
+      parser.parseFeatureElements(from: split.element, arrayOpen: split.arrayOpen)
+      second.outcome = ParseOutcome(parser, byteCount: second.count)
+      done.signal()
+    }
+    var first = RoadmapParser(
+      base: base, count: buffer.count, collectWarnings: collectWarnings, keepValues: keepValues)
+    first.stopAt = split.element
+    first.parseDocument()
+    done.wait()
+    guard first.reachedStop, first.sink.syntaxErrors == 0, !first.sink.fatal,
+      let tail = second.outcome
+    else {
+      return first.reachedStop ? nil : ParseOutcome(first, byteCount: buffer.count)
+    }
+    var outcome = ParseOutcome(first, byteCount: buffer.count)
+    outcome.append(tail, lineAtSplit: first.line)
+    return outcome
+  }
+
+  /// Appends the outcome of the second half: indices, lines, languages and paths shifted.
+  mutating func append(_ tail: ParseOutcome, lineAtSplit: Int) {
+    let indexBase = featureCount
+    features += tail.features
+    featureCount += tail.featureCount
+    fatal = tail.fatal
+    // Languages: the tail's ids to ours.
+    var languageMap: [Int] = []
+    for name in tail.languageNames {
+      if let id = languageNames.firstIndex(of: name) {
+        languageMap.append(id)
+      } else {
+        languageMap.append(languageNames.count)
+        languageNames.append(name)
+      }
+    }
+    func remap(_ mask: UInt64) -> UInt64 {
+      var result: UInt64 = 0
+      var rest = mask
+      while rest != 0 {
+        let id = languageMap[rest.trailingZeroBitCount]
+        if id < 64 { result |= UInt64(1) << id }
+        rest &= rest - 1
+      }
+      return result
+    }
+    records.reserveCapacity(records.count + tail.records.count)
+    for var record in tail.records {
+      record.index += indexBase
+      record.languageMasks = (
+        remap(record.languageMasks.0), remap(record.languageMasks.1), remap(record.languageMasks.2)
+      )
+      records.append(record)
+    }
+    checkpoints += tail.checkpoints.map {
+      LineIndex.Checkpoint(offset: $0.offset, line: $0.line + lineAtSplit - 1)
+    }
+    for var issue in tail.issues {
+      issue.path = Self.shiftingTopIndex(issue.path, by: indexBase)
+      for index in issue.related.indices {
+        issue.related[index].path = Self.shiftingTopIndex(issue.related[index].path, by: indexBase)
+      }
+      issue.sequence += issues.count
+      issues.append(issue)
+    }
+    for (code, info) in tail.suppressed {
+      suppressed[code, default: (0, info.severity)].count += info.count
+    }
+    // Each half listed up to the limit per code; keep the first ones of the whole.
+    var listed: [String: Int] = [:]
+    var kept: [Issue] = []
+    kept.reserveCapacity(issues.count)
+    for issue in issues.sorted(by: { ($0.offset, $0.sequence) < ($1.offset, $1.sequence) }) {
+      let seen = listed[issue.code, default: 0]
+      listed[issue.code] = seen + 1
+      if seen < RoadmapParser.maxPerCode {
+        kept.append(issue)
+      } else {
+        suppressed[issue.code, default: (0, issue.severity)].count += 1
+      }
+    }
+    issues = kept
+  }
+
+  /// `/12/title` → `/(12 + base)/title`; paths outside the array are unchanged.
+  static func shiftingTopIndex(_ path: String, by base: Int) -> String {
+    guard path.hasPrefix("/") else { return path }
+    let rest = path.dropFirst()
+    let digits = rest.prefix { $0.isASCII && $0.isNumber }
+    guard let index = Int(digits),
+      digits.count == rest.count || rest.dropFirst(digits.count).first == "/"
+    else { return path }
+    return "/\(index + base)" + rest.dropFirst(digits.count)
+  }
+
+  /// Whether the Roadmap package would reject the document.
+  var rejectedByRoadmap: Bool {
+    fatal || !topLevelIsArray || issues.contains { $0.rejectedByRoadmap }
+  }
+
+  /// The issues as diagnostics sorted by position, plus a note per code that went over the limit.
+  static func diagnostics(
+    _ issues: [Issue], suppressed: [String: (count: Int, severity: Severity)],
+    in buffer: UnsafeBufferPointer<UInt8>, checkpoints: [LineIndex.Checkpoint] = []
+  ) -> [Diagnostic] {
+    var offsets: [Int] = []
+    offsets.reserveCapacity(issues.count)
+    for issue in issues {
+      offsets.append(issue.offset)
+      for related in issue.related {
+        if let offset = related.offset { offsets.append(offset) }
+      }
+    }
+    let locations = LineIndex.locations(of: offsets, in: buffer, checkpoints: checkpoints)
+    var next = 0
+    var result: [(diagnostic: Diagnostic, sequence: Int)] = []
+    result.reserveCapacity(issues.count + suppressed.count)
+    for (sequence, issue) in issues.enumerated() {
+      let location = locations[next]
+      next += 1
+      var related: [RelatedLocation] = []
+      for item in issue.related {
+        var itemLocation = item.location ?? SourceLocation(line: 1, column: 1)
+        if item.offset != nil {
+          itemLocation = locations[next]
+          next += 1
+        }
+        related.append(
+          RelatedLocation(
+            message: item.message, path: item.path, line: itemLocation.line,
+            column: itemLocation.column))
+      }
+      result.append(
+        (
+          Diagnostic(
+            code: issue.code, severity: issue.severity, message: issue.message, path: issue.path,
+            line: location.line, column: location.column, related: related),
+          sequence
+        ))
+    }
+    result.sort {
+      ($0.diagnostic.line, $0.diagnostic.column, $0.sequence)
+        < ($1.diagnostic.line, $1.diagnostic.column, $1.sequence)
+    }
+    var diagnostics = result.map(\.diagnostic)
+    let end =
+      diagnostics.last.map { SourceLocation(line: $0.line, column: $0.column) }
+      ?? SourceLocation(line: 1, column: 1)
+    for (code, info) in suppressed.sorted(by: { $0.key < $1.key }) {
+      diagnostics.append(
+        Diagnostic(
+          code: "diagnostics-truncated", severity: .info,
+          message: "\(info.count) more \(info.severity.rawValue)s [\(code)] not listed "
+            + "(only the first \(RoadmapParser.maxPerCode) of each code are)",
+          path: "", line: end.line, column: end.column))
+    }
+    return diagnostics
+  }
+}
+
+/// The second half's parse, handed between threads. The buffer outlives both parses (the
+/// caller waits for the second before returning) and each half has its own parser.
+private final class SecondHalf: @unchecked Sendable {
+  let base: UnsafePointer<UInt8>
+  let count: Int
+  var outcome: ParseOutcome?
+
+  init(base: UnsafePointer<UInt8>, count: Int) {
+    self.base = base
+    self.count = count
+  }
+}

@@ -1,0 +1,343 @@
+/// Numbers and values of any type (unknown keys, wrong types, elements that are not features).
+extension RoadmapParser {
+  /// Scans a number at `pos` (a `-` or a digit), reporting grammar problems.
+  mutating func scanNumber() -> NumberToken {
+    let start = pos
+    var index = pos
+    var valid = true
+    var isInteger = true
+    if index < count && base[index] == UInt8(ascii: "-") { index += 1 }
+    if index < count && (base[index] == UInt8(ascii: "I") || base[index] == UInt8(ascii: "N")) {
+      pos = index
+      consumeWord()
+      syntaxError(
+        "non-finite-number", at: start,
+        "\(snippet(start, pos) ?? "this value") is not a JSON number; write null or a "
+          + "finite number")
+      return NumberToken(start: start, end: pos, isInteger: false, valid: false)
+    }
+    func digits() -> Int {
+      let first = index
+      while index < count && base[index] >= UInt8(ascii: "0") && base[index] <= UInt8(ascii: "9") {
+        index += 1
+      }
+      return index - first
+    }
+    let intStart = index
+    let intDigits = digits()
+    if intDigits == 0 || (intDigits > 1 && base[intStart] == UInt8(ascii: "0")) { valid = false }
+    if index < count && base[index] == UInt8(ascii: ".") {
+      isInteger = false
+      index += 1
+      if digits() == 0 { valid = false }
+    }
+    if index < count && (base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E")) {
+      isInteger = false
+      index += 1
+      if index < count && (base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-")) {
+        index += 1
+      }
+      if digits() == 0 { valid = false }
+    }
+    // Swallow the rest of a malformed number so recovery goes on after it.
+    while index < count && Self.isNumberByte(base[index]) {
+      valid = false
+      index += 1
+    }
+    pos = index
+    if !valid {
+      let text = snippet(start, index) ?? "this number"
+      let lexical = base[start] == UInt8(ascii: "-") || Self.isDigit(base[start])
+      syntaxError(
+        "invalid-number", at: start, rejected: !(lexical && ignoredDepth > 0),
+        "\(text) is not a valid JSON number (no leading zeros, '+' or bare '.'); "
+          + "write it as in 0, -12, 3.5 or 1e3")
+    }
+    return NumberToken(start: start, end: index, isInteger: isInteger, valid: valid)
+  }
+
+  static func isDigit(_ byte: UInt8) -> Bool {
+    byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+  }
+
+  static func isNumberByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"),
+      UInt8(ascii: "E"), UInt8(ascii: "+"), UInt8(ascii: "-"):
+      return true
+    default:
+      return false
+    }
+  }
+
+  mutating func consumeWord() {
+    while pos < count && Self.isWordByte(base[pos]) { pos += 1 }
+  }
+
+  /// The exact integer value of a number token, if it has one that fits in `Int`.
+  enum IntegerReading {
+    case value(Int)
+    case fraction
+    case outOfRange
+  }
+
+  func integerValue(_ token: NumberToken) -> IntegerReading {
+    if token.isInteger {
+      var index = token.start
+      let negative = base[index] == UInt8(ascii: "-")
+      if negative { index += 1 }
+      var value = 0
+      while index < token.end {
+        let digit = Int(base[index] &- UInt8(ascii: "0"))
+        let (times, overflow1) = value.multipliedReportingOverflow(by: 10)
+        let (next, overflow2) =
+          negative
+          ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+        if overflow1 || overflow2 { return .outOfRange }
+        value = next
+        index += 1
+      }
+      return .value(value)
+    }
+    let text = String(
+      decoding: UnsafeBufferPointer(start: base + token.start, count: token.end - token.start),
+      as: UTF8.self)
+    guard let double = Double(text), double.isFinite else { return .outOfRange }
+    guard double.rounded() == double else { return .fraction }
+    guard double >= -9.223_372_036_854_775_808e18 && double < 9.223_372_036_854_775_808e18 else {
+      return .outOfRange
+    }
+    return .value(Int(double))
+  }
+
+  /// Parses a value the Roadmap package skips (an unknown key, a repeated key). JSONDecoder
+  /// does not look inside strings and numbers it skips, so bad escapes, invalid UTF-8, control
+  /// characters and malformed numbers there do not make the app reject the file.
+  mutating func parseIgnoredValue(keep: Bool) -> JSONValue? {
+    ignoredDepth += 1
+    defer { ignoredDepth -= 1 }
+    return parseValue(keep: keep)
+  }
+
+  /// Parses any value at `pos` (after whitespace), building it only when `keep` is set.
+  mutating func parseValue(keep: Bool) -> JSONValue? {
+    guard pos < count else {
+      unexpectedCharacter(expected: "a value")
+      return nil
+    }
+    let start = pos
+    switch base[pos] {
+    case UInt8(ascii: "\""):
+      let token = scanString()
+      return keep ? .string(decodeString(token)) : nil
+    case UInt8(ascii: "{"):
+      return parseObject(keep: keep)
+    case UInt8(ascii: "["):
+      return parseArray(keep: keep)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      let token = scanNumber()
+      guard keep, token.valid else { return keep ? .null : nil }
+      return .number(
+        String(
+          decoding: UnsafeBufferPointer(start: base + token.start, count: token.end - token.start),
+          as: UTF8.self))
+    case UInt8(ascii: "t"):
+      if matchLiteral("true") { return .bool(true) }
+    case UInt8(ascii: "f"):
+      if matchLiteral("false") { return .bool(false) }
+    case UInt8(ascii: "n"):
+      if matchLiteral("null") { return .null }
+    case UInt8(ascii: "N"), UInt8(ascii: "I"):
+      _ = scanNumber()
+      return keep ? .null : nil
+    case UInt8(ascii: "+"), UInt8(ascii: "."):
+      _ = scanNumber()
+      return keep ? .null : nil
+    case UInt8(ascii: "'"):
+      return keep
+        ? .string(scanSingleQuoted())
+        : {
+          _ = scanSingleQuoted()
+          return nil
+        }()
+    default:
+      break
+    }
+    if Self.isWordByte(base[pos]) {
+      consumeWord()
+      let word = snippet(start, pos) ?? "this word"
+      syntaxError(
+        "invalid-literal", at: start,
+        "\(word) is not a JSON value; text must be in double quotes (\"\(word)\"), and the "
+          + "literals are true, false and null, lowercase")
+      return keep ? .null : nil
+    }
+    unexpectedCharacter(expected: "a value")
+    return nil
+  }
+
+  /// Recovers a `'single-quoted'` string; reports it.
+  mutating func scanSingleQuoted() -> String {
+    let start = pos
+    pos += 1
+    while pos < count && base[pos] != UInt8(ascii: "'") && base[pos] != 0x0A { pos += 1 }
+    let value = String(
+      decoding: UnsafeBufferPointer(start: base + start + 1, count: pos - start - 1), as: UTF8.self)
+    if pos < count && base[pos] == UInt8(ascii: "'") { pos += 1 }
+    syntaxError(
+      "single-quoted-string", at: start,
+      "JSON strings use double quotes: write \"\(value)\"")
+    return value
+  }
+
+  /// Enters one nesting level; false (and the parse stops) past `maxDepth`.
+  mutating func enter() -> Bool {
+    depth += 1
+    if depth > Self.maxDepth {
+      syntaxError(
+        "nesting-too-deep", at: pos, fatal: true,
+        "values are nested more than \(Self.maxDepth) levels deep; Roadmap JSON needs four")
+      return false
+    }
+    return true
+  }
+
+  mutating func parseArray(keep: Bool) -> JSONValue? {
+    let open = pos
+    guard enter() else { return nil }
+    defer { depth -= 1 }
+    pos += 1
+    var elements: [JSONValue] = []
+    skipWhitespace()
+    if stopped { return nil }
+    if pos < count && base[pos] == UInt8(ascii: "]") {
+      pos += 1
+      return keep ? .array([]) : nil
+    }
+    var index = 0
+    while !stopped {
+      path.append(.index(index))
+      let element = parseValue(keep: keep)
+      path.removeLast()
+      if keep, let element { elements.append(element) }
+      index += 1
+      switch afterElement(closer: UInt8(ascii: "]"), open: open, inObject: false) {
+      case .next: continue
+      case .end: return keep ? .array(elements) : nil
+      case .stop: return nil
+      }
+    }
+    return nil
+  }
+
+  /// Reads an object key at `pos`, recovering unquoted and single-quoted keys.
+  mutating func readKey() -> StringToken? {
+    guard pos < count else {
+      unexpectedCharacter(expected: "a key in double quotes")
+      return nil
+    }
+    let byte = base[pos]
+    if byte == UInt8(ascii: "\"") {
+      return scanString()
+    }
+    if Self.isWordByte(byte) || byte == UInt8(ascii: "'") {
+      let start = pos
+      if byte == UInt8(ascii: "'") {
+        let name = scanSingleQuoted()
+        _ = name
+        return StringToken(start: start + 1, end: max(start + 1, pos - 1))
+      }
+      consumeWord()
+      syntaxError(
+        "unquoted-key", at: start,
+        "keys must be in double quotes: write \"\(snippet(start, pos) ?? "key")\"")
+      return StringToken(start: start, end: pos)
+    }
+    unexpectedCharacter(expected: "a key in double quotes")
+    return nil
+  }
+
+  /// After a key: the `:` (recovering a missing one), then whitespace.
+  mutating func expectColon() -> Bool {
+    skipWhitespace()
+    if stopped { return false }
+    if pos < count && base[pos] == UInt8(ascii: ":") {
+      pos += 1
+    } else if pos < count && Self.isValueStart(base[pos]) {
+      syntaxError("missing-colon", at: pos, "missing ':' between the key and its value")
+    } else {
+      unexpectedCharacter(expected: "':' after the key")
+      return false
+    }
+    skipWhitespace()
+    if stopped { return false }
+    if pos >= count {
+      unexpectedCharacter(expected: "a value")
+      return false
+    }
+    return true
+  }
+
+  mutating func parseObject(keep: Bool) -> JSONValue? {
+    let open = pos
+    guard enter() else { return nil }
+    defer { depth -= 1 }
+    pos += 1
+    var members: [(key: String, value: JSONValue)] = []
+    var keys: [StringToken] = []
+    skipWhitespace()
+    if stopped { return nil }
+    if pos < count && base[pos] == UInt8(ascii: "}") {
+      pos += 1
+      return keep ? .object(JSONObject()) : nil
+    }
+    while !stopped {
+      guard let key = readKey() else { return nil }
+      guard expectColon() else { return nil }
+      let duplicateOf = keys.firstIndex { tokensEqual($0, key) }
+      path.append(.key(start: key.start, end: key.end, escaped: key.escaped))
+      if let duplicateOf {
+        let first = keys[duplicateOf]
+        reportDuplicateKey(key, firstOffset: first.start - 1)
+        _ = parseIgnoredValue(keep: false)
+      } else {
+        let value = parseValue(keep: keep)
+        if keep, let value { members.append((decodeString(key), value)) }
+      }
+      path.removeLast()
+      keys.append(key)
+      switch afterElement(closer: UInt8(ascii: "}"), open: open, inObject: true) {
+      case .next: continue
+      case .end: return keep ? .object(JSONObject(members)) : nil
+      case .stop: return nil
+      }
+    }
+    return nil
+  }
+
+  /// Whether two keys are the same string (raw bytes, or decoded when escaped).
+  func tokensEqual(_ left: StringToken, _ right: StringToken) -> Bool {
+    if !left.escaped && !right.escaped {
+      guard left.length == right.length else { return false }
+      for offset in 0..<left.length where base[left.start + offset] != base[right.start + offset] {
+        return false
+      }
+      return true
+    }
+    return decodeString(left) == decodeString(right)
+  }
+
+  mutating func reportDuplicateKey(_ key: StringToken, firstOffset: Int) {
+    let name = decodeString(key)
+    path.removeLast()
+    let firstPath = pointer(appending: name)
+    path.append(.key(start: key.start, end: key.end, escaped: key.escaped))
+    report(
+      "duplicate-key", .error, at: key.start - 1, rejected: false,
+      related: [
+        RelatedIssue(message: "first \"\(name)\" here", path: firstPath, offset: firstOffset)
+      ],
+      "\"\(name)\" appears twice in this object; the app keeps the first value and silently "
+        + "drops this one: remove one of them")
+  }
+}

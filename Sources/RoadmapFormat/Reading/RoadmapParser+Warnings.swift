@@ -1,0 +1,214 @@
+import Foundation
+
+/// The per-feature warning rules, checked while parsing (cheap checks on bytes first).
+extension RoadmapParser {
+  /// Leading or trailing spaces (real files have `"Planned "`).
+  @inline(__always)
+  func checkSurroundingWhitespace(_ token: StringToken, at offset: Int, what: String) {
+    guard token.length > 0 else { return }
+    let first = base[token.start]
+    let last = base[token.end - 1]
+    let leading =
+      first == 0x20 || first == 0x09 || (first == 0xC2 && base[token.start + 1] == 0xA0)
+      || (first == 0x5C && token.escaped && token.length > 1
+        && [UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r")].contains(
+          base[token.start + 1]))
+    let trailing =
+      last == 0x20 || last == 0x09
+      || (last == 0xA0 && token.length > 1 && base[token.end - 2] == 0xC2)
+      || (token.escaped && token.length > 1 && base[token.end - 2] == 0x5C
+        && [UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r")].contains(last))
+    guard leading || trailing else { return }
+    let value = decodeString(token)
+    let trimmed = value.trimmingSpaces().replacingOccurrences(of: "\u{A0}", with: "")
+    let side = leading && trailing ? "leading and trailing" : leading ? "a leading" : "a trailing"
+    report(
+      "surrounding-whitespace", .warning, at: offset, rejected: false,
+      "\"\(what)\" \(Self.quoted(value)) has \(side) space; the app shows it as is"
+        + (what == "id"
+          ? " and counts votes under a key with the space"
+          : what == "status" ? " and compares statuses exactly" : "")
+        + ": write \(Self.quoted(trimmed))")
+  }
+
+  static func quoted(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars.prefix(60) {
+      switch scalar {
+      case "\n": result += "\\n"
+      case "\t": result += "\\t"
+      case "\r": result += "\\r"
+      case "\"": result += "\\\""
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    if text.unicodeScalars.count > 60 { result += "…" }
+    return result + "\""
+  }
+
+  /// A language tag that is not well-formed BCP 47 (`pt_BR`, `EN`, `english`).
+  func checkLanguageTag(_ token: StringToken, at offset: Int) {
+    if !token.escaped && isCommonLanguageTag(token) { return }
+    let text = decodeString(token)
+    if let problem = Self.languageTagProblem(text) {
+      report(
+        "malformed-language-tag", .warning, at: offset, rejected: false,
+        "language \(Self.quoted(text)) \(problem)")
+    }
+  }
+
+  /// The fast path: a lowercase 2–3 letter language, then subtags of 1–8 letters or digits.
+  @inline(__always)
+  func isCommonLanguageTag(_ token: StringToken) -> Bool {
+    var index = token.start
+    while index < token.end && base[index] >= UInt8(ascii: "a") && base[index] <= UInt8(ascii: "z")
+    {
+      index += 1
+    }
+    let languageLength = index - token.start
+    guard languageLength == 2 || languageLength == 3 else { return false }
+    while index < token.end {
+      guard base[index] == UInt8(ascii: "-") else { return false }
+      index += 1
+      let start = index
+      while index < token.end {
+        let byte = base[index] | 0x20
+        guard
+          (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (base[index] >= UInt8(ascii: "0") && base[index] <= UInt8(ascii: "9"))
+        else { break }
+        index += 1
+      }
+      guard index - start >= 1 && index - start <= 8 else { return false }
+    }
+    return true
+  }
+
+  /// What is wrong with a language tag, or nil when it is well-formed.
+  static func languageTagProblem(_ tag: String) -> String? {
+    if tag.isEmpty { return "is empty: write a tag such as \"en\" or \"zh-Hans\"" }
+    let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
+    let fixed = tag.replacingOccurrences(of: "_", with: "-").trimmingSpaces()
+    if tag.contains("_") || tag.contains(" ") {
+      return "is not a BCP 47 tag and never matches the app's localization: write \"\(fixed)\""
+    }
+    let language = subtags[0]
+    guard (2...3).contains(language.count),
+      language.allSatisfy({ $0.isASCII && $0.isLetter })
+    else {
+      return "is not a language tag; the app compares it with localizations such as \"en\", "
+        + "\"de\", \"zh-Hans\", \"pt-BR\""
+    }
+    for subtag in subtags.dropFirst()
+    where subtag.isEmpty || subtag.count > 8
+      || !subtag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+    {
+      return "is not a well-formed BCP 47 tag: write it as in \"zh-Hans\" or \"pt-BR\""
+    }
+    if language.contains(where: { $0.isUppercase }) {
+      let lower = language.lowercased() + tag.dropFirst(language.count)
+      return "starts with an uppercase language code, but the app compares exactly and "
+        + "localizations are lowercase: write \"\(lower)\""
+    }
+    return nil
+  }
+
+  /// An unknown key that looks like a typo of a known one (`isfinished`, `localizedTitles`).
+  mutating func checkUnknownKey(_ name: String, at offset: Int, known: [String]) {
+    guard let target = Self.typoTarget(for: name, among: known) else { return }
+    report(
+      "unknown-key-typo", .warning, at: offset, rejected: false,
+      "unknown key \"\(name)\" looks like \"\(target)\"; the app ignores it (keys are "
+        + "case-sensitive): rename it to \"\(target)\"")
+  }
+
+  /// The known key `name` is probably a misspelling of, if any.
+  static func typoTarget(for name: String, among known: [String]) -> String? {
+    let lower = Array(name.lowercased().unicodeScalars)
+    guard lower.count <= 40 else { return nil }
+    var best: (name: String, distance: Int)?
+    for candidate in known {
+      let target = Array(candidate.lowercased().unicodeScalars)
+      if lower == target { return candidate }
+      let limit = target.count <= 5 ? 1 : 2
+      guard abs(target.count - lower.count) <= limit, lower.count >= 2 else { continue }
+      let distance = editDistance(lower, target)
+      if distance <= limit && distance < (best?.distance ?? .max) {
+        best = (candidate, distance)
+      }
+    }
+    if best == nil {
+      // British spelling and simple plural of the localized keys.
+      let normalized = name.lowercased().replacingOccurrences(of: "localised", with: "localized")
+      for candidate in known where candidate.lowercased() == normalized {
+        return candidate
+      }
+    }
+    return best?.name
+  }
+
+  /// Optimal string alignment distance (edits and adjacent swaps).
+  static func editDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar]) -> Int {
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var previous2 = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], previous2[j - 2] + 1)
+        }
+      }
+      previous2 = previous
+      previous = current
+    }
+    return previous[b.count]
+  }
+
+  /// Status versus `isFinished`.
+  mutating func checkFeatureWarnings(isFinished: Bool?, record: FeatureRecord) {
+    guard let token = record.status, isFinished != false else { return }
+    let key = Self.hash(base, token)
+    let reading: StatusReading
+    if let cached = statusCache[key] {
+      reading = cached
+    } else {
+      reading = StatusReading(status: decodeString(token))
+      if statusCache.count < 4096 { statusCache[key] = reading }
+    }
+    switch reading {
+    case .finished where isFinished == nil:
+      let status = decodeString(token)
+      report(
+        "finished-status-not-flagged", .warning, at: record.statusOffset, rejected: false,
+        pathSuffix: "status",
+        "status \(Self.quoted(status)) reads as finished, but \"isFinished\" is missing, so the "
+          + "app still shows a vote button: add \"isFinished\": true")
+    case .unfinished where isFinished == true:
+      let status = decodeString(token)
+      report(
+        "planned-status-flagged-finished", .warning, at: record.statusOffset, rejected: false,
+        pathSuffix: "status",
+        "status \(Self.quoted(status)) reads as not done, but \"isFinished\" is true, so the app "
+          + "hides the vote button: set \"isFinished\": false or update the status")
+    default:
+      break
+    }
+  }
+
+  /// FNV-1a of a token's raw bytes (escaped tokens hash their raw text: fine for caches).
+  @inline(__always)
+  static func hash(_ base: UnsafePointer<UInt8>, _ token: StringToken) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    var index = token.start
+    while index < token.end {
+      hash = (hash ^ UInt64(base[index])) &* 0x100_0000_01b3
+      index += 1
+    }
+    return hash ^ (token.escaped ? 1 : 0)
+  }
+}

@@ -1,0 +1,436 @@
+/// The strict, recovering, single-pass reader of Roadmap JSON over raw bytes.
+///
+/// It reads the top-level array straight into `RoadmapFeature` values (no intermediate tree),
+/// keeps byte offsets for diagnostics and turns them into lines and columns only at the end.
+/// Nesting is bounded by `maxDepth`; every recovery consumes input, and the parse stops after
+/// `maxSyntaxErrors` syntax errors, so no input can loop, crash or grow memory beyond its size.
+struct RoadmapParser {
+  static let maxDepth = 512
+  static let maxSyntaxErrors = 100
+  static let maxPerCode = 1000
+
+  let base: UnsafePointer<UInt8>
+  let count: Int
+  /// Whether to run the per-feature warning rules.
+  let collectWarnings: Bool
+  /// Whether to build the features at all; rules work from `records` either way.
+  let keepValues: Bool
+  var pos = 0
+  var depth = 0
+  var path: [PathComponent] = []
+  /// The current line, counted as whitespace and comments are skipped (line breaks appear
+  /// nowhere else in JSON that is read on: a raw one ends a string before it).
+  var line = 1
+  var checkpoints: [LineIndex.Checkpoint] = []
+  /// Where a parse of the first part of a large array stops (an element start), and whether
+  /// it got there; see `ParseOutcome.parse`.
+  var stopAt = Int.max
+  var reachedStop = false
+  /// Where diagnostics go (a reference, so reporting needs no exclusive access to the parser).
+  let sink = IssueSink()
+  /// Set when the parse cannot go on; every loop checks it.
+  var stopped: Bool { sink.stopped }
+  var scratch: [UInt8] = []
+  /// The last string ended at a line break; the comma that follows is probably inside it.
+  var afterUnterminated = false
+  /// Above zero while parsing a value the Roadmap package skips without looking inside.
+  var ignoredDepth = 0
+  /// Set when a value of the current feature could not be read faithfully.
+  var featureBroken = false
+
+  var features: [RoadmapFeature] = []
+  var records: [FeatureRecord] = []
+  var featureCount = 0
+  var topLevelIsArray = false
+  var languageIDs: [String: Int] = [:]
+  var languageNames: [String] = []
+  /// Short language tags packed into words, by id, while every id so far is packed.
+  var packedLanguages: [(UInt64, UInt64, Int)] = []
+  var statusCache: [UInt64: StatusReading] = [:]
+
+  init(base: UnsafePointer<UInt8>, count: Int, collectWarnings: Bool, keepValues: Bool = true) {
+    self.base = base
+    self.count = count
+    self.collectWarnings = collectWarnings
+    self.keepValues = keepValues
+    path.reserveCapacity(16)
+    records.reserveCapacity(count / 1024)
+  }
+
+  // MARK: Reporting
+
+  /// Records a diagnostic; the message is only built when it will be listed.
+  func report(
+    _ code: String, _ severity: Severity, at offset: Int, rejected: Bool,
+    pathSuffix: String? = nil, related: [RelatedIssue] = [],
+    _ message: @autoclosure () -> String
+  ) {
+    let seen = sink.perCode[code, default: 0]
+    sink.perCode[code] = seen + 1
+    if seen >= Self.maxPerCode {
+      sink.suppressed[code, default: (0, severity)].count += 1
+      return
+    }
+    sink.issues.append(
+      Issue(
+        code: code, severity: severity, message: message(), offset: offset,
+        path: pointer(appending: pathSuffix), related: related, rejectedByRoadmap: rejected,
+        sequence: sink.issues.count))
+  }
+
+  /// Records a syntax error; stops the parse after too many.
+  func syntaxError(
+    _ code: String, at offset: Int, rejected: Bool = true, fatal: Bool = false,
+    related: [RelatedIssue] = [], _ message: @autoclosure () -> String
+  ) {
+    guard !stopped else { return }
+    report(code, .error, at: offset, rejected: rejected, related: related, message())
+    sink.syntaxErrors += 1
+    if fatal {
+      sink.stopped = true
+      sink.fatal = true
+    } else if sink.syntaxErrors >= Self.maxSyntaxErrors {
+      report(
+        "too-many-errors", .error, at: offset, rejected: true,
+        "stopped reading after \(Self.maxSyntaxErrors) syntax errors; fix these first")
+      sink.stopped = true
+      sink.fatal = true
+    }
+  }
+
+  /// The JSON pointer of the current position.
+  func pointer(appending suffix: String? = nil) -> String {
+    var result = ""
+    for component in path {
+      result += "/"
+      result += pointerToken(component)
+    }
+    if let suffix {
+      result += "/"
+      result += suffix.replacingTilde()
+    }
+    return result
+  }
+
+  func pointerToken(_ component: PathComponent) -> String {
+    let raw: String
+    switch component {
+    case .index(let index): return String(index)
+    case .key(let start, let end, let escaped):
+      raw = decodeString(StringToken(start: start, end: end, escaped: escaped))
+    }
+    guard raw.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+      return raw
+    }
+    return raw.replacingTilde()
+  }
+
+  /// Up to `limit` bytes of source text, for messages.
+  func snippet(_ start: Int, _ end: Int, limit: Int = 40) -> String? {
+    guard end > start, end - start <= limit else { return nil }
+    let buffer = UnsafeBufferPointer(start: base + start, count: end - start)
+    guard !buffer.contains(where: { $0 == 0x0A || $0 == 0x0D }) else { return nil }
+    return String(decoding: buffer, as: UTF8.self)
+  }
+
+  // MARK: Whitespace and comments
+
+  @inline(__always)
+  mutating func skipWhitespace() {
+    while pos < count {
+      let byte = base[pos]
+      if byte == 0x0A {
+        pos += 1
+        line += 1
+        // Indentation: eight spaces at a time.
+        while pos + 8 <= count
+          && UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
+        {
+          pos += 8
+        }
+      } else if byte == 0x20 || byte == 0x0D || byte == 0x09 {
+        pos += 1
+      } else if byte == UInt8(ascii: "/") {
+        guard skipComment() else { return }
+      } else {
+        return
+      }
+    }
+  }
+
+  /// Skips a `//` or `/* */` comment at `pos`, reporting it; false if `/` starts none.
+  mutating func skipComment() -> Bool {
+    guard pos + 1 < count else { return false }
+    let start = pos
+    let next = base[pos + 1]
+    if next == UInt8(ascii: "/") {
+      pos += 2
+      while pos < count && base[pos] != 0x0A { pos += 1 }
+    } else if next == UInt8(ascii: "*") {
+      pos += 2
+      var closed = false
+      while pos + 1 < count {
+        if base[pos] == UInt8(ascii: "*") && base[pos + 1] == UInt8(ascii: "/") {
+          pos += 2
+          closed = true
+          break
+        }
+        if base[pos] == 0x0A { line += 1 }
+        pos += 1
+      }
+      if !closed {
+        pos = count
+        syntaxError(
+          "comment", at: start, fatal: true,
+          "a /* comment is not closed, and JSON has no comments at all; remove it")
+        return false
+      }
+    } else {
+      return false
+    }
+    syntaxError(
+      "comment", at: start,
+      "JSON has no comments: JSONDecoder and every other reader reject the file; remove it "
+        + "(or keep the note in an extra key such as \"note\")")
+    return !stopped
+  }
+
+  // MARK: Structure
+
+  enum Step {
+    case next
+    case end
+    case stop
+  }
+
+  static func isValueStart(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "{"), UInt8(ascii: "["), UInt8(ascii: "\""), UInt8(ascii: "-"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "t"), UInt8(ascii: "f"),
+      UInt8(ascii: "n"):
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// After a value inside an array or object: a comma (then the next element), or the closer.
+  mutating func afterElement(closer: UInt8, open: Int, inObject: Bool) -> Step {
+    let valueEnd = pos
+    skipWhitespace()
+    if stopped { return .stop }
+    guard pos < count else {
+      unexpectedEnd(open: open, inObject: inObject)
+      return .stop
+    }
+    let byte = base[pos]
+    if byte == UInt8(ascii: ",") {
+      afterUnterminated = false
+      let comma = pos
+      pos += 1
+      skipWhitespace()
+      if stopped { return .stop }
+      if pos < count && base[pos] == closer {
+        syntaxError(
+          "trailing-comma", at: comma, rejected: false,
+          "trailing comma before '\(Character(Unicode.Scalar(closer)))': jq, Python, browsers and "
+            + "apps before iOS 17 reject the file; remove the comma")
+        pos += 1
+        return stopped ? .stop : .end
+      }
+      if pos < count && base[pos] == UInt8(ascii: ",") {
+        syntaxError("unexpected-character", at: pos, fatal: true, "two commas in a row; remove one")
+        return .stop
+      }
+      return .next
+    }
+    if byte == closer {
+      pos += 1
+      afterUnterminated = false
+      return .end
+    }
+    let startsNext = inObject ? byte == UInt8(ascii: "\"") : Self.isValueStart(byte)
+    if startsNext {
+      if afterUnterminated {
+        afterUnterminated = false
+      } else {
+        syntaxError(
+          "missing-comma", at: valueEnd,
+          "missing ',' after this value: add a comma before the next "
+            + (inObject ? "key" : "element"))
+      }
+      return stopped ? .stop : .next
+    }
+    if byte == UInt8(ascii: "]") || byte == UInt8(ascii: "}") {
+      let expected = Character(Unicode.Scalar(closer))
+      syntaxError(
+        "mismatched-bracket", at: pos, fatal: true,
+        related: [RelatedIssue(message: "opened here", path: pointer(), offset: open)],
+        "'\(Character(Unicode.Scalar(byte)))' closes the \(inObject ? "object" : "array") "
+          + "opened at the related position; expected ',' or '\(expected)'")
+      return .stop
+    }
+    unexpectedCharacter(expected: "',' or '\(Character(Unicode.Scalar(closer)))'")
+    return .stop
+  }
+
+  mutating func unexpectedEnd(open: Int, inObject: Bool) {
+    syntaxError(
+      "unexpected-end-of-input", at: count, fatal: true,
+      related: [RelatedIssue(message: "opened here", path: pointer(), offset: open)],
+      "the file ends inside \(inObject ? "an object" : "an array"); close it with "
+        + (inObject ? "'}'" : "']'") + " (is the file cut short?)")
+  }
+
+  mutating func unexpectedCharacter(expected: String) {
+    guard pos < count else {
+      syntaxError(
+        "unexpected-end-of-input", at: count, fatal: true,
+        "the file ends where \(expected) was expected")
+      return
+    }
+    syntaxError(
+      "unexpected-character", at: pos, fatal: true,
+      "unexpected \(describeByte(at: pos)); expected \(expected)")
+  }
+
+  func describeByte(at offset: Int) -> String {
+    let byte = base[offset]
+    if byte >= 0x21 && byte < 0x7F {
+      return "'\(Character(Unicode.Scalar(byte)))'"
+    }
+    if byte >= 0x80 {
+      if let scalar = decodeScalar(at: offset) {
+        return "'\(Character(scalar))' (U+\(String(scalar.value, radix: 16, uppercase: true)))"
+      }
+      return "byte 0x\(String(byte, radix: 16, uppercase: true)) (not UTF-8)"
+    }
+    return "control character 0x\(String(byte, radix: 16, uppercase: true))"
+  }
+
+  func decodeScalar(at offset: Int) -> Unicode.Scalar? {
+    let length = utf8SequenceLength(at: offset)
+    guard length > 0 else { return nil }
+    let buffer = UnsafeBufferPointer(start: base + offset, count: length)
+    return String(decoding: buffer, as: UTF8.self).unicodeScalars.first
+  }
+
+  // MARK: Document
+
+  /// Parses the whole document.
+  mutating func parseDocument() {
+    if count >= 3 && base[0] == 0xEF && base[1] == 0xBB && base[2] == 0xBF {
+      report(
+        "byte-order-mark", .warning, at: 0, rejected: false,
+        "the file starts with a UTF-8 byte-order mark; JSONDecoder skips it but many tools "
+          + "do not: save the file as UTF-8 without BOM")
+      pos = 3
+    } else if count >= 2
+      && ((base[0] == 0xFF && base[1] == 0xFE) || (base[0] == 0xFE && base[1] == 0xFF))
+    {
+      syntaxError(
+        "invalid-encoding", at: 0, fatal: true,
+        "the file is UTF-16; Roadmap JSON must be UTF-8: save it as UTF-8")
+      return
+    }
+    skipWhitespace()
+    if stopped { return }
+    guard pos < count else {
+      syntaxError(
+        "empty-document", at: 0, fatal: true,
+        "the file is empty; a roadmap with no features is written []")
+      return
+    }
+    let start = pos
+    if base[pos] == UInt8(ascii: "[") {
+      topLevelIsArray = true
+      parseFeatureArray()
+      if reachedStop { return }
+    } else {
+      let kind = ValueKind(firstByte: base[pos])
+      var hint = ""
+      if kind == .object {
+        let value = parseValue(keep: true)
+        if case .object(let object)? = value,
+          let member = object.members.first(where: {
+            if case .array = $0.value { return true } else { return false }
+          })
+        {
+          hint = "; move the array in \"\(member.key)\" to the top level"
+        }
+      } else {
+        _ = parseValue(keep: false)
+      }
+      if kind != .other {
+        report(
+          "not-an-array", .error, at: start, rejected: true,
+          "the top level is \(kind.withArticle), but the Roadmap package reads an array of "
+            + "features: write [ {\"id\": \"1\", …}, … ]\(hint)")
+      }
+    }
+    parseDocumentEnd()
+  }
+
+  /// Parses the elements of the top-level array from `start` (an element start found by
+  /// `ParseOutcome.splitPoint`) to the end of the document, as the second half of a parallel
+  /// parse. Element indices and lines are relative to `start`.
+  mutating func parseFeatureElements(from start: Int, arrayOpen: Int) {
+    topLevelIsArray = true
+    pos = start
+    depth = 1
+    parseFeatureElements(open: arrayOpen)
+    depth = 0
+    parseDocumentEnd()
+  }
+
+  /// After the top-level value: nothing but whitespace.
+  mutating func parseDocumentEnd() {
+    if stopped { return }
+    skipWhitespace()
+    if !stopped && pos < count {
+      syntaxError(
+        "trailing-content", at: pos, fatal: true,
+        "unexpected \(describeByte(at: pos)) after the end of the document; remove it "
+          + "(two documents pasted together?)")
+    }
+  }
+
+  /// Consumes `true`, `false` or `null` if one starts at `pos` and is not followed by a word
+  /// character.
+  mutating func matchLiteral(_ word: StaticString) -> Bool {
+    let length = word.utf8CodeUnitCount
+    guard pos + length <= count else { return false }
+    let bytes = word.utf8Start
+    for index in 0..<length where base[pos + index] != bytes[index] {
+      return false
+    }
+    if pos + length < count && Self.isWordByte(base[pos + length]) { return false }
+    pos += length
+    return true
+  }
+
+  static func isWordByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "$"):
+      return true
+    default:
+      return false
+    }
+  }
+}
+
+extension String {
+  /// Escapes `~` and `/` for a JSON pointer token.
+  func replacingTilde() -> String {
+    var result = ""
+    for character in self {
+      switch character {
+      case "~": result += "~0"
+      case "/": result += "~1"
+      default: result.append(character)
+      }
+    }
+    return result
+  }
+}

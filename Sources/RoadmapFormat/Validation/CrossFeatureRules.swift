@@ -1,0 +1,357 @@
+import Foundation
+
+/// The rules that need every feature: duplicate ids, counter keys, language coverage,
+/// `--languages`, `--statuses` and the comparison with the previous version.
+struct CrossFeatureRules {
+  let options: ValidationOptions
+  let outcome: ParseOutcome
+  /// The document's bytes, for decoding the tokens the records point at.
+  let base: UnsafePointer<UInt8>
+  var issues: [Issue] = []
+
+  init(options: ValidationOptions, outcome: ParseOutcome, buffer: UnsafeBufferPointer<UInt8>) {
+    self.options = options
+    self.outcome = outcome
+    // An empty document has no records, so the placeholder is never read.
+    self.base = buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!
+  }
+
+  func text(_ token: StringToken) -> String {
+    RoadmapParser.decodeString(token, in: base)
+  }
+
+  /// The bytes of an id token: raw when it has no escapes, decoded otherwise.
+  func withIDBytes<R>(_ token: StringToken, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if !token.escaped {
+      return body(UnsafeBufferPointer(start: base + token.start, count: token.length))
+    }
+    var decoded = text(token)
+    return decoded.withUTF8(body)
+  }
+
+  mutating func add(
+    _ code: String, _ severity: Severity, at offset: Int, path: String,
+    related: [RelatedIssue] = [], _ message: String
+  ) {
+    issues.append(
+      Issue(
+        code: code, severity: severity, message: message, offset: offset, path: path,
+        related: related, rejectedByRoadmap: false, sequence: Int.max / 2 + issues.count))
+  }
+
+  static func idPath(_ index: Int) -> String { "/\(index)/id" }
+
+  mutating func run() {
+    checkIDs()
+    checkLanguageCoverage()
+    if let languages = options.languages, !languages.isEmpty {
+      checkRequiredLanguages(languages)
+    }
+    if let statuses = options.statuses, !statuses.isEmpty {
+      checkStatuses(statuses)
+    }
+  }
+
+  // MARK: Ids and counter keys
+
+  mutating func checkIDs() {
+    let template = options.keyTemplate
+    let parts = template.components(separatedBy: "{id}")
+    let prefix = parts.first ?? ""
+    let suffix = parts.count > 1 ? parts[1...].joined(separator: "{id}") : ""
+    let fixedValid = (prefix + suffix).utf8.allSatisfy(Self.isCounterKeyByte)
+    let fixedLength = prefix.utf8.count + suffix.utf8.count
+    let records = outcome.records
+    // Open addressing over record indices, keyed by the id's bytes: no string per id.
+    var capacity = 16
+    while capacity < records.count * 2 { capacity <<= 1 }
+    var table = [Int32](repeating: -1, count: capacity)
+    let mask = capacity - 1
+    for recordIndex in records.indices {
+      guard let token = records[recordIndex].id else { continue }
+      let (hash, valid) = withIDBytes(token) { bytes -> (UInt64, Bool) in
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var valid = true
+        for byte in bytes {
+          hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+          valid = valid && Self.isCounterKeyByte(byte)
+        }
+        return (hash, valid)
+      }
+      var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
+      var duplicateOf: Int?
+      while table[slot] >= 0 {
+        let other = Int(table[slot])
+        if let otherToken = records[other].id, sameText(token, otherToken) {
+          duplicateOf = other
+          break
+        }
+        slot = (slot + 1) & mask
+      }
+      let record = records[recordIndex]
+      if let first = duplicateOf {
+        let firstRecord = records[first]
+        let id = text(token)
+        add(
+          "duplicate-id", .error, at: record.idOffset, path: Self.idPath(record.index),
+          related: [
+            RelatedIssue(
+              message: "first feature with id \"\(id)\"", path: Self.idPath(firstRecord.index),
+              offset: firstRecord.idOffset)
+          ],
+          "id \"\(id)\" is already used by feature \(firstRecord.index); both would count votes "
+            + "under the same key and the app marks both as voted: give this feature a new id")
+        continue
+      }
+      table[slot] = Int32(recordIndex)
+      let idLength = token.escaped ? text(token).utf8.count : token.length
+      guard idLength > 0 else { continue }
+      let length = fixedLength + idLength
+      if !fixedValid || length < 3 || length > 64 || !valid {
+        let key = prefix + text(token) + suffix
+        let reason: String
+        if length > 64 {
+          reason = "is \(length) characters long, over the limit of 64"
+        } else if length < 3 {
+          reason = "is shorter than 3 characters"
+        } else {
+          let bad = Set(
+            key.unicodeScalars.filter {
+              !($0.isASCII && Self.isCounterKeyByte(UInt8($0.value)))
+            }
+          )
+          .map { $0 == " " ? "space" : "'\($0)'" }.sorted().joined(separator: ", ")
+          reason = "contains \(bad)"
+        }
+        add(
+          "invalid-counter-key", .error, at: record.idOffset, path: Self.idPath(record.index),
+          "the counter key \(RoadmapParser.quoted(key)) built from this id \(reason); counting "
+            + "APIs accept only ^[A-Za-z0-9_\\-.]{3,64}$, so votes for it are lost: use letters, "
+            + "digits, '_', '-' and '.' only")
+      }
+    }
+  }
+
+  /// Whether two tokens are the same text.
+  func sameText(_ left: StringToken, _ right: StringToken) -> Bool {
+    if !left.escaped && !right.escaped {
+      guard left.length == right.length else { return false }
+      for offset in 0..<left.length where base[left.start + offset] != base[right.start + offset] {
+        return false
+      }
+      return true
+    }
+    return text(left) == text(right)
+  }
+
+  static func isCounterKeyByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+      UInt8(ascii: "."):
+      return true
+    default:
+      return false
+    }
+  }
+
+  // MARK: Languages
+
+  static let fieldNames = ["localizedTitle", "localizedStatus", "localizedDescription"]
+
+  static func mask(_ record: FeatureRecord, _ slot: Int) -> UInt64 {
+    switch slot {
+    case 0: record.languageMasks.0
+    case 1: record.languageMasks.1
+    default: record.languageMasks.2
+    }
+  }
+
+  static func localizedOffset(_ record: FeatureRecord, _ slot: Int) -> Int {
+    switch slot {
+    case 0: record.localizedOffsets.0
+    case 1: record.localizedOffsets.1
+    default: record.localizedOffsets.2
+    }
+  }
+
+  func describe(_ record: FeatureRecord) -> String {
+    record.id.map { "\"\(text($0))\"" } ?? "#\(record.index)"
+  }
+
+  /// A language present in a localized field of some features and missing in others.
+  mutating func checkLanguageCoverage() {
+    let languageCount = min(outcome.languageNames.count, 64)
+    guard languageCount > 0 else { return }
+    let records = outcome.records
+    for slot in 0..<3 {
+      let bit = UInt8(1) << slot
+      var localizing = 0
+      var counts = [Int](repeating: 0, count: languageCount)
+      for index in records.indices where records[index].localizedPresent & bit != 0 {
+        localizing += 1
+        var mask = Self.mask(records[index], slot)
+        while mask != 0 {
+          counts[mask.trailingZeroBitCount] += 1
+          mask &= mask - 1
+        }
+      }
+      var partial: UInt64 = 0
+      for language in 0..<languageCount where counts[language] > 0 && counts[language] < localizing
+      {
+        partial |= UInt64(1) << language
+      }
+      guard partial != 0 else { continue }
+      // One more pass: the first few features missing each partial language.
+      var missingCount = [Int](repeating: 0, count: languageCount)
+      var missing = [[Int]](repeating: [], count: languageCount)
+      for index in records.indices where records[index].localizedPresent & bit != 0 {
+        var absent = partial & ~Self.mask(records[index], slot)
+        while absent != 0 {
+          let language = absent.trailingZeroBitCount
+          if missingCount[language] < 6 { missing[language].append(index) }
+          missingCount[language] += 1
+          absent &= absent - 1
+        }
+      }
+      let field = Self.fieldNames[slot]
+      for language in 0..<languageCount where partial & (UInt64(1) << language) != 0 {
+        let name = outcome.languageNames[language]
+        guard let first = missing[language].first.map({ records[$0] }) else { continue }
+        let others = missing[language].dropFirst().map { records[$0] }
+        let listed = others.map(describe).joined(separator: ", ")
+        let more = missingCount[language] - missing[language].count
+        add(
+          "inconsistent-languages", .warning, at: Self.localizedOffset(first, slot),
+          path: "/\(first.index)/\(field)",
+          related: others.map {
+            RelatedIssue(
+              message: "also missing \"\(name)\"", path: "/\($0.index)/\(field)",
+              offset: Self.localizedOffset($0, slot))
+          },
+          "\"\(name)\" is in \(field) of \(counts[language]) features but missing in "
+            + "\(missingCount[language]): feature \(describe(first))"
+            + (listed.isEmpty ? "" : ", \(listed)") + (more > 0 ? " and \(more) more" : "")
+            + "; \"\(name)\" users see the plain field there: add the translation")
+      }
+    }
+  }
+
+  /// `--languages`: every feature localizes the given languages in every field it has.
+  mutating func checkRequiredLanguages(_ languages: [String]) {
+    let ids = languages.map { language -> UInt64? in
+      guard let index = outcome.languageNames.firstIndex(of: language), index < 64 else {
+        return outcome.languageNames.contains(language) ? nil : 0
+      }
+      return UInt64(1) << index
+    }
+    let plainNames = ["title", "status", "description"]
+    for record in outcome.records where record.id != nil {
+      var missingParts: [String] = []
+      var offset = record.offset
+      for slot in 0..<3 {
+        let bit = UInt8(1) << slot
+        let hasLocalized = record.localizedPresent & bit != 0
+        guard hasLocalized || record.plainPresent & bit != 0 else { continue }
+        let mask = hasLocalized ? Self.mask(record, slot) : 0
+        var missing: [String] = []
+        for (language, id) in zip(languages, ids) {
+          guard let id else { continue }  // beyond 64 tracked languages: not checked
+          if !hasLocalized || mask & id == 0 { missing.append(language) }
+        }
+        if !missing.isEmpty {
+          if missingParts.isEmpty && hasLocalized { offset = Self.localizedOffset(record, slot) }
+          missingParts.append(
+            "\(Self.fieldNames[slot]) lacks \(missing.joined(separator: ", "))"
+              + (hasLocalized ? "" : " (it has only a plain \(plainNames[slot]))"))
+        }
+      }
+      guard !missingParts.isEmpty else { continue }
+      add(
+        "missing-language", .error, at: offset, path: "/\(record.index)",
+        "feature \(describe(record)) is not translated into every required language "
+          + "(--languages \(languages.joined(separator: ","))): "
+          + missingParts.joined(separator: "; ")
+          + "; add {\"language\": …, \"value\": …} items")
+    }
+  }
+
+  /// `--statuses`: every plain status is one of the allowed values.
+  mutating func checkStatuses(_ statuses: [String]) {
+    let allowed = Set(statuses)
+    for record in outcome.records {
+      guard let token = record.status else { continue }
+      let status = text(token)
+      guard !allowed.contains(status) else { continue }
+      let close = statuses.first {
+        $0.lowercased() == status.lowercased().trimmingSpaces()
+      }
+      add(
+        "unknown-status", .error, at: record.statusOffset, path: "/\(record.index)/status",
+        "status \(RoadmapParser.quoted(status)) is not one of the allowed statuses ("
+          + statuses.joined(separator: ", ") + ")"
+          + (close.map { ": write \"\($0)\"" } ?? ": use one of them or extend --statuses"))
+    }
+  }
+
+  // MARK: Previous version
+
+  /// Removed ids (orphaned votes) and probable renames against the published version.
+  mutating func compare(withPrevious buffer: UnsafeBufferPointer<UInt8>) {
+    let previous = ParseOutcome.parse(buffer, collectWarnings: false, keepValues: false)
+    if previous.fatal || !previous.topLevelIsArray {
+      let reason = previous.issues.first { $0.severity == .error }?.message ?? "it is not a roadmap"
+      add(
+        "previous-unreadable", .error, at: 0, path: "",
+        "the previous version cannot be read (\(reason)), so removed ids were not checked")
+      return
+    }
+    guard let previousBase = buffer.baseAddress else { return }
+    func previousText(_ token: StringToken) -> String {
+      RoadmapParser.decodeString(token, in: previousBase)
+    }
+    let previousRecords = previous.records.filter { $0.id != nil }
+    let previousIDs = Set(previousRecords.map { previousText($0.id!) })
+    var currentIDs = Set<String>()
+    // Current features whose id is new, by title.
+    var newByTitle: [String: FeatureRecord] = [:]
+    for record in outcome.records {
+      guard let token = record.id else { continue }
+      let id = text(token)
+      currentIDs.insert(id)
+      guard !previousIDs.contains(id), let title = record.title.map(text) else { continue }
+      if newByTitle[title] == nil { newByTitle[title] = record }
+    }
+    let gone = previousRecords.filter { !currentIDs.contains(previousText($0.id!)) }
+    let locations = LineIndex.locations(of: gone.map(\.idOffset), in: buffer)
+    var reported = Set<String>()
+    for (record, location) in zip(gone, locations) {
+      let id = previousText(record.id!)
+      guard reported.insert(id).inserted else { continue }
+      let related = RelatedIssue(
+        message: "feature \"\(id)\" in the previous version", path: Self.idPath(record.index),
+        offset: nil, location: location)
+      var renamedTo: String?
+      if let title = record.title.map(previousText), let renamed = newByTitle[title],
+        let newToken = renamed.id
+      {
+        let newID = text(newToken)
+        renamedTo = newID
+        add(
+          "probable-rename", .warning, at: renamed.idOffset, path: Self.idPath(renamed.index),
+          related: [related],
+          "this feature has the title of \"\(id)\" in the previous version but a new id "
+            + "\"\(newID)\": its votes stay under the old key; keep the id \"\(id)\" unless "
+            + "the change is meant")
+      }
+      let rename = renamedTo.map { " (probably renamed to \"\($0)\")" } ?? ""
+      add(
+        "removed-id", options.allowRemoved ? .info : .error, at: 0, path: "",
+        related: [related],
+        "feature \"\(id)\" of the previous version is gone\(rename); its votes are orphaned"
+          + (options.allowRemoved
+            ? " (allowed by --allow-removed)"
+            : ": restore it, or pass --allow-removed if removing it is meant"))
+    }
+  }
+}

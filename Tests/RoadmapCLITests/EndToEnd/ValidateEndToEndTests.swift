@@ -1,0 +1,308 @@
+import Foundation
+import Testing
+
+/// `roadmapctl validate`, run as the real binary: every format, every exit code, every input kind.
+@Suite struct ValidateEndToEndTests {
+  /// A temporary directory holding the fixtures by name.
+  static func workspace() throws -> TemporaryDirectory {
+    let directory = try TemporaryDirectory()
+    try directory.write("good.json", Fixtures.good)
+    try directory.write("broken.json", Fixtures.numericID)
+    try directory.write("trailing.json", Fixtures.trailingComma)
+    try directory.write("warning.json", Fixtures.warningOnly)
+    try directory.write("finished.json", Fixtures.finishedAsString)
+    try directory.write("previous.json", Fixtures.previous)
+    try directory.write("next.json", Fixtures.withoutThree)
+    try FileManager.default.createDirectory(
+      at: directory.url.appendingPathComponent("folder.json"), withIntermediateDirectories: true)
+    return directory
+  }
+
+  func validate(
+    _ arguments: [String], stdin: String? = nil, in directory: TemporaryDirectory
+  ) async throws -> ProcessResult {
+    try await Roadmapctl.run(
+      ["validate"] + arguments, stdin: stdin.map { Array($0.utf8) },
+      workingDirectory: directory.url)
+  }
+
+  @Test func goodFileExits0() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let result = try await validate(["good.json"], in: directory)
+    #expect(result.exitCode == 0)
+    #expect(result.stdoutText == "good.json: 3 features, no problems\n")
+    #expect(result.stderrText.isEmpty)
+  }
+
+  @Test func brokenFileExits1WithLineColumnAndCaret() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let result = try await validate(["broken.json"], in: directory)
+    #expect(result.exitCode == 1)
+    #expect(result.stderrText.isEmpty)
+    let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
+    try #require(lines.count > 3)
+    let first = lines[0]
+    #expect(first.hasPrefix("broken.json:3:11: error: "))
+    #expect(first.hasSuffix("[id-not-string]"))
+    #expect(lines[1] == "      { \"id\": 2, \"title\": \"Widgets\" }")
+    #expect(lines[2] == "    " + String(repeating: " ", count: 10) + "^")
+    #expect(result.stdoutText.contains("broken.json: 2 features, 1 error (invalid)\n"))
+  }
+
+  @Test func trailingCommaIsAnError() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let result = try await validate(["trailing.json"], in: directory)
+    #expect(result.exitCode == 1)
+    #expect(result.stdoutText.contains("trailing.json:2:38: error: "))
+    #expect(result.stdoutText.contains("[trailing-comma]"))
+  }
+
+  @Test func jsonFormatHasTheDocumentedShape() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let result = try await validate(
+      ["good.json", "broken.json", "--format", "json"], in: directory)
+    #expect(result.exitCode == 1)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+    #expect(Array(object.keys) == ["files"])
+    let files = try #require(object["files"] as? [[String: Any]])
+    #expect(files.count == 2)
+    #expect(Set(files[0].keys) == ["path", "valid", "features", "diagnostics"])
+    #expect(files[0]["path"] as? String == "good.json")
+    #expect(files[0]["valid"] as? Bool == true)
+    #expect(files[0]["features"] as? Int == 3)
+    #expect((files[0]["diagnostics"] as? [Any])?.isEmpty == true)
+    #expect(files[1]["valid"] as? Bool == false)
+    #expect(files[1]["features"] as? Int == 2)
+    let diagnostic = try #require((files[1]["diagnostics"] as? [[String: Any]])?.first)
+    #expect(Set(diagnostic.keys) == ["code", "severity", "message", "path", "line", "column"])
+    #expect(diagnostic["code"] as? String == "id-not-string")
+    #expect(diagnostic["severity"] as? String == "error")
+    #expect(diagnostic["path"] as? String == "/1/id")
+    #expect(diagnostic["line"] as? Int == 3)
+    #expect(diagnostic["column"] as? Int == 11)
+    #expect(result.stdoutText.hasPrefix(#"{"files":[{"path":"good.json","valid":true,"#))
+  }
+
+  @Test func githubFormatAnnotates() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let result = try await validate(["broken.json", "--format=github"], in: directory)
+    #expect(result.exitCode == 1)
+    let first = try #require(result.stdoutText.split(separator: "\n").first)
+    #expect(first.hasPrefix("::error file=broken.json,line=3,col=11,title=id-not-string::"))
+    #expect(result.stdoutText.hasSuffix("broken.json: 2 features, 1 error (invalid)\n"))
+  }
+
+  @Test func warningsPassUnlessStrict() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let relaxed = try await validate(["warning.json"], in: directory)
+    #expect(relaxed.exitCode == 0)
+    #expect(relaxed.stdoutText.contains("warning.json:2:48: warning: "))
+    #expect(relaxed.stdoutText.contains("[surrounding-whitespace]"))
+    let strict = try await validate(["warning.json", "--strict"], in: directory)
+    #expect(strict.exitCode == 1)
+    #expect(strict.stdoutText.hasSuffix("warning.json: 1 feature, 1 warning (invalid)\n"))
+    let json = try await validate(["--strict", "--format", "json", "warning.json"], in: directory)
+    #expect(json.stdoutText.contains(#""valid":false"#))
+  }
+
+  @Test func compatibleJudgesAsTheRoadmapPackage() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let result = try await validate(["--compatible", "finished.json"], in: directory)
+    #expect(result.exitCode == 1)
+    #expect(result.stdoutText.contains("finished.json:2:52: error: "))
+  }
+
+  @Test func requiredLanguagesAndAllowedStatuses() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    #expect(try await validate(["good.json", "--languages", "en,de"], in: directory).exitCode == 0)
+    let french = try await validate(["good.json", "--languages=en,fr"], in: directory)
+    #expect(french.exitCode == 1)
+    #expect(french.stdoutText.contains("fr"))
+    let statuses = try await validate(
+      ["good.json", "--statuses", "planned,finished"], in: directory)
+    #expect(statuses.exitCode == 1)
+    #expect(statuses.stdoutText.contains("in-progress"))
+    #expect(
+      try await validate(
+        ["good.json", "--statuses", "planned,in-progress,finished"], in: directory
+      )
+      .exitCode == 0)
+  }
+
+  @Test func previousVersionProtectsVotes() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let removed = try await validate(["next.json", "--previous", "previous.json"], in: directory)
+    #expect(removed.exitCode == 1)
+    #expect(removed.stdoutText.contains("\"3\""))
+    let allowed = try await validate(
+      ["next.json", "--previous", "previous.json", "--allow-removed"], in: directory)
+    #expect(allowed.exitCode == 0)
+    let same = try await validate(["previous.json", "--previous", "previous.json"], in: directory)
+    #expect(same.exitCode == 0)
+  }
+
+  @Test func previousThatCannotBeReadFails() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let result = try await validate(["good.json", "--previous", "gone.json"], in: directory)
+    #expect(result.exitCode == 1)
+    #expect(result.stderrText == "Error: cannot read 'gone.json': no such file\n")
+  }
+
+  @Test func standardInput() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let dash = try await validate(["-"], stdin: Fixtures.good, in: directory)
+    #expect(dash.exitCode == 0)
+    #expect(dash.stdoutText == "<stdin>: 3 features, no problems\n")
+    let implicit = try await validate([], stdin: Fixtures.numericID, in: directory)
+    #expect(implicit.exitCode == 1)
+    #expect(implicit.stdoutText.hasPrefix("<stdin>:3:11: error: "))
+    let empty = try await validate(["--format", "json"], stdin: "", in: directory)
+    #expect(empty.exitCode == 1)
+    #expect(empty.stdoutText.contains(#""code":"empty-document""#))
+  }
+
+  @Test func unreadableFilesAreNamedAndExit1() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let missing = try await validate(["missing.json"], in: directory)
+    #expect(missing.exitCode == 1)
+    #expect(missing.stderrText == "Error: cannot read 'missing.json': no such file\n")
+    let folder = try await validate(["good.json", "folder.json"], in: directory)
+    #expect(folder.exitCode == 1)
+    #expect(folder.stdoutText == "good.json: 3 features, no problems\n")
+    #expect(folder.stderrText == "Error: cannot read 'folder.json': it is a directory\n")
+  }
+
+  @Test(arguments: [
+    (
+      ["--format", "xml", "good.json"], "Error: The value 'xml' is invalid for '--format <format>'."
+    ),
+    (
+      ["--allow-removed", "good.json"], "Error: --allow-removed only applies with --previous <old>."
+    ),
+    (["-", "-"], "Error: Standard input ('-') can be read only once."),
+    (["--previous", "-"], "Error: Standard input ('-') can be read only once."),
+    (["--previous"], "Error: Missing value for '--previous <old>'."),
+    (["--stric"], "Error: Unknown option '--stric'. Did you mean '--strict'?"),
+  ])
+  func usageErrorsExit64(_ arguments: [String], message: String) async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let result = try await validate(arguments, in: directory)
+    #expect(result.exitCode == 64)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderrText.hasPrefix(message))
+    #expect(result.stderrText.contains("\nUsage: roadmapctl validate "))
+  }
+
+  @Test func absolutePathsAndSeveralFiles() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let absolute = directory.url.appendingPathComponent("good.json").path
+    let result = try await Roadmapctl.run(["validate", absolute, absolute])
+    #expect(result.exitCode == 0)
+    #expect(
+      result.stdoutText == "\(absolute): 3 features, no problems\n"
+        + "\(absolute): 3 features, no problems\n")
+  }
+
+  /// Thousands of diagnostics: far more than a pipe holds, drained while the child writes.
+  @Test func outputLargerThanAPipe() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("many.json", Fixtures.manyNumericIDs(3000))
+    let result = try await Roadmapctl.run(
+      ["validate", "many.json", "--format", "github"], workingDirectory: directory.url)
+    #expect(result.exitCode == 1)
+    #expect(result.stdout.count > 128 * 1024)
+    #expect(result.stdoutText.components(separatedBy: "title=id-not-string").count > 500)
+  }
+
+  @Test func urls() async throws {
+    let server = try await TestHTTPServer.start()
+    defer { server.stop() }
+
+    let good = try await Roadmapctl.run(["validate", server.url("/good.json")])
+    #expect(good.exitCode == 0)
+    #expect(good.stdoutText == "\(server.url("/good.json")): 3 features, no problems\n")
+
+    let broken = try await Roadmapctl.run(["validate", server.url("/broken.json")])
+    #expect(broken.exitCode == 1)
+    #expect(broken.stdoutText.hasPrefix("\(server.url("/broken.json")):3:11: error: "))
+
+    let missing = try await Roadmapctl.run(
+      ["validate", server.url("/missing.json"), "--format", "json"])
+    #expect(missing.exitCode == 1)
+    #expect(missing.stdoutText.contains(#""code":"http-status""#))
+    #expect(missing.stdoutText.contains("HTTP 404"))
+
+    let page = try await Roadmapctl.run(["validate", server.url("/page.html")])
+    #expect(page.exitCode == 1)
+    #expect(page.stdoutText.contains("[html-body]"))
+    #expect(page.stdoutText.contains("Content-Type: text/html"))
+
+    let sneaky = try await Roadmapctl.run(["validate", server.url("/sneaky.json")])
+    #expect(sneaky.exitCode == 1)
+    #expect(sneaky.stdoutText.contains("[html-body]"))
+
+    let previous = try await Roadmapctl.run(
+      ["validate", server.url("/good.json"), "--previous", server.url("/missing.json")])
+    #expect(previous.exitCode == 1)
+    #expect(
+      previous.stderrText.hasPrefix(
+        "Error: cannot use --previous '\(server.url("/missing.json"))': "))
+  }
+
+  @Test func unreachableURLFails() async throws {
+    // Port 9 (discard) on 127.0.0.1: nothing listens there in the test environment.
+    let result = try await Roadmapctl.run(["validate", "http://127.0.0.1:9/roadmap.json"])
+    #expect(result.exitCode == 1)
+    #expect(result.stderrText.hasPrefix("Error: cannot fetch 'http://127.0.0.1:9/roadmap.json': "))
+  }
+
+  @Test(arguments: [
+    ["validate", "http://"],
+    ["validate", "Samples/none.json", "https://", "--format", "json"],
+    ["validate", "--previous", "http://"],
+  ])
+  func invalidURLIsAUsageErrorBeforeAnyOutput(_ arguments: [String]) async throws {
+    let result = try await Roadmapctl.run(arguments)
+    #expect(result.exitCode == 64)
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderrText.hasPrefix("Error: '"))
+    #expect(result.stderrText.contains("' is not a valid URL.\nUsage: roadmapctl validate "))
+  }
+
+  /// The long-running child controls: a `validate -` that waits on its stdin.
+  @Test func longRunningChildCanBeFedSignalledAndKilled() async throws {
+    let fed = try Roadmapctl.start(["validate", "-"], keepStdinOpen: true)
+    defer { fed.kill() }
+    #expect(fed.isRunning)
+    fed.writeStdin(Array(Fixtures.good.utf8))
+    fed.closeStdin()
+    #expect(try await fed.readLine() == "<stdin>: 3 features, no problems")
+    #expect(try await fed.readLine() == nil)
+    #expect(try await fed.waitForExit() == 0)
+
+    let waiting = try Roadmapctl.start(["validate", "-"], keepStdinOpen: true)
+    defer { waiting.kill() }
+    waiting.signal(SIGTERM)
+    #expect(try await waiting.waitForExit() == 128 + SIGTERM)
+
+    let killed = try Roadmapctl.start(["validate", "-"], keepStdinOpen: true)
+    killed.kill()
+    #expect(try await killed.waitForExit() == 128 + SIGKILL)
+  }
+}

@@ -1,0 +1,99 @@
+import RoadmapFormat
+import Testing
+
+/// Language resolution: the Roadmap package's exact rule, and BCP 47 fallback.
+@Suite("Language resolution")
+struct LanguageResolverTests {
+  static func items(_ pairs: [(String, String)]) -> [LocalizedValue] {
+    pairs.map { LocalizedValue(language: $0.0, value: $0.1) }
+  }
+
+  static let chinese = RoadmapFeature(
+    id: "1", title: "Dark mode", status: "planned", description: "Plain",
+    localizedTitle: items([("en", "Dark mode"), ("zh", "深色模式"), ("zh-Hant", "深色模式（繁）")]),
+    localizedStatus: items([("zh", "计划中")]), localizedDescription: nil)
+
+  struct Case: CustomTestStringConvertible, Sendable {
+    var name: String
+    var resolver: LanguageResolver
+    var title: String
+    var status: String?
+    var description: String
+    var testDescription: String { name }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      name: "compatible zh-Hans app does not fall back to zh",
+      resolver: .roadmapCompatible(localization: "zh-Hans"), title: "Dark mode",
+      status: "planned", description: "Plain"),
+    Case(
+      name: "compatible zh matches exactly", resolver: .roadmapCompatible(localization: "zh"),
+      title: "深色模式", status: "计划中", description: "Plain"),
+    Case(
+      name: "compatible is case-sensitive", resolver: .roadmapCompatible(localization: "EN"),
+      title: "Dark mode", status: "planned", description: "Plain"),
+    Case(
+      name: "fallback zh-Hans-CN walks to zh",
+      resolver: .fallback(preferredLanguages: ["zh-Hans-CN"]), title: "深色模式", status: "计划中",
+      description: "Plain"),
+    Case(
+      name: "fallback reads _ as - and ignores case",
+      resolver: .fallback(preferredLanguages: ["ZH_hant_TW"]), title: "深色模式（繁）",
+      status: "计划中", description: "Plain"),
+    Case(
+      name: "fallback tries the next preferred language",
+      resolver: .fallback(preferredLanguages: ["fr-CA", "en"]), title: "Dark mode",
+      status: "planned", description: "Plain"),
+    Case(
+      name: "fallback ends at the plain field", resolver: .fallback(preferredLanguages: ["fr"]),
+      title: "Dark mode", status: "planned", description: "Plain"),
+  ]
+
+  @Test("resolves each field on its own", arguments: cases)
+  func resolves(_ item: Case) {
+    let resolved = item.resolver.resolve(Self.chinese)
+    #expect(resolved.title == item.title)
+    #expect(resolved.status == item.status)
+    #expect(resolved.description == item.description)
+    #expect(resolved.id == "1")
+  }
+
+  @Test("compatible mode shows N/A, an empty description and no status when nothing is there")
+  func compatibleDefaults() {
+    let resolved = LanguageResolver.roadmapCompatible(localization: "en").resolve(
+      RoadmapFeature(id: "9", localizedTitle: Self.items([("de", "Titel")])))
+    #expect(resolved.title == "N/A")
+    #expect(resolved.description == "")
+    #expect(resolved.status == nil)
+    #expect(resolved.isFinished == false)
+    #expect(resolved.votes == nil)
+  }
+
+  @Test("pt-BR does not match pt in compatible mode, but does in fallback mode")
+  func regionalVariant() {
+    let feature = RoadmapFeature(
+      id: "1", title: "Plain", localizedTitle: Self.items([("pt", "Olá")]))
+    #expect(
+      LanguageResolver.roadmapCompatible(localization: "pt-BR").resolve(feature).title == "Plain")
+    #expect(
+      LanguageResolver.fallback(preferredLanguages: ["pt-BR"]).resolve(feature).title == "Olá")
+  }
+
+  @Test("the first matching item wins, even when its value is empty")
+  func firstItemWins() {
+    let feature = RoadmapFeature(
+      id: "1", title: "Plain", localizedTitle: Self.items([("en", ""), ("en", "Second")]))
+    #expect(LanguageResolver.roadmapCompatible(localization: "en").resolve(feature).title == "")
+    #expect(LanguageResolver.fallback(preferredLanguages: ["en"]).resolve(feature).title == "")
+  }
+
+  @Test("isFinished and votes pass through")
+  func passThrough() {
+    let resolved = LanguageResolver.fallback(preferredLanguages: []).resolve(
+      RoadmapFeature(id: "1", votes: 7, isFinished: true))
+    #expect(resolved.isFinished)
+    #expect(resolved.votes == 7)
+    #expect(resolved.title == "N/A")
+  }
+}

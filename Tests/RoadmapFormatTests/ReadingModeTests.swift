@@ -1,0 +1,175 @@
+import Foundation
+import RoadmapFormat
+import Testing
+
+/// The two readings: compatible (exactly the Roadmap package) and lenient.
+@Suite("Reading modes")
+struct ReadingModeTests {
+  static let mixed = """
+    [
+      {"id": "1", "title": "Good"},
+      {"id": 2, "title": "Numeric id"},
+      {"id": "3", "isFinished": "true"},
+      {"id": "4", "title": "Also good", "url": "https://example.com", "date": "2025-01-01"}
+    ]
+    """
+
+  @Test("compatible reading throws the first problem the app rejects, with its position")
+  func compatibleThrowsFirst() throws {
+    let error = #expect(throws: RoadmapReadError.self) {
+      try RoadmapDocument.read(Array(Self.mixed.utf8), mode: .compatible)
+    }
+    let diagnostic = try #require(error?.diagnostic)
+    #expect(diagnostic.code == "id-not-string")
+    #expect(diagnostic.line == 3)
+    #expect(diagnostic.column == 10)
+    #expect(error?.description.hasPrefix("3:10: ") == true)
+  }
+
+  @Test("lenient reading leaves broken features out and loads the rest")
+  func lenientLeavesOut() throws {
+    let document = try RoadmapDocument.read(Array(Self.mixed.utf8), mode: .lenient)
+    #expect(document.features.map(\.id) == ["1", "4"])
+    #expect(document.diagnostics.map(\.code) == ["id-not-string", "wrong-type"])
+    #expect(document.features[1].extra.keys == ["url", "date"])
+  }
+
+  @Test("compatible reading accepts what JSONDecoder accepts: trailing comma, BOM, duplicate keys")
+  func compatibleAcceptsWhatDecoderAccepts() throws {
+    let json = [0xEF, 0xBB, 0xBF] + Array(#"[{"id": "1", "id": "2", "title": "a",},]"#.utf8)
+    let document = try RoadmapDocument.read(json, mode: .compatible)
+    #expect(document.features.map(\.id) == ["1"])
+    #expect(
+      Set(document.diagnostics.map(\.code)) == [
+        "byte-order-mark", "trailing-comma", "duplicate-key",
+      ])
+  }
+
+  @Test("compatible reading rejects a missing comma at its line")
+  func compatibleRejectsMissingComma() throws {
+    let json = "[\n  {\"id\": \"1\"}\n  {\"id\": \"2\"}\n]"
+    let error = #expect(throws: RoadmapReadError.self) {
+      try RoadmapDocument.read(Array(json.utf8), mode: .compatible)
+    }
+    #expect(error?.diagnostic.code == "missing-comma")
+    #expect(error?.diagnostic.line == 2)
+    // Lenient reading repairs the obvious comma.
+    #expect(try RoadmapDocument.read(Array(json.utf8), mode: .lenient).features.count == 2)
+  }
+
+  @Test(
+    "lenient reading throws when the document cannot be read as a whole",
+    arguments: [
+      "", "{}", "[{\"id\": \"1\"}", "[{\"id\": \"1\"}] x", "\"roadmap\"",
+    ])
+  func lenientThrowsOnBrokenDocument(_ json: String) {
+    #expect(throws: RoadmapReadError.self) {
+      try RoadmapDocument.read(Array(json.utf8), mode: .lenient)
+    }
+  }
+
+  @Test("a string with a bad escape leaves its feature out in lenient reading")
+  func corruptStringLeavesFeatureOut() throws {
+    let document = try RoadmapDocument.read(
+      Array(#"[{"id": "1", "title": "a\qb"}, {"id": "2"}]"#.utf8), mode: .lenient)
+    #expect(document.features.map(\.id) == ["2"])
+  }
+
+  @Test("reading from Data gives the same result")
+  func readsData() throws {
+    let json = #"[{"id": "1", "title": "Ünïcödé 👍🏽", "votes": 5}]"#
+    let fromData = try RoadmapDocument.read(Data(json.utf8), mode: .compatible)
+    let fromBytes = try RoadmapDocument.read(Array(json.utf8), mode: .compatible)
+    #expect(fromData.features == fromBytes.features)
+    #expect(fromData.features.first?.title == "Ünïcödé 👍🏽")
+  }
+
+  @Test("escapes decode to the right text")
+  func escapes() throws {
+    let json = #"[{"id": "1", "title": "q\"b\\s\/n\nt\tu\u00e9e\ud83d\ude80"}]"#
+    let document = try RoadmapDocument.read(Array(json.utf8), mode: .compatible)
+    #expect(document.features.first?.title == "q\"b\\s/n\nt\tuée🚀")
+  }
+
+  @Test("unknown keys keep their values, order and number text")
+  func unknownKeys() throws {
+    let json = #"[{"z": 1.50, "id": "1", "a": {"y": [true, null, "s"], "b": -0.0e+3}}]"#
+    let feature = try #require(
+      try RoadmapDocument.read(Array(json.utf8), mode: .compatible).features.first)
+    #expect(feature.extra.keys == ["z", "a"])
+    #expect(feature.extra["z"] == .number("1.50"))
+    #expect(
+      feature.extra["a"]
+        == .object(
+          JSONObject([
+            ("y", .array([.bool(true), .null, .string("s")])), ("b", .number("-0.0e+3")),
+          ])))
+  }
+
+  /// Inputs on which our compatible reading must agree with Foundation's JSONDecoder.
+  static let decoderCases: [String] = [
+    #"[]"#, #"[{"id": "1"}]"#, #"[{"id": 1}]"#, #"[{"id": null}]"#, #"[{}]"#, #"{}"#, #"[1]"#,
+    #"[{"id": "1", "title": 3}]"#, #"[{"id": "1", "votes": 3.0}]"#, #"[{"id": "1", "votes": 3.5}]"#,
+    #"[{"id": "1", "votes": "3"}]"#, #"[{"id": "1", "votes": 99999999999999999999}]"#,
+    #"[{"id": "1", "votes": -5}]"#, #"[{"id": "1", "isFinished": "true"}]"#,
+    #"[{"id": "1", "isFinished": 1}]"#, #"[{"id": "1", "localizedTitle": {"en": "x"}}]"#,
+    #"[{"id": "1", "localizedTitle": [{"language": "en"}]}]"#,
+    #"[{"id": "1", "localizedTitle": [{"language": "en", "value": null}]}]"#,
+    #"[{"id": "1", "localizedTitle": [{"language": "en", "value": "x", "extra": 1}]}]"#,
+    #"[{"id": "1", "localizedTitle": null}]"#, #"[{"id": "1"},]"#, #"[{"id": "1",}]"#,
+    #"[{"id": "1"} {"id": "2"}]"#, #"[{"id": "1", "id": 2}]"#, #"[{"id": "\ud800"}]"#,
+    "[{\"id\": \"a\tb\"}]", #"[{"id": "1"}] x"#, #"[{"id": "1"}"#, "", "  ",
+    #"[{"id": "1", "x": NaN}]"#,
+    #"[{"id": "1", "x": 01}]"#, "[{\"id\": \"1\"} // c\n]", #"[{"id": "1", "url": "https://x"}]"#,
+    #"[{"id": "1", "votes": 01}]"#, #"[{"id": "1", "x": 1.}]"#, #"[{"id": "1", "x": +1}]"#,
+    #"[{"id": "1", "x": -}]"#, #"[{"id": "1", "votes": 1.}]"#, #"[{"id": "1", "votes": 1e19}]"#,
+    #"[{"id": "1", "votes": -9223372036854775808}]"#, #"[{"id": "1", "votes": 2.5e1}]"#,
+    #"[{"id": "1", "x": "\q"}]"#, #"[{"id": "1", "title": "\q"}]"#,
+    #"[{"id": "1", "x": "\ud800"}]"#,
+    "[{\"id\": \"1\", \"x\": \"a\tb\"}]", "[{\"id\": \"1\", \"title\": \"a\tb\"}]",
+    #"[{"id": "1", "title": "a", "title": "\q"}]"#, #"[{"id": "1", "x": True}]"#,
+    #"[{"id": "1", "localizedTitle": [{"language": "en", "value": "x", "o": "\q"}]}]"#,
+    "[{\"id\": \"1\", \"x\": [1,]}]", "[{\"id\": \"1\"}] ,", #"[{"id": "1", "x": 'a'}]"#,
+    #"[{"id": "\u00e9", "title": "\ud83d\ude80"}]"#,
+  ]
+
+  @Test(
+    "compatible reading accepts exactly what JSONDecoder accepts (byte inputs too)",
+    arguments: decoderCases.map { Array($0.utf8) } + [
+      Array(#"[{"id": "1", "x": ""#.utf8) + [0xFF] + Array(#""}]"#.utf8),
+      Array(#"[{"id": ""#.utf8) + [0xFF] + Array(#""}]"#.utf8),
+      Array(#"[{"id": "1", "x"#.utf8) + [0xFF] + Array(#"": 1}]"#.utf8),
+    ])
+  func agreesWithJSONDecoder(_ bytes: [UInt8]) {
+    let upstream = upstreamDecodes(bytes)
+    let ours = try? RoadmapDocument.read(bytes, mode: .compatible)
+    #expect(
+      (ours != nil) == (upstream != nil), "ours: \(ours != nil), JSONDecoder: \(upstream != nil)")
+    if let ours, let upstream {
+      #expect(ours.features.map(\.id) == upstream.map(\.id))
+      #expect(ours.features.map(\.votes) == upstream.map(\.votes))
+      #expect(ours.features.map(\.title) == upstream.map(\.title))
+    }
+  }
+
+  @Test("Codable through JSONEncoder and JSONDecoder keeps every field and unknown keys")
+  func codableRoundTrip() throws {
+    let feature = RoadmapFeature(
+      id: "1", title: "T", status: "planned", description: "D",
+      localizedTitle: [LocalizedValue(language: "de", value: "Titel")], localizedStatus: [],
+      localizedDescription: nil, votes: 4, isFinished: false,
+      extra: JSONObject([("url", .string("https://x")), ("n", .number("2"))]))
+    let data = try JSONEncoder().encode([feature])
+    let decoded = try JSONDecoder().decode([RoadmapFeature].self, from: data)
+    #expect(decoded.count == 1)
+    var expected = feature
+    expected.extra = JSONObject()
+    var actual = decoded[0]
+    let extra = actual.extra
+    actual.extra = JSONObject()
+    #expect(actual == expected)
+    #expect(Set(extra.keys) == ["url", "n"])
+    #expect(extra["url"] == .string("https://x"))
+    #expect(extra["n"] == .number("2"))
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import RoadmapFormat
+
+/// Validates a JSON text with the given options.
+func validate(_ json: String, options: ValidationOptions = .init(), previous: String? = nil)
+  -> ValidationReport
+{
+  RoadmapValidator(options: options).validate(
+    Array(json.utf8), previous: previous.map { Array($0.utf8) })
+}
+
+extension ValidationReport {
+  /// The codes, in report order.
+  var codes: [String] { diagnostics.map(\.code) }
+
+  /// The first diagnostic with `code`.
+  func first(_ code: String) -> Diagnostic? {
+    diagnostics.first { $0.code == code }
+  }
+
+  /// The codes of the errors.
+  var errorCodes: [String] { diagnostics.filter { $0.severity == .error }.map(\.code) }
+}
+
+/// The package root (two levels above this file's folder).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .deletingLastPathComponent().deletingLastPathComponent()
+
+/// The mirror of AvdLee/Roadmap's model as the app decodes it (synthesized Codable, plain
+/// JSONDecoder), written from the documented facts in COMPAT.md, for differential tests.
+struct UpstreamFeature: Codable, Equatable {
+  struct Localized: Codable, Equatable {
+    var language: String
+    var value: String
+  }
+  var id: String
+  var title: String?
+  var status: String?
+  var description: String?
+  var isFinished: Bool?
+  var votes: Int?
+  var localizedTitle: [Localized]?
+  var localizedStatus: [Localized]?
+  var localizedDescription: [Localized]?
+
+  /// The Roadmap package's resolution for one localization key.
+  func resolved(_ language: String) -> (title: String, status: String?, description: String) {
+    (
+      localizedTitle?.first { $0.language == language }?.value ?? title ?? "N/A",
+      localizedStatus?.first { $0.language == language }?.value ?? status,
+      localizedDescription?.first { $0.language == language }?.value ?? description ?? ""
+    )
+  }
+}
+
+/// Whether Foundation's JSONDecoder (what the app uses) accepts the bytes.
+func upstreamDecodes(_ bytes: [UInt8]) -> [UpstreamFeature]? {
+  try? JSONDecoder().decode([UpstreamFeature].self, from: Data(bytes))
+}
+
+/// A small deterministic generator (SplitMix64) for the fuzz-style tests.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+
+  init(seed: UInt64) {
+    state = seed
+  }
+
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import RoadmapFormat
+import Testing
+
+/// Warnings and the rules that need every feature.
+@Suite("Warning and cross-feature rules")
+struct WarningRuleTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    var name: String
+    var json: String
+    var code: String
+    var severity: Severity
+    var path: String
+    var says: String
+    var testDescription: String { name }
+  }
+
+  static let cases: [Case] = [
+    Case(
+      name: "language missing in some features",
+      json: """
+        [{"id": "1", "localizedTitle": [{"language": "en", "value": "A"}, {"language": "de", "value": "A"}]},
+         {"id": "2", "localizedTitle": [{"language": "en", "value": "B"}]}]
+        """,
+      code: "inconsistent-languages", severity: .warning, path: "/1/localizedTitle",
+      says: #""de" is in localizedTitle of 1 features but missing in 1: feature "2""#),
+    Case(
+      name: "duplicate language",
+      json:
+        #"[{"id": "1", "localizedTitle": [{"language": "en", "value": "A"}, {"language": "en", "value": "B"}]}]"#,
+      code: "duplicate-language", severity: .warning, path: "/0/localizedTitle/1/language",
+      says: "uses the first"),
+    Case(
+      name: "underscore language tag",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "pt_BR", "value": "A"}]}]"#,
+      code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
+      says: #""pt-BR""#),
+    Case(
+      name: "uppercase language tag",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "EN", "value": "A"}]}]"#,
+      code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
+      says: #""en""#),
+    Case(
+      name: "language name instead of a tag",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "English", "value": "A"}]}]"#,
+      code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
+      says: "not a language tag"),
+    Case(
+      name: "finished status without isFinished", json: #"[{"id": "1", "status": "Done"}]"#,
+      code: "finished-status-not-flagged", severity: .warning, path: "/0/status",
+      says: #""isFinished": true"#),
+    Case(
+      name: "isFinished on a planned status",
+      json: #"[{"id": "1", "status": "geplant", "isFinished": true}]"#,
+      code: "planned-status-flagged-finished", severity: .warning, path: "/0/status",
+      says: #""isFinished": false"#),
+    Case(
+      name: "trailing space in a status", json: #"[{"id": "1", "status": "Planned "}]"#,
+      code: "surrounding-whitespace", severity: .warning, path: "/0/status",
+      says: #"write "Planned""#),
+    Case(
+      name: "leading space in a translation",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "en", "value": " Widgets"}]}]"#,
+      code: "surrounding-whitespace", severity: .warning, path: "/0/localizedTitle/0/value",
+      says: #"write "Widgets""#),
+    Case(
+      name: "negative votes", json: #"[{"id": "1", "votes": -3}]"#, code: "negative-votes",
+      severity: .warning, path: "/0/votes", says: "use 0"),
+    Case(
+      name: "lowercase isfinished", json: #"[{"id": "1", "isfinished": true}]"#,
+      code: "unknown-key-typo", severity: .warning, path: "/0/isfinished",
+      says: #""isFinished""#),
+    Case(
+      name: "plural localizedTitles", json: #"[{"id": "1", "localizedTitles": []}]"#,
+      code: "unknown-key-typo", severity: .warning, path: "/0/localizedTitles",
+      says: #""localizedTitle""#),
+    Case(
+      name: "misspelled description", json: #"[{"id": "1", "desciption": "x"}]"#,
+      code: "unknown-key-typo", severity: .warning, path: "/0/desciption",
+      says: #""description""#),
+    Case(
+      name: "misspelled value in an item",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "en", "value": "a", "valeu": "b"}]}]"#,
+      code: "unknown-key-typo", severity: .warning, path: "/0/localizedTitle/0/valeu",
+      says: #""value""#),
+    Case(
+      name: "empty translation",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "en", "value": ""}]}]"#,
+      code: "empty-value", severity: .warning, path: "/0/localizedTitle/0/value",
+      says: "still wins"),
+    Case(
+      name: "duplicate ids", json: "[{\"id\": \"7\"},\n {\"id\": \"7\"}]", code: "duplicate-id",
+      severity: .error, path: "/1/id", says: "already used by feature 0"),
+    Case(
+      name: "id with a space", json: #"[{"id": "dark mode"}]"#, code: "invalid-counter-key",
+      severity: .error, path: "/0/id", says: "contains space"),
+    Case(
+      name: "id too long for a counter key",
+      json: "[{\"id\": \"\(String(repeating: "a", count: 58))\"}]", code: "invalid-counter-key",
+      severity: .error, path: "/0/id", says: "65 characters long"),
+  ]
+
+  @Test("reports the rule with its severity, pointer and advice", arguments: cases)
+  func reportsRule(_ item: Case) throws {
+    let report = validate(item.json)
+    let diagnostic = try #require(report.first(item.code), "codes: \(report.codes)")
+    #expect(diagnostic.severity == item.severity)
+    #expect(diagnostic.path == item.path)
+    #expect(diagnostic.message.contains(item.says), "\(diagnostic.message)")
+  }
+
+  @Test("unknown keys that are not typos are fine")
+  func unknownKeysAreFine() {
+    let report = validate(
+      #"[{"id": "1", "url": "https://x", "date": "2025-01-01", "tags": ["a"]}]"#)
+    #expect(report.diagnostics.isEmpty)
+  }
+
+  @Test("a well-formed file has no diagnostics")
+  func cleanFile() {
+    let json = """
+      [
+        {"id": "1", "title": "Widgets", "status": "planned", "votes": 3,
+         "localizedTitle": [{"language": "en", "value": "Widgets"}, {"language": "zh-Hans", "value": "小组件"}]},
+        {"id": "2", "title": "Sync", "status": "done", "isFinished": true,
+         "localizedTitle": [{"language": "en", "value": "Sync"}, {"language": "zh-Hans", "value": "同步"}]}
+      ]
+      """
+    #expect(validate(json).diagnostics.isEmpty)
+  }
+
+  @Test("the duplicate id names both places")
+  func duplicateIDBothPlaces() throws {
+    let report = validate("[{\"id\": \"7\"},\n {\"id\": \"7\"}]")
+    let diagnostic = try #require(report.first("duplicate-id"))
+    #expect(diagnostic.line == 2)
+    #expect(diagnostic.column == 9)
+    #expect(diagnostic.related.count == 1)
+    #expect(diagnostic.related.first?.path == "/0/id")
+    #expect(diagnostic.related.first?.line == 1)
+    #expect(diagnostic.related.first?.column == 9)
+  }
+
+  @Test("ids equal after unescaping are duplicates")
+  func escapedDuplicate() {
+    #expect(validate(#"[{"id": "a1"}, {"id": "\u0061\u0031"}]"#).first("duplicate-id") != nil)
+  }
+
+  @Test("the key template decides the counter key")
+  func keyTemplate() {
+    let json = #"[{"id": "1"}]"#
+    #expect(validate(json).first("invalid-counter-key") == nil)
+    #expect(validate(json, options: .init(keyTemplate: "{id}")).first("invalid-counter-key") != nil)
+    #expect(validate(json, options: .init(keyTemplate: "feature-{id}")).diagnostics.isEmpty)
+  }
+
+  @Test("--languages requires every listed language in every field a feature has")
+  func requiredLanguages() throws {
+    let json = """
+      [{"id": "1", "title": "A", "localizedTitle": [{"language": "en", "value": "A"}, {"language": "de", "value": "A"}]},
+       {"id": "2", "title": "B", "description": "x", "localizedTitle": [{"language": "en", "value": "B"}]}]
+      """
+    let report = validate(json, options: .init(languages: ["en", "de"]))
+    let missing = report.diagnostics.filter { $0.code == "missing-language" }
+    #expect(missing.count == 1)
+    let diagnostic = try #require(missing.first)
+    #expect(diagnostic.severity == .error)
+    #expect(diagnostic.path == "/1")
+    #expect(diagnostic.message.contains("localizedTitle lacks de"))
+    #expect(diagnostic.message.contains("localizedDescription lacks en, de"))
+  }
+
+  @Test("--statuses allows only the listed statuses")
+  func allowedStatuses() throws {
+    let json = #"[{"id": "1", "status": "planned"}, {"id": "2", "status": "Planned"}]"#
+    let report = validate(json, options: .init(statuses: ["planned", "finished"]))
+    let diagnostic = try #require(report.first("unknown-status"))
+    #expect(diagnostic.path == "/1/status")
+    #expect(diagnostic.message.contains(#"write "planned""#))
+    #expect(report.diagnostics.filter { $0.code == "unknown-status" }.count == 1)
+  }
+
+  @Test("a removed id is an error unless removal is allowed")
+  func removedID() throws {
+    let previous = #"[{"id": "1", "title": "A"}, {"id": "2", "title": "B"}]"#
+    let current = #"[{"id": "1", "title": "A"}]"#
+    let report = validate(current, previous: previous)
+    let diagnostic = try #require(report.first("removed-id"))
+    #expect(diagnostic.severity == .error)
+    #expect(diagnostic.message.contains(#""2""#))
+    #expect(diagnostic.related.first?.path == "/1/id")
+    #expect(diagnostic.related.first?.column == 36)
+    let allowed = validate(current, options: .init(allowRemoved: true), previous: previous)
+    #expect(allowed.first("removed-id")?.severity == .info)
+    #expect(!allowed.hasErrors)
+  }
+
+  @Test("the same title under a new id is a probable rename")
+  func probableRename() throws {
+    let previous = #"[{"id": "1", "title": "Dark mode"}]"#
+    let current = #"[{"id": "dark-mode", "title": "Dark mode"}]"#
+    let report = validate(current, previous: previous)
+    let rename = try #require(report.first("probable-rename"))
+    #expect(rename.severity == .warning)
+    #expect(rename.path == "/0/id")
+    #expect(report.first("removed-id")?.message.contains(#"renamed to "dark-mode""#) == true)
+  }
+
+  @Test("an unreadable previous version is reported")
+  func unreadablePrevious() {
+    let report = validate(#"[{"id": "1"}]"#, previous: "{")
+    #expect(report.first("previous-unreadable")?.severity == .error)
+  }
+
+  @Test("a byte-order mark is a warning only")
+  func byteOrderMark() {
+    let report = RoadmapValidator().validate([0xEF, 0xBB, 0xBF] + Array(#"[{"id": "1"}]"#.utf8))
+    #expect(report.codes == ["byte-order-mark"])
+    #expect(!report.hasErrors)
+    #expect(report.hasWarnings)
+  }
+
+  @Test("diagnostics come sorted by line and column")
+  func sorted() {
+    let report = validate(
+      "[{\"id\": \"1\", \"status\": \"Done \"},\n {\"id\": \"1\", \"votes\": -1}]")
+    let positions = report.diagnostics.map { [$0.line, $0.column] }
+    #expect(positions == positions.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) })
+    #expect(
+      Set(report.codes) == [
+        "surrounding-whitespace", "finished-status-not-flagged", "duplicate-id", "negative-votes",
+      ])
+  }
+
+  @Test("every code is documented in docs/roadmap-format.md")
+  func codesDocumented() throws {
+    let docs = try String(
+      contentsOf: packageRoot.appendingPathComponent("docs/roadmap-format.md"), encoding: .utf8)
+    for code in DiagnosticCodes.all {
+      #expect(docs.contains("`\(code)`"), "\(code) is not documented")
+    }
+  }
+}
