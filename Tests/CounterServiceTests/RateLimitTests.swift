@@ -15,8 +15,10 @@ import Testing
     }
     let limited = await h.call("/hit/ns1/feature1")
     #expect(limited.status == 429)
-    #expect(limited.headers["Retry-After"] == "100")
-    #expect(limited.body == #"{"error":"too many requests: retry in 100 s"}"#)
+    // The bucket refills by wall clock (0.01 a second), so under load the wait may be shorter.
+    let retry = try #require(Int(limited.headers["Retry-After"] ?? ""))
+    #expect((1...100).contains(retry))
+    #expect(limited.body == "{\"error\":\"too many requests: retry in \(retry) s\"}")
     #expect(limited.headers["Access-Control-Allow-Origin"] == "*")
     let v1 = await h.call("/v1/ns1/feature1/up")
     #expect(v1.status == 429)
@@ -30,12 +32,12 @@ import Testing
   }
 
   @Test func readsShareOneBucketAcrossPaths() async throws {
-    let h = try ServiceHarness { $0.readLimit = RateLimit(burst: 2, perSecond: 0.5) }
+    let h = try ServiceHarness { $0.readLimit = RateLimit(burst: 2, perSecond: 0.001) }
     #expect(await h.call("/get/ns1/a11").status == 404)
     #expect(await h.call("/info/ns1/b22").status == 404)
     let limited = await h.call("/counts/ns1?keys=c33")
     #expect(limited.status == 429)
-    #expect(limited.headers["Retry-After"] == "2")
+    #expect((Int(limited.headers["Retry-After"] ?? "") ?? 0) > 100)
     #expect(await h.call("/healthz").status == 200)
     #expect(await h.call("/metrics").status == 200)
     await h.tearDown()
