@@ -1,1 +1,114 @@
-// CounterService: the countapi.xyz, counterapi.dev v1 and board routes on HTTPServer.
+import Foundation
+import HTTPServer
+import VoteStore
+
+/// The vote-counter routes: countapi.xyz and counterapi.dev v1 compatible, plus batch
+/// counts, health and metrics, over any ``VoteStore``.
+///
+/// Give ``handler`` to an `HTTPServer`, or call ``respond(to:)`` directly in tests. Every
+/// answer carries CORS headers and `X-Path`; rate limits apply per client address; a store
+/// failure becomes a 503 with a JSON body and a log line, never a 200. The wire protocol is
+/// written down in `docs/counter-protocol.md`.
+public final class CounterService: Sendable {
+  /// The store that keeps the counts.
+  public let store: any VoteStore
+  /// The configuration the service was made with.
+  public let configuration: CounterServiceConfiguration
+  /// The routes, already wrapped with rate limits, CORS, JSONP and metrics.
+  public let router: Router
+
+  let limiter: RateLimiter
+  let metrics: ServiceMetrics
+
+  /// Creates the service over `store`.
+  public init(store: any VoteStore, configuration: CounterServiceConfiguration = .init()) {
+    self.store = store
+    self.configuration = configuration
+    self.limiter = RateLimiter(
+      reads: configuration.readLimit, writes: configuration.writeLimit,
+      maxClients: configuration.maxTrackedClients)
+    let metrics = ServiceMetrics()
+    self.metrics = metrics
+    self.router = CounterService.makeRouter(
+      store: store, configuration: configuration, limiter: limiter, metrics: metrics)
+  }
+
+  /// The handler to give to an `HTTPServer`: answers `OPTIONS` preflights, refuses methods
+  /// other than `GET`/`HEAD` with 405, and routes the rest.
+  public var handler: HTTPHandler {
+    let service = self
+    return { await service.respond(to: $0) }
+  }
+
+  /// Answers one request.
+  public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    if request.method == .options {
+      let start = RateLimiter.now()
+      var response = HTTPResponse(status: 204)
+      decorate(&response, xPath: request.path)
+      response.headers.replaceOrAdd(
+        name: "Access-Control-Allow-Methods", value: "GET, HEAD, OPTIONS")
+      response.headers.replaceOrAdd(
+        name: "Access-Control-Allow-Headers", value: "Authorization, X-Voter-ID, Content-Type")
+      response.headers.replaceOrAdd(name: "Access-Control-Max-Age", value: "86400")
+      finish(request, response, route: "OPTIONS", start: start)
+      return response
+    }
+    if request.method != .get && request.method != .head {
+      let start = RateLimiter.now()
+      var response = HTTPResponse.json(#"{"error":"method not allowed"}"#, status: 405)
+      response.headers.replaceOrAdd(name: "Allow", value: "GET, HEAD, OPTIONS")
+      decorate(&response, xPath: request.path)
+      finish(request, response, route: "unmatched", start: start)
+      return response
+    }
+    return await router.respond(to: request)
+  }
+
+  /// Adds the headers every answer carries: CORS and `X-Path`.
+  func decorate(_ response: inout HTTPResponse, xPath: String) {
+    CounterService.decorate(&response, xPath: xPath, origin: configuration.corsOrigin)
+  }
+
+  static func decorate(_ response: inout HTTPResponse, xPath: String, origin: String) {
+    response.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: origin)
+    response.headers.replaceOrAdd(
+      name: "Access-Control-Expose-Headers", value: "X-Path, Retry-After")
+    response.headers.replaceOrAdd(name: "X-Path", value: xPath)
+    response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+  }
+
+  /// Records metrics and the access log line for an answered request.
+  func finish(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: Double) {
+    CounterService.finish(
+      request, response, route: route, start: start, metrics: metrics,
+      configuration: configuration)
+  }
+
+  static func finish(
+    _ request: HTTPRequest, _ response: HTTPResponse, route: String, start: Double,
+    metrics: ServiceMetrics, configuration: CounterServiceConfiguration
+  ) {
+    let seconds = RateLimiter.now() - start
+    metrics.recordRequest(route: route, status: response.status, seconds: seconds)
+    if configuration.accessLog {
+      let client = clientAddress(request, trustProxy: configuration.trustProxy)
+      let ms = (seconds * 1000 * 100).rounded() / 100
+      configuration.log(
+        "\(client.isEmpty ? "-" : client) \(request.method) \(request.target) "
+          + "\(response.status) \(ms)ms")
+    }
+  }
+
+  /// The address rate limits apply to: the socket peer, or with `trustProxy` the last
+  /// `X-Forwarded-For` entry (the one the nearest proxy appended).
+  static func clientAddress(_ request: HTTPRequest, trustProxy: Bool) -> String {
+    if trustProxy, let forwarded = request.headers.values(for: "X-Forwarded-For").last {
+      let last = forwarded.split(separator: ",").last.map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      if let last, !last.isEmpty { return last }
+    }
+    return request.remoteAddress
+  }
+}

@@ -11,5 +11,7 @@ struct RoadmapctlCommand: Command {
       ValidateCommand.self,
       ShowCommand.self,
       SchemaCommand.self,
+      VotesCommand.self,
+      ServeCommand.self,
     ])
 }

@@ -272,10 +272,17 @@ import Testing
     #expect(result.stderrText.hasPrefix("Error: cannot fetch 'http://127.0.0.1:9/roadmap.json': "))
   }
 
-  @Test func invalidURLIsAUsageError() async throws {
-    let result = try await Roadmapctl.run(["validate", "http://"])
+  @Test(arguments: [
+    ["validate", "http://"],
+    ["validate", "Samples/none.json", "https://", "--format", "json"],
+    ["validate", "--previous", "http://"],
+  ])
+  func invalidURLIsAUsageErrorBeforeAnyOutput(_ arguments: [String]) async throws {
+    let result = try await Roadmapctl.run(arguments)
     #expect(result.exitCode == 64)
-    #expect(result.stderrText.hasPrefix("Error: 'http://' is not a valid URL."))
+    #expect(result.stdout.isEmpty)
+    #expect(result.stderrText.hasPrefix("Error: '"))
+    #expect(result.stderrText.contains("' is not a valid URL.\nUsage: roadmapctl validate "))
   }
 
   /// The long-running child controls: a `validate -` that waits on its stdin.

@@ -60,8 +60,17 @@ enum InputLoader {
     return bytes
   }
 
+  /// Rejects a malformed URL before anything is read or written (a usage error, exit 64).
+  static func checkSyntax(_ input: String) throws(CommandError) {
+    guard isURL(input) else { return }
+    guard let url = URL(string: input), url.host?.isEmpty == false else {
+      throw .validation("'\(input)' is not a valid URL.")
+    }
+  }
+
   static func fetch(_ input: String) async throws(CommandError) -> LoadedInput {
-    guard let url = URL(string: input), url.host != nil else {
+    try checkSyntax(input)
+    guard let url = URL(string: input) else {
       throw .validation("'\(input)' is not a valid URL.")
     }
     let configuration = URLSessionConfiguration.ephemeral

@@ -4,21 +4,21 @@ import RoadmapFormat
 /// "message":…,"path":…,"line":N,"column":N}]}]}` on one line, lines and columns 1-based.
 enum JSONFormatter {
   static func render(_ files: [ValidatedFile]) -> String {
-    var output = "{\"files\":["
-    for (fileIndex, file) in files.enumerated() {
-      if fileIndex > 0 { output += "," }
-      output += "{\"path\":\(JSONText.quote(file.displayPath)),\"valid\":\(file.isValid),"
-      output += "\"features\":\(file.featureCount),\"diagnostics\":["
-      for (index, diagnostic) in file.diagnostics.enumerated() {
-        if index > 0 { output += "," }
-        output += "{\"code\":\(JSONText.quote(diagnostic.code)),"
-        output += "\"severity\":\(JSONText.quote(diagnostic.severity.rawValue)),"
-        output += "\"message\":\(JSONText.quote(diagnostic.message)),"
-        output += "\"path\":\(JSONText.quote(diagnostic.path)),"
-        output += "\"line\":\(max(1, diagnostic.line)),\"column\":\(max(1, diagnostic.column))}"
-      }
-      output += "]}"
+    "{\"files\":[" + files.map(renderFile).joined(separator: ",") + "]}\n"
+  }
+
+  /// One element of `files`, so a caller can stream them between `{"files":[` and `]}`.
+  static func renderFile(_ file: ValidatedFile) -> String {
+    var output = "{\"path\":\(JSONText.quote(file.displayPath)),\"valid\":\(file.isValid),"
+    output += "\"features\":\(file.featureCount),\"diagnostics\":["
+    for (index, diagnostic) in file.diagnostics.enumerated() {
+      if index > 0 { output += "," }
+      output += "{\"code\":\(JSONText.quote(diagnostic.code)),"
+      output += "\"severity\":\(JSONText.quote(diagnostic.severity.rawValue)),"
+      output += "\"message\":\(JSONText.quote(diagnostic.message)),"
+      output += "\"path\":\(JSONText.quote(diagnostic.path)),"
+      output += "\"line\":\(max(1, diagnostic.line)),\"column\":\(max(1, diagnostic.column))}"
     }
-    return output + "]}\n"
+    return output + "]}"
   }
 }

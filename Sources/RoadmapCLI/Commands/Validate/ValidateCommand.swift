@@ -43,6 +43,9 @@ struct ValidateCommand: Command {
     if values.flag("allow-removed"), !values.wasGiven("previous") {
       throw CommandError.validation("--allow-removed only applies with --previous <old>.")
     }
+    for input in inputs + values.strings("previous") {
+      try InputLoader.checkSyntax(input)
+    }
     let strict = values.flag("strict")
     let options = ValidationOptions(
       compatible: values.flag("compatible"),
@@ -60,30 +63,34 @@ struct ValidateCommand: Command {
       previous = loaded.bytes
     }
 
-    var files: [ValidatedFile] = []
+    // Each file is written as soon as it is checked, so only one file's bytes are held at once.
+    let format = values.string("format")
+    var allValid = true
     var unreadable: [String] = []
+    var written = 0
+    if format == "json" { context.stdout.write("{\"files\":[") }
     for input in inputs {
       switch await Self.load(input, context: context) {
       case .success(let loaded):
-        files.append(Self.validate(loaded, with: validator, previous: previous, strict: strict))
+        let file = Self.validate(loaded, with: validator, previous: previous, strict: strict)
+        allValid = allValid && file.isValid
+        switch format {
+        case "json": context.stdout.write((written > 0 ? "," : "") + JSONFormatter.renderFile(file))
+        case "github": context.stdout.write(GitHubFormatter.render([file]))
+        default: context.stdout.write(HumanFormatter.render([file]))
+        }
+        written += 1
       case .failure(let error) where error.kind == .failure:
         unreadable.append(error.message)
       case .failure(let error):
         throw error
       }
     }
-
-    let output: String
-    switch values.string("format") {
-    case "json": output = JSONFormatter.render(files)
-    case "github": output = GitHubFormatter.render(files)
-    default: output = HumanFormatter.render(files)
-    }
-    context.stdout.write(output)
+    if format == "json" { context.stdout.write("]}\n") }
     for message in unreadable {
       context.stderr.writeLine("Error: \(message)")
     }
-    return unreadable.isEmpty && files.allSatisfy(\.isValid) ? 0 : 1
+    return unreadable.isEmpty && allValid ? 0 : 1
   }
 
   /// Loads one input, keeping a failure as a value so the other inputs still run.

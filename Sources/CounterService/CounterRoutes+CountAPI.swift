@@ -1,0 +1,179 @@
+import Foundation
+import HTTPServer
+import VoteStore
+
+/// countapi.xyz: `/get`, `/hit`, `/update`, `/set`, `/create`, `/info`, `/stats`.
+extension CounterRoutes {
+  private static let missingValue = Reply.json(#"{"value":null}"#, status: 404)
+
+  private static func value(_ value: Int64, status: Int = 200) -> Reply {
+    .json("{\"value\":\(value)}", status: status)
+  }
+
+  /// `GET /get/:ns/:key` → `{"value":N}`, 404 `{"value":null}` when missing.
+  func countapiGet(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+    var fail: Reply?
+    guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
+      return fail!
+    }
+    guard let record = try await store.record(namespace: namespace, key: key) else {
+      return CounterRoutes.missingValue
+    }
+    return CounterRoutes.value(record.value)
+  }
+
+  /// `GET /hit/:ns/:key`: creates the key (bounds [-1, 1], or [0, 1] when strict) and adds
+  /// one; with a voter id, only this voter's first hit counts.
+  func countapiHit(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+    var fail: Reply?
+    guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail),
+      let voterID = voter(request, .countapi, forWrite: true).unwrap(into: &fail)
+    else { return fail! }
+    let result = try await store.apply(
+      CounterMutation(
+        namespace: namespace, key: key, delta: 1, voter: voterID, checkBounds: false,
+        createIfMissing: voteCreation(namespace, key)))
+    if result.outcome == .applied { metrics.recordVoteApplied() }
+    return CounterRoutes.value(result.record?.value ?? 0)
+  }
+
+  /// `GET /update/:ns/:key?amount=N`: adds `amount` within the key's bounds (403 with the
+  /// value unchanged outside them); 404 `{"value":null}` when missing. With a voter id,
+  /// `+1` votes once and `-1` removes only this voter's vote.
+  func countapiUpdate(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+    var fail: Reply?
+    guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
+      return fail!
+    }
+    guard let amount = CounterRoutes.integer(request.query("amount")) else {
+      return Dialect.countapi.error(400, "amount must be an integer")
+    }
+    guard let voterID = voter(request, .countapi, forWrite: amount != 0).unwrap(into: &fail) else {
+      return fail!
+    }
+    if amount == 0 { return try await countapiGet(request) }
+    let result = try await store.apply(
+      CounterMutation(
+        namespace: namespace, key: key, delta: amount, voter: voterID, checkBounds: true))
+    guard let record = result.record else { return CounterRoutes.missingValue }
+    switch result.outcome {
+    case .applied:
+      metrics.recordVoteApplied()
+      return CounterRoutes.value(record.value)
+    case .outOfBounds:
+      return CounterRoutes.value(record.value, status: 403)
+    case .missing:
+      return CounterRoutes.missingValue
+    case .alreadyVoted, .notVoted, .atZero:
+      return CounterRoutes.value(record.value)
+    }
+  }
+
+  /// `GET /set/:ns/:key?value=N` → `{"old_value":…,"value":…}`. Allowed with the admin
+  /// token (which also creates a missing key) or on a key created with `enable_reset`;
+  /// otherwise 403.
+  func countapiSet(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+    var fail: Reply?
+    guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
+      return fail!
+    }
+    guard let value = CounterRoutes.integer(request.query("value")), value >= 0 else {
+      return Dialect.countapi.error(400, "value must be a non-negative integer")
+    }
+    let admin = isAdmin(request)
+    if !admin {
+      guard let record = try await store.record(namespace: namespace, key: key) else {
+        return CounterRoutes.missingValue
+      }
+      guard record.enableReset else {
+        return Dialect.countapi.error(
+          403, "this key was not created with enable_reset; setting it needs the admin token")
+      }
+    }
+    guard
+      let (old, record) = try await store.set(
+        namespace: namespace, key: key, value: value,
+        createIfMissing: admin ? voteCreation(namespace, key) : nil)
+    else { return CounterRoutes.missingValue }
+    metrics.recordVoteApplied()
+    return .json("{\"old_value\":\(old),\"value\":\(record.value)}")
+  }
+
+  /// `GET /create?namespace=&key=&value=&enable_reset=&update_lowerbound=&update_upperbound=`
+  /// → `{"namespace","key","value"}`; 409 with nulls when the key exists. Without `key`, a
+  /// random one is made.
+  func countapiCreate(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+    let namespace = nonEmpty(request.query("namespace")) ?? CounterRoutes.defaultNamespace
+    let key = nonEmpty(request.query("key")) ?? UUID().uuidString.lowercased()
+    guard NameRules.isValidName(namespace), NameRules.isValidName(key) else {
+      return Dialect.countapi.error(400, CounterRoutes.nameRule)
+    }
+    let rawValue = nonEmpty(request.query("value"))
+    guard let value = rawValue == nil ? 0 : CounterRoutes.integer(rawValue), value >= 0 else {
+      return Dialect.countapi.error(400, "value must be a non-negative integer")
+    }
+    let enableReset: Bool
+    switch nonEmpty(request.query("enable_reset"))?.lowercased() {
+    case nil, "0", "false": enableReset = false
+    case "1", "true": enableReset = true
+    default: return Dialect.countapi.error(400, "enable_reset must be 0, 1, true or false")
+    }
+    let rawLower = nonEmpty(request.query("update_lowerbound"))
+    let rawUpper = nonEmpty(request.query("update_upperbound"))
+    guard let lower = rawLower == nil ? -1 : CounterRoutes.integer(rawLower), lower <= 0,
+      let upper = rawUpper == nil ? 1 : CounterRoutes.integer(rawUpper), upper >= 0
+    else {
+      return Dialect.countapi.error(
+        400, "update_lowerbound must be an integer <= 0 and update_upperbound one >= 0")
+    }
+    let creation = CounterCreation(
+      namespace: namespace, key: key, value: value, enableReset: enableReset,
+      updateLowerBound: lower, updateUpperBound: upper)
+    guard let record = try await store.create(creation) else {
+      return .json(#"{"namespace":null,"key":null,"value":null}"#, status: 409)
+    }
+    var json = JSONText()
+    json.string("namespace", record.namespace)
+    json.string("key", record.key)
+    json.int("value", record.value)
+    return .json(json.object)
+  }
+
+  /// `GET /info/:ns/:key` → namespace, key, ttl (-1: never expires), created (ms), value,
+  /// enable_reset, update_lowerbound, update_upperbound; 404 `{"value":null}` when missing.
+  func countapiInfo(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+    var fail: Reply?
+    guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
+      return fail!
+    }
+    guard let record = try await store.record(namespace: namespace, key: key) else {
+      return CounterRoutes.missingValue
+    }
+    var json = JSONText()
+    json.string("namespace", record.namespace)
+    json.string("key", record.key)
+    json.int("ttl", -1)
+    json.int("created", record.createdAt)
+    json.int("value", record.value)
+    json.bool("enable_reset", record.enableReset)
+    json.int("update_lowerbound", record.updateLowerBound)
+    json.int("update_upperbound", record.updateUpperBound)
+    return .json(json.object)
+  }
+
+  /// `GET /stats` → keys_created, keys_updated, requests (since start), version.
+  func countapiStats(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+    let statistics = try await store.statistics()
+    var json = JSONText()
+    json.int("keys_created", statistics.counters)
+    json.int("keys_updated", statistics.updates)
+    json.int("requests", metrics.totalRequests + 1)
+    json.string("version", configuration.version)
+    return .json(json.object)
+  }
+
+  private func nonEmpty(_ text: String?) -> String? {
+    guard let text, !text.isEmpty else { return nil }
+    return text
+  }
+}

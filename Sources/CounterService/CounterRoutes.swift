@@ -1,0 +1,105 @@
+import Foundation
+import HTTPServer
+import VoteStore
+
+/// The route bodies, with what they share: the store, the configuration and the metrics.
+///
+/// Each body validates its input, calls the store once (twice for a guarded `/set`), and
+/// turns the outcome into the original protocol's status and body. Store errors propagate
+/// to the wrapper in `CounterService+Router.swift`, which answers 503.
+struct CounterRoutes: Sendable {
+  /// The namespace of countapi routes that omit it.
+  static let defaultNamespace = "default"
+  /// The largest count, amount or bound accepted: 2^53 - 1, so JavaScript reads it exactly.
+  static let maxMagnitude: Int64 = 9_007_199_254_740_991
+
+  let store: any VoteStore
+  let configuration: CounterServiceConfiguration
+  let metrics: ServiceMetrics
+
+  /// The message for names that break the countapi rule.
+  static let nameRule = "namespace and key must match ^[A-Za-z0-9_\\-.]{3,64}$"
+
+  /// The namespace and key of a keyed route, or the 400 answer when either is invalid.
+  func names(_ request: HTTPRequest, _ dialect: Dialect) -> Result<(String, String), Reply> {
+    let namespace = request.parameter("ns") ?? CounterRoutes.defaultNamespace
+    let key = request.parameter("key") ?? request.parameter("name") ?? ""
+    guard NameRules.isValidName(namespace), NameRules.isValidName(key) else {
+      return .failure(dialect.error(400, CounterRoutes.nameRule))
+    }
+    return .success((namespace, key))
+  }
+
+  /// The voter id from `X-Voter-ID` or `voter=`, nil when anonymous, or the 400 answer.
+  ///
+  /// With `forWrite` and ``CounterServiceConfiguration/requireVoter``, an anonymous
+  /// request gets the 403 answer instead.
+  func voter(_ request: HTTPRequest, _ dialect: Dialect, forWrite: Bool) -> Result<String?, Reply> {
+    let given = request.headers["X-Voter-ID"] ?? request.query("voter")
+    if let given, !given.isEmpty {
+      guard NameRules.isValidVoter(given) else {
+        return .failure(
+          dialect.error(
+            400,
+            "invalid voter id: use 1 to \(NameRules.maxVoterLength) characters of letters, "
+              + "digits and _ - . : @ + = /"))
+      }
+      return .success(given)
+    }
+    if forWrite && configuration.requireVoter {
+      return .failure(
+        dialect.error(
+          403,
+          "this server refuses anonymous votes: send a voter id in the X-Voter-ID header "
+            + "or the voter= query parameter"))
+    }
+    return .success(nil)
+  }
+
+  /// Whether the request carries the admin token (`Authorization: Bearer T` or `?token=T`),
+  /// compared in constant time.
+  func isAdmin(_ request: HTTPRequest) -> Bool {
+    guard let expected = configuration.adminToken else { return false }
+    var presented: String?
+    if let authorization = request.headers["Authorization"] {
+      let parts = authorization.split(separator: " ", maxSplits: 1)
+      if parts.count == 2, parts[0].lowercased() == "bearer" {
+        presented = parts[1].trimmingCharacters(in: .whitespaces)
+      }
+    }
+    if presented == nil { presented = request.query("token") }
+    guard let presented else { return false }
+    return ConstantTime.equals(presented, expected)
+  }
+
+  /// The creation defaults of a key made by a vote (`/hit`, `/up`, an admin `/set`).
+  func voteCreation(_ namespace: String, _ key: String) -> CounterCreation {
+    CounterCreation(
+      namespace: namespace, key: key, value: 0, enableReset: false,
+      updateLowerBound: configuration.strictCountapi ? 0 : -1, updateUpperBound: 1)
+  }
+
+  /// Parses a decimal integer with an optional sign, within ±``maxMagnitude``.
+  /// A leading space is read as `+`: an unencoded `amount=+1` arrives as `" 1"`.
+  static func integer(_ raw: String?) -> Int64? {
+    let text = raw.map { $0.hasPrefix(" ") ? "+" + $0.dropFirst() : $0 }
+    guard let text, !text.isEmpty, text.utf8.count <= 20, let value = Int64(text),
+      value >= -maxMagnitude, value <= maxMagnitude
+    else { return nil }
+    return value
+  }
+}
+
+extension Result where Failure == Reply {
+  /// The success value, or nil after storing the failure in `reply`.
+  func unwrap(into reply: inout Reply?) -> Success? {
+    switch self {
+    case .success(let value): return value
+    case .failure(let failure):
+      reply = failure
+      return nil
+    }
+  }
+}
+
+extension Reply: Error {}

@@ -1,0 +1,122 @@
+import HTTPServer
+import VoteStore
+
+extension CounterService {
+  /// A route body: turns a request into a reply, or throws what the store threw.
+  /// Only ``VoteStoreError`` is thrown in practice; anything else is answered the same way.
+  typealias RouteBody = @Sendable (CounterRoutes, HTTPRequest) async throws -> Reply
+
+  /// Builds the router: every route wrapped with JSONP checks, rate limits, store-error
+  /// handling, common headers and metrics.
+  static func makeRouter(
+    store: any VoteStore, configuration: CounterServiceConfiguration, limiter: RateLimiter,
+    metrics: ServiceMetrics
+  ) -> Router {
+    let routes = CounterRoutes(store: store, configuration: configuration, metrics: metrics)
+    var router = Router()
+
+    func add(
+      _ pattern: String, _ kind: RateLimiter.Kind?, _ dialect: Dialect,
+      _ body: @escaping RouteBody
+    ) {
+      router.get(pattern) { request in
+        await run(
+          request, route: pattern, kind: kind, dialect: dialect, body: body, routes: routes,
+          limiter: limiter)
+      }
+    }
+
+    // countapi.xyz: each keyed route with and without the namespace.
+    for prefix in ["/get", "/hit", "/update", "/set", "/info"] {
+      let body: RouteBody
+      let kind: RateLimiter.Kind
+      switch prefix {
+      case "/get": (body, kind) = ({ try await $0.countapiGet($1) }, .read)
+      case "/hit": (body, kind) = ({ try await $0.countapiHit($1) }, .write)
+      case "/update": (body, kind) = ({ try await $0.countapiUpdate($1) }, .write)
+      case "/set": (body, kind) = ({ try await $0.countapiSet($1) }, .write)
+      default: (body, kind) = ({ try await $0.countapiInfo($1) }, .read)
+      }
+      add(prefix + "/:ns/:key", kind, .countapi, body)
+      add(prefix + "/:key", kind, .countapi, body)
+    }
+    add("/create", .write, .countapi) { try await $0.countapiCreate($1) }
+    add("/stats", .read, .countapi) { try await $0.countapiStats($1) }
+
+    // counterapi.dev v1.
+    add("/v1/:ns/:name", .read, .counterapi) { try await $0.counterapiGet($1) }
+    add("/v1/:ns/:name/up", .write, .counterapi) { try await $0.counterapiStep($1, up: true) }
+    add("/v1/:ns/:name/down", .write, .counterapi) { try await $0.counterapiStep($1, up: false) }
+    add("/v1/:ns/:name/set", .write, .counterapi) { try await $0.counterapiSet($1) }
+
+    // Ours.
+    add("/counts/:ns", .read, .countapi) { try await $0.batchCounts($1) }
+    add("/healthz", nil, .countapi) { await $0.health($1) }
+    add("/metrics", nil, .countapi) { await $0.metricsText($1) }
+
+    router.notFound = { request in
+      await run(
+        request, route: "unmatched", kind: .read, dialect: .countapi,
+        body: { _, _ in Dialect.countapi.error(404, "not found") }, routes: routes,
+        limiter: limiter)
+    }
+    return router
+  }
+
+  /// Runs one route body with everything every route shares.
+  private static func run(
+    _ request: HTTPRequest, route: String, kind: RateLimiter.Kind?, dialect: Dialect,
+    body: RouteBody, routes: CounterRoutes, limiter: RateLimiter
+  ) async -> HTTPResponse {
+    let start = RateLimiter.now()
+    let configuration = routes.configuration
+    var callback = request.query("callback")
+    var reply: Reply
+    if let name = callback, !NameRules.isValidCallback(name) {
+      callback = nil
+      reply = dialect.error(
+        400, "invalid callback: use 1 to 64 characters of letters, digits, _, $ and dots")
+    } else if let kind,
+      let retry = limiter.take(
+        client: clientAddress(request, trustProxy: configuration.trustProxy), kind: kind)
+    {
+      reply = dialect.error(429, "too many requests: retry in \(retry) s")
+      reply.headers.append((name: "Retry-After", value: String(retry)))
+    } else {
+      do {
+        reply = try await body(routes, request)
+      } catch {
+        routes.metrics.recordStoreError()
+        configuration.log("store error on \(request.method) \(request.path): \(error)")
+        reply = dialect.error(503, "the vote store is unavailable; nothing was changed")
+        reply.headers.append((name: "Retry-After", value: "1"))
+      }
+    }
+
+    var response: HTTPResponse
+    if let callback, reply.wrappable {
+      response = HTTPResponse(
+        status: reply.status, contentType: "application/javascript; charset=utf-8",
+        text: "/**/\(callback)(\(reply.body));")
+    } else {
+      response = HTTPResponse(
+        status: reply.status, contentType: reply.contentType, text: reply.body)
+    }
+    for header in reply.headers {
+      response.headers.replaceOrAdd(name: header.name, value: header.value)
+    }
+    decorate(&response, xPath: xPath(request), origin: configuration.corsOrigin)
+    finish(
+      request, response, route: route, start: start, metrics: routes.metrics,
+      configuration: configuration)
+    return response
+  }
+
+  /// `/ns/key` for keyed routes (the namespace `default` when omitted), else the path.
+  private static func xPath(_ request: HTTPRequest) -> String {
+    guard let key = request.parameter("key") ?? request.parameter("name") else {
+      return request.path
+    }
+    return "/\(request.parameter("ns") ?? CounterRoutes.defaultNamespace)/\(key)"
+  }
+}

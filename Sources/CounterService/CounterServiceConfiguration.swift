@@ -1,0 +1,53 @@
+/// Everything that shapes how ``CounterService`` answers, with documented defaults.
+public struct CounterServiceConfiguration: Sendable {
+  /// The token that unlocks admin routes (`/set` on any key, counterapi `/set`); nil means
+  /// no admin access at all. Sent as `Authorization: Bearer T` or `?token=T`.
+  public var adminToken: String?
+  /// Keys created by `/hit` get the original countapi bounds [0, 1] instead of [-1, 1],
+  /// which makes the Roadmap package's unvote (`/update?amount=-1`) answer 403.
+  public var strictCountapi: Bool
+  /// Refuse anonymous votes (`/hit`, `/update`, `/up`, `/down` without a voter id) with 403.
+  public var requireVoter: Bool
+  /// Take the client address from the last `X-Forwarded-For` entry (the one the nearest
+  /// proxy added). Turn on only behind a reverse proxy, or clients can pick their address.
+  public var trustProxy: Bool
+  /// The per-client limit for reads. Default: 1,200 a minute, bursts of 600, so a board
+  /// of several hundred features loads at once with one request per row.
+  public var readLimit: RateLimit
+  /// The per-client limit for writes. Default: 60 a minute, bursts of 30.
+  public var writeLimit: RateLimit
+  /// The most client addresses the rate limiter remembers (per table). Default 10,000.
+  public var maxTrackedClients: Int
+  /// The `Access-Control-Allow-Origin` value on every answer. Default `*`.
+  public var corsOrigin: String
+  /// The most keys one `/counts` request may ask for. Default 500.
+  public var maxBatchKeys: Int
+  /// Log one line per request through ``log``.
+  public var accessLog: Bool
+  /// The version `/stats` reports.
+  public var version: String
+  /// Where log lines go (store failures, and requests with ``accessLog``). Default: stderr.
+  public var log: @Sendable (String) -> Void
+
+  /// Creates a configuration; every argument has a documented default.
+  public init(
+    adminToken: String? = nil, strictCountapi: Bool = false, requireVoter: Bool = false,
+    trustProxy: Bool = false, readLimit: RateLimit = .perMinute(1200),
+    writeLimit: RateLimit = .perMinute(60), maxTrackedClients: Int = 10_000,
+    corsOrigin: String = "*", maxBatchKeys: Int = 500, accessLog: Bool = false,
+    version: String = "0.1.0", log: @escaping @Sendable (String) -> Void = StandardError.write
+  ) {
+    self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : $0 }
+    self.strictCountapi = strictCountapi
+    self.requireVoter = requireVoter
+    self.trustProxy = trustProxy
+    self.readLimit = readLimit
+    self.writeLimit = writeLimit
+    self.maxTrackedClients = maxTrackedClients
+    self.corsOrigin = corsOrigin
+    self.maxBatchKeys = maxBatchKeys
+    self.accessLog = accessLog
+    self.version = version
+    self.log = log
+  }
+}

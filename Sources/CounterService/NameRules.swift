@@ -1,0 +1,45 @@
+/// The syntax rules for the names and tokens the service accepts.
+enum NameRules {
+  /// The longest voter id accepted.
+  static let maxVoterLength = 128
+
+  /// Whether `name` matches countapi's `^[A-Za-z0-9_\-.]{3,64}$`.
+  static func isValidName(_ name: String) -> Bool {
+    let bytes = name.utf8
+    guard (3...64).contains(bytes.count) else { return false }
+    return bytes.allSatisfy { isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D || $0 == 0x2E }
+  }
+
+  /// Whether `voter` is 1 to 128 characters of `A-Z a-z 0-9 _ - . : @ + = /`.
+  static func isValidVoter(_ voter: String) -> Bool {
+    let bytes = voter.utf8
+    guard (1...maxVoterLength).contains(bytes.count) else { return false }
+    return bytes.allSatisfy {
+      isAlphanumeric($0) || "_-.:@+=/".utf8.contains($0)
+    }
+  }
+
+  /// Whether `callback` is a safe JSONP function name: an identifier or a dotted path of
+  /// identifiers (`cb`, `jQuery123_456`, `app.votes.done`), at most 64 characters.
+  static func isValidCallback(_ callback: String) -> Bool {
+    let bytes = Array(callback.utf8)
+    guard (1...64).contains(bytes.count) else { return false }
+    var atStart = true
+    for b in bytes {
+      if b == 0x2E {
+        if atStart { return false }
+        atStart = true
+        continue
+      }
+      let isLetter = isAlpha(b) || b == 0x5F || b == 0x24
+      if atStart && !isLetter { return false }
+      if !isLetter && !isDigit(b) { return false }
+      atStart = false
+    }
+    return !atStart
+  }
+
+  private static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
+  private static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+  private static func isAlphanumeric(_ b: UInt8) -> Bool { isAlpha(b) || isDigit(b) }
+}

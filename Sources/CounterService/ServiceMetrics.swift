@@ -1,0 +1,83 @@
+/// Request, vote and error counts for `/metrics` and `/stats`, kept in memory.
+final class ServiceMetrics: Sendable {
+  /// Upper bounds of the latency histogram buckets, in seconds.
+  static let latencyBuckets: [Double] = [
+    0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+  ]
+
+  private struct RouteStatus: Hashable {
+    var route: String
+    var status: Int
+  }
+
+  private struct State {
+    var requests: [RouteStatus: Int64] = [:]
+    var totalRequests: Int64 = 0
+    var votesApplied: Int64 = 0
+    var storeErrors: Int64 = 0
+    var rateLimited: Int64 = 0
+    var latencyCounts = [Int64](repeating: 0, count: ServiceMetrics.latencyBuckets.count + 1)
+    var latencySum: Double = 0
+  }
+
+  private let state = Locked(State())
+
+  /// Records one answered request.
+  func recordRequest(route: String, status: Int, seconds: Double) {
+    let bucket =
+      ServiceMetrics.latencyBuckets.firstIndex { seconds <= $0 }
+      ?? ServiceMetrics.latencyBuckets.count
+    state.withLock { s in
+      s.requests[RouteStatus(route: route, status: status), default: 0] += 1
+      s.totalRequests += 1
+      s.latencyCounts[bucket] += 1
+      s.latencySum += seconds
+      if status == 429 { s.rateLimited += 1 }
+    }
+  }
+
+  /// Records a vote or count change that the store applied.
+  func recordVoteApplied() { state.withLock { $0.votesApplied += 1 } }
+
+  /// Records a failed store call.
+  func recordStoreError() { state.withLock { $0.storeErrors += 1 } }
+
+  /// Requests answered since start.
+  var totalRequests: Int64 { state.withLock { $0.totalRequests } }
+
+  /// The Prometheus text exposition of every metric.
+  func prometheusText() -> String {
+    let s = state.withLock { $0 }
+    var out = ""
+    out += "# HELP roadmap_http_requests_total HTTP requests answered, by route and status.\n"
+    out += "# TYPE roadmap_http_requests_total counter\n"
+    let sorted = s.requests.sorted {
+      ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status)
+    }
+    for (key, count) in sorted {
+      out +=
+        "roadmap_http_requests_total{route=\(JSONText.quoted(key.route)),status=\"\(key.status)\"} \(count)\n"
+    }
+    out += "# HELP roadmap_votes_applied_total Count changes the store applied.\n"
+    out += "# TYPE roadmap_votes_applied_total counter\n"
+    out += "roadmap_votes_applied_total \(s.votesApplied)\n"
+    out += "# HELP roadmap_store_errors_total Store calls that failed (answered 503).\n"
+    out += "# TYPE roadmap_store_errors_total counter\n"
+    out += "roadmap_store_errors_total \(s.storeErrors)\n"
+    out += "# HELP roadmap_rate_limited_total Requests refused with 429.\n"
+    out += "# TYPE roadmap_rate_limited_total counter\n"
+    out += "roadmap_rate_limited_total \(s.rateLimited)\n"
+    out += "# HELP roadmap_http_request_duration_seconds Time to answer a request.\n"
+    out += "# TYPE roadmap_http_request_duration_seconds histogram\n"
+    var cumulative: Int64 = 0
+    for (i, bound) in ServiceMetrics.latencyBuckets.enumerated() {
+      cumulative += s.latencyCounts[i]
+      out += "roadmap_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+    }
+    cumulative += s.latencyCounts[ServiceMetrics.latencyBuckets.count]
+    out += "roadmap_http_request_duration_seconds_bucket{le=\"+Inf\"} \(cumulative)\n"
+    out += "roadmap_http_request_duration_seconds_sum \(s.latencySum)\n"
+    out += "roadmap_http_request_duration_seconds_count \(cumulative)\n"
+    return out
+  }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The write end of the self-pipe the signal handler writes to (set once, before handlers).
+nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
+
+/// Turns SIGTERM and SIGINT into an `async` return, installed synchronously.
+///
+/// `serve` installs this before it prints `Serving on …`, so a supervisor (or a test) that
+/// sends SIGTERM as soon as it reads that line always gets a graceful shutdown, never the
+/// default action. The handler only writes the signal number to a pipe; a plain thread
+/// reads it.
+final class ServeSignalWaiter: Sendable {
+  private let readEnd: Int32
+
+  /// Installs handlers for SIGTERM and SIGINT.
+  init() throws(CommandError) {
+    var fds: [Int32] = [-1, -1]
+    guard pipe(&fds) == 0 else {
+      throw .failure("cannot create the signal pipe: \(String(cString: strerror(errno)))")
+    }
+    readEnd = fds[0]
+    signalPipeWriteEnd = fds[1]
+    for number in [SIGTERM, SIGINT] {
+      var action = sigaction()
+      #if canImport(Glibc)
+        action.__sigaction_handler.sa_handler = { signo in
+          var byte = UInt8(truncatingIfNeeded: signo)
+          _ = write(signalPipeWriteEnd, &byte, 1)
+        }
+      #else
+        action.__sigaction_u.__sa_handler = { signo in
+          var byte = UInt8(truncatingIfNeeded: signo)
+          _ = write(signalPipeWriteEnd, &byte, 1)
+        }
+      #endif
+      sigemptyset(&action.sa_mask)
+      action.sa_flags = SA_RESTART
+      sigaction(number, &action, nil)
+    }
+  }
+
+  /// Returns the number of the first signal that arrived.
+  func wait() async -> Int32 {
+    let fd = readEnd
+    return await withCheckedContinuation { continuation in
+      let thread = Thread {
+        var byte: UInt8 = 0
+        while true {
+          let n = read(fd, &byte, 1)
+          if n == 1 { break }
+          if n < 0 && errno == EINTR { continue }
+          byte = UInt8(SIGTERM)
+          break
+        }
+        continuation.resume(returning: Int32(byte))
+      }
+      thread.name = "roadmapctl signals"
+      thread.start()
+    }
+  }
+}

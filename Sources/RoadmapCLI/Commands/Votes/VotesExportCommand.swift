@@ -1,0 +1,45 @@
+import Foundation
+import VoteStore
+
+/// `roadmapctl votes export`: writes every counter and voter set as JSON.
+struct VotesExportCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "export",
+    abstract: "Write every counter and its voters as JSON (to stdout or a file).",
+    parameters: VotesStoreLocation.parameters + [
+      .option(
+        "output", short: "o", valueName: "file", default: "-",
+        help: "Where to write the export; '-' is standard output. A file is replaced atomically.")
+    ])
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let store = try VotesStoreLocation.open(context, mustExist: true)
+    let export: VoteExport
+    do {
+      export = try await store.exportAll()
+    } catch {
+      await store.close()
+      throw CommandError.failure("cannot read the vote store: \(error)")
+    }
+    await store.close()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    var data = try encoder.encode(export)
+    data.append(UInt8(ascii: "\n"))
+    let output = context.values.string("output") ?? "-"
+    if output == "-" {
+      context.stdout.write(bytes: Array(data))
+    } else {
+      let path = context.resolvePath(output)
+      do {
+        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+      } catch {
+        throw CommandError.failure("cannot write \(path): \(error.localizedDescription)")
+      }
+      let voters = export.counters.reduce(0) { $0 + $1.voters.count }
+      context.stderr.writeLine(
+        "Exported \(export.counters.count) counters and \(voters) votes with voter ids to \(path).")
+    }
+    return 0
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import VoteStore
+
+/// Where `serve` and `votes` find the counts: a SQLite data directory or a PostgreSQL URL.
+///
+/// Both commands share these two table rows, so they name and document them the same way.
+enum VotesStoreLocation {
+  /// The default data directory, relative to the working directory.
+  static let defaultDataDirectory = "./roadmapctl-data"
+
+  /// The `--data-dir` and `--postgres` rows of a parameter table.
+  static let parameters: [Parameter] = [
+    .option(
+      "data-dir", valueName: "dir", default: defaultDataDirectory,
+      help: "The directory of the embedded SQLite store (votes.sqlite3), created if needed."),
+    .option(
+      "postgres", valueName: "url", environment: "ROADMAPCTL_POSTGRES_URL",
+      help:
+        "Use PostgreSQL at this URL (postgresql://user:pass@host/db) instead of the data directory."
+    ),
+  ]
+
+  /// Opens the store the parsed values name.
+  ///
+  /// With `mustExist`, a data directory without a database is an error rather than a new,
+  /// empty store (so `votes export` of a mistyped path does not print an empty export).
+  static func open(_ context: CommandContext, mustExist: Bool) throws(CommandError) -> any VoteStore
+  {
+    if let url = context.values.string("postgres"), !url.isEmpty {
+      return try openPostgres(url)
+    }
+    let directory = context.resolvePath(
+      context.values.string("data-dir") ?? defaultDataDirectory)
+    let file = URL(fileURLWithPath: directory).appendingPathComponent(SQLiteVoteStore.fileName)
+    if mustExist && !FileManager.default.fileExists(atPath: file.path) {
+      throw .failure("no vote store in \(directory): \(file.path) does not exist.")
+    }
+    do {
+      return try SQLiteVoteStore(directory: URL(fileURLWithPath: directory))
+    } catch {
+      throw .failure(describe(error, at: file.path))
+    }
+  }
+
+  /// A sentence for a store that cannot be opened, with what to do about it.
+  static func describe(_ error: VoteStoreError, at place: String) -> String {
+    switch error.kind {
+    case .corrupt:
+      return "the vote store at \(place) is damaged or not a database (\(error.message)). "
+        + "Refusing to start on it: restore a backup ('roadmapctl votes import') "
+        + "or move the file away."
+    default:
+      return "cannot open the vote store at \(place): \(error)"
+    }
+  }
+
+  private static func openPostgres(_ url: String) throws(CommandError) -> any VoteStore {
+    do {
+      return try PostgresVoteStore(connectionString: url)
+    } catch {
+      throw .failure("cannot open the PostgreSQL vote store: \(error)")
+    }
+  }
+}

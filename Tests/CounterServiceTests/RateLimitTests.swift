@@ -1,0 +1,93 @@
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import CounterService
+
+/// Per-client token buckets: 429 with Retry-After, reads and writes apart, bounded table.
+@Suite struct RateLimitTests {
+  @Test func writesAreBoundedPerClientWith429AndRetryAfter() async throws {
+    let h = try ServiceHarness {
+      $0.writeLimit = RateLimit(burst: 3, perSecond: 0.01)
+    }
+    for i in 1...3 {
+      #expect(await h.call("/hit/ns1/feature1").body == "{\"value\":\(i)}")
+    }
+    let limited = await h.call("/hit/ns1/feature1")
+    #expect(limited.status == 429)
+    // The bucket refills by wall clock (0.01 a second), so under load the wait may be shorter.
+    let retry = try #require(Int(limited.headers["Retry-After"] ?? ""))
+    #expect((1...100).contains(retry))
+    #expect(limited.body == "{\"error\":\"too many requests: retry in \(retry) s\"}")
+    #expect(limited.headers["Access-Control-Allow-Origin"] == "*")
+    let v1 = await h.call("/v1/ns1/feature1/up")
+    #expect(v1.status == 429)
+    #expect(v1.object["code"] as? Int == 429)
+    // A different path shares the client's bucket; reads have their own.
+    #expect(await h.call("/update/ns1/other?amount=1").status == 429)
+    #expect(await h.call("/get/ns1/feature1").body == #"{"value":3}"#)
+    // Another client is not affected.
+    #expect(await h.call("/hit/ns1/feature1", from: "10.0.0.2").body == #"{"value":4}"#)
+    await h.tearDown()
+  }
+
+  @Test func readsShareOneBucketAcrossPaths() async throws {
+    let h = try ServiceHarness { $0.readLimit = RateLimit(burst: 2, perSecond: 0.001) }
+    #expect(await h.call("/get/ns1/a11").status == 404)
+    #expect(await h.call("/info/ns1/b22").status == 404)
+    let limited = await h.call("/counts/ns1?keys=c33")
+    #expect(limited.status == 429)
+    #expect((Int(limited.headers["Retry-After"] ?? "") ?? 0) > 100)
+    #expect(await h.call("/healthz").status == 200)
+    #expect(await h.call("/metrics").status == 200)
+    await h.tearDown()
+  }
+
+  @Test func defaultReadLimitLoadsABoardOfSeveralHundredRows() async throws {
+    let h = try ServiceHarness { $0.readLimit = CounterServiceConfiguration().readLimit }
+    for i in 0..<500 {
+      let answer = await h.call("/get/ns1/feature\(i)")
+      #expect(answer.status == 404)
+    }
+    await h.tearDown()
+  }
+
+  @Test func forwardedForCountsOnlyWithTrustProxy() async throws {
+    let trusting = try ServiceHarness {
+      $0.trustProxy = true
+      $0.writeLimit = RateLimit(burst: 1, perSecond: 0.01)
+    }
+    let a: HTTPHeaders = ["X-Forwarded-For": "198.51.100.7, 203.0.113.1"]
+    let b: HTTPHeaders = ["X-Forwarded-For": "203.0.113.2"]
+    #expect(await trusting.call("/hit/ns1/feature1", headers: a).status == 200)
+    #expect(await trusting.call("/hit/ns1/feature1", headers: b).status == 200)
+    #expect(await trusting.call("/hit/ns1/feature1", headers: a).status == 429)
+    await trusting.tearDown()
+
+    let plain = try ServiceHarness { $0.writeLimit = RateLimit(burst: 1, perSecond: 0.01) }
+    #expect(await plain.call("/hit/ns1/feature1", headers: a).status == 200)
+    #expect(await plain.call("/hit/ns1/feature1", headers: b).status == 429)
+    await plain.tearDown()
+  }
+
+  @Test func limiterRefillsAndKeepsItsTableBounded() {
+    let limiter = RateLimiter(
+      reads: RateLimit(burst: 2, perSecond: 1), writes: .unlimited, maxClients: 10)
+    #expect(limiter.take(client: "a", kind: .read, now: 0) == nil)
+    #expect(limiter.take(client: "a", kind: .read, now: 0) == nil)
+    #expect(limiter.take(client: "a", kind: .read, now: 0) == 1)
+    #expect(limiter.take(client: "a", kind: .read, now: 1.0) == nil)
+    #expect(limiter.take(client: "a", kind: .write, now: 1.0) == nil)
+    for i in 0..<1000 {
+      _ = limiter.take(client: "c\(i)", kind: .read, now: 2 + Double(i) / 1000)
+    }
+    #expect(limiter.tableSizes.reads <= 10)
+    #expect(limiter.tableSizes.writes == 0)
+  }
+
+  @Test func perMinuteLimits() {
+    #expect(RateLimit.perMinute(0).isUnlimited)
+    #expect(RateLimit.perMinute(60) == RateLimit(burst: 30, perSecond: 1))
+    #expect(RateLimit.perMinute(1) == RateLimit(burst: 1, perSecond: 1.0 / 60))
+  }
+}

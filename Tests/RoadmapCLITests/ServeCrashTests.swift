@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Durability: SIGKILL under load loses no acknowledged vote and invents none.
+@Suite struct ServeCrashTests {
+  /// What one connection did before the server died.
+  struct Tally: Sendable {
+    var sent = 0
+    var acknowledged = 0
+  }
+
+  @Test func killedUnderLoadKeepsEveryAcknowledgedHit() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let data = directory.url.appendingPathComponent("data")
+    let server = try await ServeProcess.start(
+      dataDirectory: data, ["--write-limit", "0", "--read-limit", "0"])
+    defer { server.process.kill() }
+    let port = server.port
+    let stopAfter = Date().addingTimeInterval(30)
+    // Eight connections hit as fast as they can until the server dies under them.
+    async let tallies = WireClient.concurrently(8) { _ -> Tally in
+      var tally = Tally()
+      guard let connection = try? WireConnection(port: port) else { return tally }
+      while Date() < stopAfter {
+        tally.sent += 1
+        guard let answer = try? connection.request("/hit/app.example/crash") else { break }
+        if answer.status == 200 { tally.acknowledged += 1 }
+      }
+      return tally
+    }
+    // Kill it once a few hundred hits are in.
+    while true {
+      try await Task.sleep(for: .milliseconds(50))
+      let answer = try await server.get("/get/app.example/crash")
+      if answer.status == 200, (answer.object["value"] as? Int ?? 0) >= 300 { break }
+    }
+    server.process.signal(SIGKILL)
+    #expect(try await server.process.waitForExit() == 128 + SIGKILL)
+    let results = try await tallies
+    let sent = results.reduce(0) { $0 + $1.sent }
+    let acknowledged = results.reduce(0) { $0 + $1.acknowledged }
+
+    let restarted = try await ServeProcess.start(dataDirectory: data)
+    defer { restarted.process.kill() }
+    let answer = try await restarted.get("/get/app.example/crash")
+    let counted = try #require(answer.object["value"] as? Int)
+    #expect(counted >= acknowledged)
+    #expect(counted <= sent)
+    #expect(acknowledged > 0)
+    #expect(try await restarted.stop() == 0)
+  }
+}

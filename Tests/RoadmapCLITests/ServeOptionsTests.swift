@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+/// `serve` options through the real binary: voters, admin token, rate limits, bad databases.
+@Suite struct ServeOptionsTests {
+  @Test func requireVoterRefusesAnonymousVotesWithAReason() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await ServeProcess.start(dataDirectory: directory.url, ["--require-voter"])
+    defer { server.process.kill() }
+    let anonymous = try await server.get("/hit/app.example/feature1")
+    #expect(anonymous.status == 403)
+    #expect(anonymous.body.contains("refuses anonymous votes"))
+    #expect(anonymous.body.contains("X-Voter-ID"))
+    let named = try await server.get("/hit/app.example/feature1", headers: ["X-Voter-ID": "u1"])
+    #expect(named.body == #"{"value":1}"#)
+    #expect(try await server.get("/get/app.example/feature1").body == #"{"value":1}"#)
+    #expect(try await server.stop() == 0)
+  }
+
+  @Test func adminTokenFromTheEnvironment() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await ServeProcess.start(
+      dataDirectory: directory.url, environment: ["ROADMAPCTL_ADMIN_TOKEN": "env-token"])
+    defer { server.process.kill() }
+    #expect(try await server.get("/set/app.example/k01?value=5").status == 404)
+    #expect(
+      try await server.get("/set/app.example/k01?value=5&token=wrong").status == 404)
+    let ok = try await server.get(
+      "/set/app.example/k01?value=5", headers: ["Authorization": "Bearer env-token"])
+    #expect(ok.body == #"{"old_value":0,"value":5}"#)
+    let v1 = try await server.get("/v1/app.example/k01/set?count=2&token=nope")
+    #expect(v1.status == 401)
+    #expect(try await server.stop() == 0)
+  }
+
+  @Test func writesBeyondTheLimitGet429WithRetryAfter() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await ServeProcess.start(
+      dataDirectory: directory.url, ["--write-limit", "1"])
+    defer { server.process.kill() }
+    var statuses: [Int] = []
+    for i in 0..<3 {
+      statuses.append(try await server.get("/hit/app.example/path\(i)").status)
+    }
+    // One a minute, bursts of one: the second write within a minute is refused.
+    #expect(statuses == [200, 429, 429])
+    let limited = try await server.get("/update/app.example/path0?amount=-1")
+    #expect(limited.status == 429)
+    #expect(Int(limited.header("Retry-After") ?? "") ?? 0 >= 1)
+    #expect(limited.header("Access-Control-Allow-Origin") == "*")
+    #expect(try await server.get("/get/app.example/path0").status == 200)
+    #expect(try await server.stop() == 0)
+  }
+
+  @Test func corruptDatabaseRefusesToStart() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      "votes.sqlite3", String(repeating: "this is not a database. ", count: 400))
+    let result = try await Roadmapctl.run(
+      ["serve", "--port", "0", "--data-dir", directory.path], timeout: .seconds(30))
+    #expect(result.exitCode == 1)
+    #expect(result.stdoutText.isEmpty)
+    #expect(result.stderrText.hasPrefix("Error: the vote store at "))
+    #expect(result.stderrText.contains("damaged or not a database"))
+  }
+
+  @Test func unusableDataDirectoryIsAFailure() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = try directory.write("not-a-directory", "x")
+    let result = try await Roadmapctl.run(["serve", "--port", "0", "--data-dir", file.path])
+    #expect(result.exitCode == 1)
+    #expect(result.stderrText.hasPrefix("Error: cannot open the vote store at "))
+  }
+
+  @Test func badPortIsAUsageError() async throws {
+    let result = try await Roadmapctl.run(["serve", "--port", "70000"])
+    #expect(result.exitCode == 64)
+    #expect(result.stderrText.hasPrefix("Error: The port must be between 0 and 65535."))
+  }
+
+  @Test func portInUseIsAFailure() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let first = try await ServeProcess.start(
+      dataDirectory: directory.url.appendingPathComponent("a"))
+    defer { first.process.kill() }
+    let second = try await Roadmapctl.run(
+      ["serve", "--port", String(first.port), "--data-dir", directory.path + "/b"])
+    #expect(second.exitCode == 1)
+    #expect(second.stderrText.contains("cannot listen on 127.0.0.1:\(first.port)"))
+    #expect(try await first.stop() == 0)
+  }
+
+  @Test func sigintAlsoStopsGracefully() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await ServeProcess.start(dataDirectory: directory.url)
+    defer { server.process.kill() }
+    server.process.signal(SIGINT)
+    #expect(try await server.process.waitForExit() == 0)
+  }
+}
