@@ -58,6 +58,11 @@ struct ShapeRuleTests {
       code: "localized-not-array", line: 1, column: 32, path: "/0/localizedTitle",
       fix: #"[{"language": "de", "value": "Hallo"}, {"language": "en", "value": "Hello"}]"#),
     Case(
+      name: "localized field as one item without its array",
+      json: #"[{"id": "1", "localizedTitle": {"language": "de", "value": "Hallo"}}]"#,
+      code: "localized-not-array", line: 1, column: 32, path: "/0/localizedTitle",
+      fix: #""localizedTitle": [{"language": "de", "value": "Hallo"}]"#),
+    Case(
       name: "localized field as a string", json: #"[{"id": "1", "localizedStatus": "x"}]"#,
       code: "wrong-type", line: 1, column: 33, path: "/0/localizedStatus", fix: nil),
     Case(

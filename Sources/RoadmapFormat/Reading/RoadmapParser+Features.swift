@@ -302,6 +302,17 @@ extension RoadmapParser {
     case (.localizedTitle, .object), (.localizedStatus, .object),
       (.localizedDescription, .object):
       var items: [String] = []
+      if case .object(let object)? = value, object.members.count == 2,
+        case .string(let language)? = object["language"], case .string(let text)? = object["value"]
+      {
+        // One item written without its array: wrap it, don't read it as a language map.
+        report(
+          "localized-not-array", .error, at: start, rejected: true,
+          "\"\(key.name)\" is one {\"language\", \"value\"} item, but the app reads an array of "
+            + "them and rejects the whole file: write \"\(key.name)\": [{\"language\": "
+            + "\"\(language)\", \"value\": \"\(text.prefix(24))\(text.count > 24 ? "…" : "")\"}]")
+        return
+      }
       if case .object(let object)? = value {
         for member in object.members.prefix(3) {
           if case .string(let text) = member.value {
