@@ -1,0 +1,131 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The server's own task executor: a fixed set of dedicated handler threads fed from one
+/// queue, so handlers never wait for Swift's global cooperative pool.
+///
+/// Every request's handler task is started with this executor as its preference, so the
+/// handler, its structured children and every nonisolated `async` function it awaits run on
+/// these threads, whatever else the process does with the global pool (SE-0417).
+///
+/// The queue is an array behind a `pthread_mutex`; idle threads sleep on a condition variable
+/// and are signalled only when one is idle, so there is no spinning. Once the server has
+/// stopped and its last handler task has finished, ``shutdownWhenIdle()`` lets the threads
+/// drain the queue and exit; a job that still arrives after that (from an unstructured task a
+/// handler left behind) runs on a short-lived thread of its own rather than being lost.
+@available(macOS 15, *)
+final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
+  /// How many threads ``start()`` creates.
+  let threadCount: Int
+  private let name: String
+  private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+  private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+  // Under `mutex`.
+  private var queue: [UnownedJob] = []
+  private var head = 0
+  private var idleThreads = 0
+  private var liveThreads = 0
+  private var activeTasks = 0
+  private var stopping = false
+
+  /// Creates the executor; no thread runs until ``start()``.
+  init(threads: Int, name: String) {
+    threadCount = max(1, threads)
+    self.name = name
+    pthread_mutex_init(mutex, nil)
+    pthread_cond_init(condition, nil)
+  }
+
+  deinit {
+    pthread_cond_destroy(condition)
+    pthread_mutex_destroy(mutex)
+    condition.deallocate()
+    mutex.deallocate()
+  }
+
+  /// Starts the handler threads. Each holds the executor until it exits.
+  func start() {
+    pthread_mutex_lock(mutex)
+    liveThreads = threadCount
+    pthread_mutex_unlock(mutex)
+    for index in 0..<threadCount {
+      let thread = Thread { self.work() }
+      thread.name = "\(name) \(index + 1)"
+      thread.start()
+    }
+  }
+
+  /// Queues a job; an idle thread picks it up.
+  func enqueue(_ job: consuming ExecutorJob) {
+    let job = UnownedJob(job)
+    pthread_mutex_lock(mutex)
+    if stopping && liveThreads == 0 {
+      pthread_mutex_unlock(mutex)
+      let thread = Thread { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+      thread.name = "\(name) (late)"
+      thread.start()
+      return
+    }
+    queue.append(job)
+    if idleThreads > 0 { pthread_cond_signal(condition) }
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Counts a handler task in; the threads stay up while any is unfinished.
+  func taskStarted() {
+    pthread_mutex_lock(mutex)
+    activeTasks += 1
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Counts a handler task out (called at the end of its body).
+  func taskFinished() {
+    pthread_mutex_lock(mutex)
+    activeTasks -= 1
+    if activeTasks == 0 && stopping { pthread_cond_broadcast(condition) }
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Lets the threads exit once the queue is empty and no handler task is unfinished.
+  func shutdownWhenIdle() {
+    pthread_mutex_lock(mutex)
+    stopping = true
+    pthread_cond_broadcast(condition)
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// The body of each handler thread.
+  private func work() {
+    let executor = asUnownedTaskExecutor()
+    pthread_mutex_lock(mutex)
+    while true {
+      if head < queue.count {
+        let job = queue[head]
+        head += 1
+        if head == queue.count {
+          queue.removeAll(keepingCapacity: true)
+          head = 0
+        } else if head >= 1024 && head * 2 >= queue.count {
+          queue.removeFirst(head)
+          head = 0
+        }
+        pthread_mutex_unlock(mutex)
+        job.runSynchronously(on: executor)
+        pthread_mutex_lock(mutex)
+        continue
+      }
+      if stopping && activeTasks == 0 { break }
+      idleThreads += 1
+      pthread_cond_wait(condition, mutex)
+      idleThreads -= 1
+    }
+    liveThreads -= 1
+    pthread_mutex_unlock(mutex)
+  }
+}
