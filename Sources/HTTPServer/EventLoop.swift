@@ -503,8 +503,8 @@ final class EventLoop: @unchecked Sendable {
   /// delay it.
   private func startHandlerTask(_ operation: @escaping @Sendable () async -> Void) {
     if #available(macOS 15, *), let executor = handlerExecutor as? HandlerExecutor {
-      executor.taskStarted()
       Task(executorPreference: executor) {
+        executor.taskStarted()
         await operation()
         executor.taskFinished()
       }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -31,8 +32,13 @@ final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
   private var head = 0
   private var idleThreads = 0
   private var liveThreads = 0
-  private var activeTasks = 0
+  /// Threads woken by a signal that have not yet taken the mutex again.
+  private var wakeupsInFlight = 0
   private var stopping = false
+  /// Handler tasks begun and not finished (atomic: counted on every request without the mutex).
+  private let activeTasks = Atomic<Int>(0)
+  /// Mirrors `stopping` for ``taskFinished()``, which reads it without the mutex.
+  private let stoppingFlag = Atomic<Bool>(false)
 
   /// Creates the executor; no thread runs until ``start()``.
   init(threads: Int, name: String) {
@@ -73,29 +79,38 @@ final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
       return
     }
     queue.append(job)
-    if idleThreads > 0 { pthread_cond_signal(condition) }
+    // Wake a thread only if an idle one is not already on its way to the queue.
+    if idleThreads > wakeupsInFlight {
+      wakeupsInFlight += 1
+      pthread_cond_signal(condition)
+    }
     pthread_mutex_unlock(mutex)
   }
 
   /// Counts a handler task in; the threads stay up while any is unfinished.
+  ///
+  /// Called at the start of the task's body: its first job is already in the queue then, and
+  /// the threads never exit while the queue holds a job.
   func taskStarted() {
-    pthread_mutex_lock(mutex)
-    activeTasks += 1
-    pthread_mutex_unlock(mutex)
+    activeTasks.add(1, ordering: .relaxed)
   }
 
   /// Counts a handler task out (called at the end of its body).
   func taskFinished() {
-    pthread_mutex_lock(mutex)
-    activeTasks -= 1
-    if activeTasks == 0 && stopping { pthread_cond_broadcast(condition) }
-    pthread_mutex_unlock(mutex)
+    let left = activeTasks.subtract(1, ordering: .acquiringAndReleasing).newValue
+    if left == 0 && stoppingFlag.load(ordering: .acquiring) {
+      // Under the mutex, so a thread between its check and its wait cannot miss it.
+      pthread_mutex_lock(mutex)
+      pthread_cond_broadcast(condition)
+      pthread_mutex_unlock(mutex)
+    }
   }
 
   /// Lets the threads exit once the queue is empty and no handler task is unfinished.
   func shutdownWhenIdle() {
     pthread_mutex_lock(mutex)
     stopping = true
+    stoppingFlag.store(true, ordering: .releasing)
     pthread_cond_broadcast(condition)
     pthread_mutex_unlock(mutex)
   }
@@ -120,10 +135,11 @@ final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
         pthread_mutex_lock(mutex)
         continue
       }
-      if stopping && activeTasks == 0 { break }
+      if stopping && activeTasks.load(ordering: .acquiring) == 0 { break }
       idleThreads += 1
       pthread_cond_wait(condition, mutex)
       idleThreads -= 1
+      if wakeupsInFlight > 0 { wakeupsInFlight -= 1 }
     }
     liveThreads -= 1
     pthread_mutex_unlock(mutex)
