@@ -28,9 +28,9 @@ final class EventLoop: @unchecked Sendable {
   private var listenFD: Int32
   private let wakeReadFD: Int32
   private let wakeWriteFD: Int32
-  /// The ``HandlerExecutor`` (typed loosely so the class needs no availability annotation);
-  /// nil only on Darwin before macOS 15, where handlers fall back to the global pool.
-  private let handlerExecutor: AnyObject?
+  /// The ``HandlerExecutor`` (behind a protocol so the class needs no availability
+  /// annotation); nil only on Darwin before macOS 15, where handlers use the global pool.
+  private let handlerExecutor: (any HandlerThreadControl)?
 
   // Loop-thread state.
   private var connections: [Connection?] = []
@@ -172,9 +172,8 @@ final class EventLoop: @unchecked Sendable {
 
   /// Runs until shut down; call on the dedicated I/O thread.
   func run() {
-    if #available(macOS 15, *), let executor = handlerExecutor as? HandlerExecutor {
-      executor.start()
-    }
+    let executor = handlerExecutor
+    executor?.start()
     var events: [Poller.Event] = []
     events.reserveCapacity(256)
     now = EventLoop.monotonicNow()
@@ -196,6 +195,7 @@ final class EventLoop: @unchecked Sendable {
         break
       }
       now = EventLoop.monotonicNow()
+      executor?.beginBatch()
       for event in events {
         if event.fd == listenFD {
           acceptConnections()
@@ -213,6 +213,7 @@ final class EventLoop: @unchecked Sendable {
         }
       }
       takeCompletions()
+      executor?.endBatch()
       if now >= nextScan {
         nextScan = now + UInt64(tickMillis) * 1_000_000
         scanDeadlines()
@@ -255,9 +256,7 @@ final class EventLoop: @unchecked Sendable {
     lock.unlock()
     SystemCall.close(wakeReadFD)
     SystemCall.close(wakeWriteFD)
-    if #available(macOS 15, *), let executor = handlerExecutor as? HandlerExecutor {
-      executor.shutdownWhenIdle()
-    }
+    handlerExecutor?.shutdownWhenIdle()
     for waiter in toResume { waiter.resume() }
   }
 

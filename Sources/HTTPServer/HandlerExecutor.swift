@@ -20,7 +20,7 @@ import Synchronization
 /// drain the queue and exit; a job that still arrives after that (from an unstructured task a
 /// handler left behind) runs on a short-lived thread of its own rather than being lost.
 @available(macOS 15, *)
-final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
+final class HandlerExecutor: TaskExecutor, HandlerThreadControl, @unchecked Sendable {
   /// How many threads ``start()`` creates.
   let threadCount: Int
   private let name: String
@@ -35,6 +35,8 @@ final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
   /// Threads woken by a signal that have not yet taken the mutex again.
   private var wakeupsInFlight = 0
   private var stopping = false
+  /// The thread inside ``beginBatch()``/``endBatch()``, whose enqueues wake no thread.
+  private var batchOwner: pthread_t?
   /// Handler tasks begun and not finished (atomic: counted on every request without the mutex).
   private let activeTasks = Atomic<Int>(0)
   /// Mirrors `stopping` for ``taskFinished()``, which reads it without the mutex.
@@ -79,10 +81,36 @@ final class HandlerExecutor: TaskExecutor, @unchecked Sendable {
       return
     }
     queue.append(job)
-    // Wake a thread only if an idle one is not already on its way to the queue.
-    if idleThreads > wakeupsInFlight {
+    if let owner = batchOwner, pthread_equal(owner, pthread_self()) != 0 {
+      // ``endBatch()`` wakes threads for the whole batch.
+    } else if idleThreads > wakeupsInFlight {
+      // Wake a thread only if an idle one is not already on its way to the queue.
       wakeupsInFlight += 1
       pthread_cond_signal(condition)
+    }
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Defers the wake-ups for jobs the calling thread enqueues until ``endBatch()``.
+  ///
+  /// The I/O thread brackets each pass over its ready sockets with these, so a pass that
+  /// starts many handlers wakes each idle thread once instead of once per request, and the
+  /// woken threads find several jobs queued.
+  func beginBatch() {
+    pthread_mutex_lock(mutex)
+    batchOwner = pthread_self()
+    pthread_mutex_unlock(mutex)
+  }
+
+  /// Ends the batch: wakes as many idle threads as there are queued jobs.
+  func endBatch() {
+    pthread_mutex_lock(mutex)
+    batchOwner = nil
+    var toWake = min(queue.count - head, idleThreads - wakeupsInFlight)
+    while toWake > 0 {
+      wakeupsInFlight += 1
+      pthread_cond_signal(condition)
+      toWake -= 1
     }
     pthread_mutex_unlock(mutex)
   }
