@@ -7,8 +7,9 @@ import Foundation
 #endif
 
 /// The server's single I/O thread: accepts, reads, parses, writes and times out every
-/// connection; hands each complete request to a `Task` running the handler on Swift's
-/// concurrency pool and takes the response back through a locked queue and a pipe wake-up.
+/// connection; hands each complete request to a `Task` running the handler on the server's
+/// own ``HandlerExecutor`` threads and takes the response back through a locked queue and a
+/// pipe wake-up.
 ///
 /// Everything but `complete(_:)`, `requestShutdown(_:)` and `requestStop()` is confined to the
 /// loop thread, which is why the class is `@unchecked Sendable`.
@@ -27,6 +28,9 @@ final class EventLoop: @unchecked Sendable {
   private var listenFD: Int32
   private let wakeReadFD: Int32
   private let wakeWriteFD: Int32
+  /// The ``HandlerExecutor`` (behind a protocol so the class needs no availability
+  /// annotation); nil only on Darwin before macOS 15, where handlers use the global pool.
+  private let handlerExecutor: (any HandlerThreadControl)?
 
   // Loop-thread state.
   private var connections: [Connection?] = []
@@ -90,6 +94,12 @@ final class EventLoop: @unchecked Sendable {
         configuration.writeTimeout,
       ].map(EventLoop.nanos).min() ?? 1_000_000_000
     tickMillis = Int32(max(5, min(250, shortest / 4_000_000)))
+    if #available(macOS 15, *) {
+      handlerExecutor = HandlerExecutor(
+        threads: configuration.handlerThreads, name: "HTTPServer handler")
+    } else {
+      handlerExecutor = nil
+    }
   }
 
   deinit {
@@ -162,6 +172,8 @@ final class EventLoop: @unchecked Sendable {
 
   /// Runs until shut down; call on the dedicated I/O thread.
   func run() {
+    let executor = handlerExecutor
+    executor?.start()
     var events: [Poller.Event] = []
     events.reserveCapacity(256)
     now = EventLoop.monotonicNow()
@@ -183,6 +195,7 @@ final class EventLoop: @unchecked Sendable {
         break
       }
       now = EventLoop.monotonicNow()
+      executor?.beginBatch()
       for event in events {
         if event.fd == listenFD {
           acceptConnections()
@@ -200,6 +213,7 @@ final class EventLoop: @unchecked Sendable {
         }
       }
       takeCompletions()
+      executor?.endBatch()
       if now >= nextScan {
         nextScan = now + UInt64(tickMillis) * 1_000_000
         scanDeadlines()
@@ -242,6 +256,7 @@ final class EventLoop: @unchecked Sendable {
     lock.unlock()
     SystemCall.close(wakeReadFD)
     SystemCall.close(wakeWriteFD)
+    handlerExecutor?.shutdownWhenIdle()
     for waiter in toResume { waiter.resume() }
   }
 
@@ -460,12 +475,13 @@ final class EventLoop: @unchecked Sendable {
       version: parsed.version, headers: parsed.headers, body: parsed.body,
       remoteAddress: connection.peer)
     let handler = self.handler
+    let operation: @Sendable () async -> Void
     if let accessLog = configuration.accessLog {
       let start = ContinuousClock.now
       let peer = connection.peer
       let method = parsed.method
       let target = parsed.target
-      Task {
+      operation = {
         let response = await handler(request)
         accessLog(
           AccessLogEntry(
@@ -474,10 +490,25 @@ final class EventLoop: @unchecked Sendable {
         self.complete(Completion(fd: fd, id: id, response: response))
       }
     } else {
-      Task {
+      operation = {
         let response = await handler(request)
         self.complete(Completion(fd: fd, id: id, response: response))
       }
+    }
+    startHandlerTask(operation)
+  }
+
+  /// Runs `operation` in a new task on the handler threads, so a busy global pool cannot
+  /// delay it.
+  private func startHandlerTask(_ operation: @escaping @Sendable () async -> Void) {
+    if #available(macOS 15, *), let executor = handlerExecutor as? HandlerExecutor {
+      Task(executorPreference: executor) {
+        executor.taskStarted()
+        await operation()
+        executor.taskFinished()
+      }
+    } else {
+      Task { await operation() }
     }
   }
 

@@ -9,8 +9,9 @@ import Foundation
 /// An HTTP/1.1 server on POSIX sockets.
 ///
 /// One I/O thread runs an event loop (epoll on Linux) over every connection; each complete
-/// request runs its handler in a `Task` on Swift's concurrency pool, so a slow handler or a
-/// slow client never delays the others. See `docs/http-server.md` for the model and
+/// request runs its handler in a `Task` on the server's own executor, a fixed set of
+/// ``HTTPServerConfiguration/handlerThreads`` threads, so a slow handler or a slow client
+/// never delays the others and a busy global concurrency pool never delays the server. See `docs/http-server.md` for the model and
 /// `docs/threat_model.md` for what it refuses.
 ///
 /// ```swift
@@ -96,7 +97,7 @@ public final class HTTPServer: Sendable {
     let positive: [(String, Int)] = [
       ("maxRequestLineBytes", c.maxRequestLineBytes), ("maxHeaderBytes", c.maxHeaderBytes),
       ("maxHeaderCount", c.maxHeaderCount), ("maxConnections", c.maxConnections),
-      ("backlog", c.backlog),
+      ("backlog", c.backlog), ("handlerThreads", c.handlerThreads),
     ]
     for (name, value) in positive where value <= 0 {
       throw HTTPServerError(kind: .invalidConfiguration, message: "\(name) must be positive")

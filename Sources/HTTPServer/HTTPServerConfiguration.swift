@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where an ``HTTPServer`` listens and the limits it enforces.
 ///
 /// Every limit has a safe default; tests shrink the timeouts. A request that breaks a limit
@@ -34,6 +36,14 @@ public struct HTTPServerConfiguration: Sendable {
   public var writeTimeout: Duration = .seconds(30)
   /// Most open client connections. Default 10,000; a connection beyond it gets 503 and is closed.
   public var maxConnections: Int = 10_000
+  /// How many dedicated threads run request handlers. Default
+  /// ``defaultHandlerThreads`` (the number of active cores, at least 2).
+  ///
+  /// Handlers run on the server's own executor over these threads, never on Swift's global
+  /// cooperative pool, so CPU-heavy work elsewhere in the process cannot starve the server.
+  /// A handler that blocks its thread (synchronous I/O, a lock) holds one of them until it
+  /// returns; raise the count for handlers that block.
+  public var handlerThreads: Int = HTTPServerConfiguration.defaultHandlerThreads
   /// Called once per answered request (including refused ones) with its outcome, or nil.
   ///
   /// It runs on the task that ran the handler, or on the I/O thread for requests the server
@@ -47,6 +57,7 @@ public struct HTTPServerConfiguration: Sendable {
     maxBodyBytes: Int = 1 << 20, headerReadTimeout: Duration = .seconds(10),
     bodyReadTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(60),
     writeTimeout: Duration = .seconds(30), maxConnections: Int = 10_000,
+    handlerThreads: Int = HTTPServerConfiguration.defaultHandlerThreads,
     accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
   ) {
     self.host = host
@@ -61,7 +72,16 @@ public struct HTTPServerConfiguration: Sendable {
     self.idleTimeout = idleTimeout
     self.writeTimeout = writeTimeout
     self.maxConnections = maxConnections
+    self.handlerThreads = handlerThreads
     self.accessLog = accessLog
+  }
+
+  /// The default ``handlerThreads``: the number of active cores, at least 2.
+  ///
+  /// At least 2 so one handler that blocks briefly does not stall every other request on a
+  /// single-core machine.
+  public static var defaultHandlerThreads: Int {
+    max(2, ProcessInfo.processInfo.activeProcessorCount)
   }
 
   var parserLimits: HTTPParserLimits {
