@@ -8,7 +8,9 @@ import Foundation
 
 /// A blocking TCP client for sending exactly the bytes no polite client sends.
 ///
-/// Every read has a receive timeout, so a server bug fails the test instead of hanging it.
+/// Every read has a receive timeout, so a server bug fails the test instead of hanging it. The
+/// default is generous (30 s): a test's own steps run on Swift's global pool, which other
+/// suites running in parallel on a 2-core machine can keep busy for seconds.
 final class RawClient {
   let fd: Int32
   private var buffer: [UInt8] = []
@@ -31,7 +33,7 @@ final class RawClient {
   }
 
   /// Connects to `host`:`port`; throws the connect errno (ECONNREFUSED when nobody listens).
-  init(host: String = "127.0.0.1", port: Int, receiveTimeout: Int = 5) throws {
+  init(host: String = "127.0.0.1", port: Int, receiveTimeout: Int = 30) throws {
     // Connect before the object exists: a throwing class initializer may still run `deinit`,
     // which would close the descriptor a second time (possibly someone else's by then).
     fd = try RawClient.connectedSocket(host: host, port: port, receiveTimeout: receiveTimeout)
