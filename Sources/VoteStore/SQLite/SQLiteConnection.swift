@@ -11,9 +11,6 @@ final class SQLiteConnection: ClosableConnection, @unchecked Sendable {
   let path: String
   private(set) var handle: OpaquePointer?
   private var statements: [String: SQLiteStatement] = [:]
-  /// Applied updates counted in the open write transaction but not yet added to the
-  /// `updates` row of `meta`; the writer adds them (one statement per group) before it commits.
-  var pendingUpdates: Int64 = 0
 
   /// Opens (and with `create`, creates) the database at `path`.
   init(path: String, create: Bool, busyTimeoutMilliseconds: Int32) throws(VoteStoreError) {

@@ -80,12 +80,6 @@ struct SQLiteCounterTable {
   }
 
   func apply(_ mutation: CounterMutation, now: Int64) throws(VoteStoreError) -> MutationResult {
-    if mutation.voter == nil && mutation.delta > 0,
-      let record = try increment(mutation, now: now)
-    {
-      countUpdate()
-      return MutationResult(outcome: .applied, record: record, created: false)
-    }
     var created = false
     var record: CounterRecord
     if let existing = try self.record(namespace: mutation.namespace, key: mutation.key) {
@@ -139,29 +133,10 @@ struct SQLiteCounterTable {
     }
     try db.statement("UPDATE counters SET value = ?2, updated_ms = ?3 WHERE id = ?1")
       .run([.integer(record.id), .integer(newValue), .integer(now)])
-    countUpdate()
+    try countUpdate()
     record.value = newValue
     record.updatedAt = now
     return MutationResult(outcome: .applied, record: record, created: created)
-  }
-
-  /// The common hit in one statement: adds a positive `delta` to an existing counter, within
-  /// its bounds when checked and without overflow. Nil (nothing changed) otherwise, and
-  /// ``apply(_:now:)`` takes the general path that tells the cases apart.
-  private func increment(
-    _ mutation: CounterMutation, now: Int64
-  ) throws(VoteStoreError) -> CounterRecord? {
-    try db.statement(
-      """
-      UPDATE counters SET value = value + ?3, updated_ms = ?4
-      WHERE namespace = ?1 AND key = ?2 AND value <= 9223372036854775807 - ?3
-        AND (?5 = 0 OR ?3 BETWEEN lower AND upper)
-      RETURNING \(Self.columns)
-      """
-    ).firstRow([
-      .text(mutation.namespace), .text(mutation.key), .integer(mutation.delta), .integer(now),
-      .bool(mutation.checkBounds),
-    ]) { row in Self.record(row) }
   }
 
   func set(
@@ -185,7 +160,7 @@ struct SQLiteCounterTable {
     record.updatedAt = now
     try db.statement("UPDATE counters SET value = ?2, updated_ms = ?3 WHERE id = ?1")
       .run([.integer(record.id), .integer(record.value), .integer(now)])
-    countUpdate()
+    try countUpdate()
     return (old, record)
   }
 
@@ -236,8 +211,7 @@ struct SQLiteCounterTable {
     return summary
   }
 
-  /// Counts one applied update; the writer adds the group's count to `meta` before it commits.
-  private func countUpdate() {
-    db.pendingUpdates += 1
+  private func countUpdate() throws(VoteStoreError) {
+    try db.statement("UPDATE meta SET value = value + 1 WHERE name = 'updates'").run()
   }
 }

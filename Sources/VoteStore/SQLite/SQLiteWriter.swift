@@ -62,44 +62,17 @@ private struct GroupCommitLoop {
 
   /// Runs one group; returns jobs that must run again because SQLite rolled back the whole
   /// transaction under them (their results were never reported).
-  ///
-  /// The group first runs without savepoints (the common case: every job succeeds, and a
-  /// savepoint per job is pure overhead). If any job fails, that whole transaction is rolled
-  /// back, no result of it is reported, and the group runs again with a savepoint per job.
   private func runBatch(_ batch: [DatabaseJob<SQLiteConnection>]) -> [DatabaseJob<SQLiteConnection>]
   {
     do throws(VoteStoreError) {
-      try begin()
+      try connection.statement("BEGIN IMMEDIATE").run()
     } catch {
       for job in batch { job.finish(error) }
       return []
     }
-    do {
-      var allSucceeded = true
-      for job in batch where !job.run(connection) {
-        allSucceeded = false
-        break
-      }
-      if allSucceeded && !connection.isAutocommit { return commit(batch) }
-      rollBack()
-      do throws(VoteStoreError) {
-        try begin()
-      } catch {
-        for job in batch { job.finish(error) }
-        return []
-      }
-    }
-    return runWithSavepoints(batch)
-  }
-
-  /// Runs `batch` inside the open transaction, each job in its own savepoint, and commits.
-  private func runWithSavepoints(
-    _ batch: [DatabaseJob<SQLiteConnection>]
-  ) -> [DatabaseJob<SQLiteConnection>] {
     var succeeded: [DatabaseJob<SQLiteConnection>] = []
     for (index, job) in batch.enumerated() {
       let failure: VoteStoreError?
-      let updatesBefore = connection.pendingUpdates
       do throws(VoteStoreError) {
         try connection.statement("SAVEPOINT job").run()
         if job.run(connection) {
@@ -122,39 +95,20 @@ private struct GroupCommitLoop {
       do throws(VoteStoreError) {
         try connection.statement("ROLLBACK TO job").run()
         try connection.statement("RELEASE job").run()
-        connection.pendingUpdates = updatesBefore
       } catch {
         rollBack()
         return succeeded + rest
       }
     }
-    return commit(succeeded)
-  }
-
-  /// Commits the open transaction, then resumes `jobs` (with the commit's error if it failed).
-  private func commit(
-    _ jobs: [DatabaseJob<SQLiteConnection>]
-  ) -> [DatabaseJob<SQLiteConnection>] {
     do throws(VoteStoreError) {
-      if connection.pendingUpdates > 0 {
-        try connection.statement("UPDATE meta SET value = value + ?1 WHERE name = 'updates'")
-          .run([.integer(connection.pendingUpdates)])
-        connection.pendingUpdates = 0
-      }
       try connection.statement("COMMIT").run()
     } catch {
       rollBack()
-      for job in jobs { job.finish(error) }
+      for job in succeeded { job.finish(error) }
       return []
     }
-    for job in jobs { job.finish() }
+    for job in succeeded { job.finish() }
     return []
-  }
-
-  /// Opens the group's transaction; nothing is counted in it yet.
-  private func begin() throws(VoteStoreError) {
-    connection.pendingUpdates = 0
-    try connection.statement("BEGIN IMMEDIATE").run()
   }
 
   private func rollBack() {
