@@ -17,10 +17,6 @@ public struct LanguageResolver: Sendable {
 
   private let mode: Mode
 
-  private init(mode: Mode) {
-    self.mode = mode
-  }
-
   /// The Roadmap package's resolution for an app whose first preferred localization is
   /// `localization` (such as `en`, `de`, `zh-Hans`).
   ///
