@@ -192,18 +192,7 @@ import Testing
     // suites may keep busy for seconds; the in-flight request must not be cut meanwhile.
     async let stopped: Void = server.shutdown(gracePeriod: .seconds(60))
     // New connections are refused while the in-flight request is still running.
-    let refused = try await offPool { () -> Bool in
-      for _ in 0..<3000 {  // up to 30 s: the server may wait for a busy global pool
-        do {
-          _ = try RawClient(port: port)
-        } catch let error as RawClient.ConnectError where error.errno == ECONNREFUSED {
-          return true
-        }
-        usleep(10_000)
-      }
-      return false
-    }
-    #expect(refused)
+    #expect(try await connectionsGetRefused(port: port))
     let idleClosed = try await offPool { () -> Bool in
       var byte: UInt8 = 0
       defer { close(idle) }
@@ -271,18 +260,7 @@ import Testing
     var server: HTTPServer? = try startTestServer()
     let port = server!.port
     server = nil
-    let refused = try await offPool { () -> Bool in
-      for _ in 0..<3000 {  // up to 30 s: the server may wait for a busy global pool
-        do {
-          _ = try RawClient(port: port)
-        } catch let error as RawClient.ConnectError where error.errno == ECONNREFUSED {
-          return true
-        }
-        usleep(10_000)
-      }
-      return false
-    }
-    #expect(refused)
+    #expect(try await connectionsGetRefused(port: port))
   }
 
   @Test func startErrors() async throws {
@@ -349,5 +327,21 @@ actor Gate {
   func wait() async {
     if isOpen { return }
     await withCheckedContinuation { waiters.append($0) }
+  }
+}
+
+/// Whether connecting to `port` is refused (ECONNREFUSED) within 30 s, tried every 10 ms off
+/// the global pool: a server that is stopping may itself wait seconds for a busy global pool.
+private func connectionsGetRefused(port: Int) async throws -> Bool {
+  try await offPool { () -> Bool in
+    for _ in 0..<3000 {
+      do {
+        _ = try RawClient(port: port)
+      } catch let error as RawClient.ConnectError where error.errno == ECONNREFUSED {
+        return true
+      }
+      usleep(10_000)
+    }
+    return false
   }
 }
