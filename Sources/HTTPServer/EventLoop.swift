@@ -339,6 +339,17 @@ final class EventLoop: @unchecked Sendable {
 
   // MARK: - Reading
 
+  /// Reads what is available into `readBuffer`: the byte count (0 at end of stream), or nil
+  /// when nothing is there yet or the read failed (the connection is then closed).
+  private func receive(_ connection: Connection) -> Int? {
+    do {
+      return try SystemCall.recv(connection.fd, readBuffer)
+    } catch {
+      close(connection)
+      return nil
+    }
+  }
+
   private func readable(_ connection: Connection) {
     if connection.deadline == .linger {
       lingerRead(connection)
@@ -350,14 +361,7 @@ final class EventLoop: @unchecked Sendable {
         watch(connection, read: false, write: connection.watchingWrite)
         return
       }
-      let n: Int?
-      do {
-        n = try SystemCall.recv(connection.fd, readBuffer)
-      } catch {
-        close(connection)
-        return
-      }
-      guard let n else { return }
+      guard let n = receive(connection) else { return }
       if n == 0 {
         connection.readClosed = true
         watch(connection, read: false, write: connection.watchingWrite)
@@ -367,14 +371,7 @@ final class EventLoop: @unchecked Sendable {
         contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
       return
     }
-    let n: Int?
-    do {
-      n = try SystemCall.recv(connection.fd, readBuffer)
-    } catch {
-      close(connection)
-      return
-    }
-    guard let n else { return }
+    guard let n = receive(connection) else { return }
     if n == 0 {
       // The client closed: nothing in progress to answer.
       close(connection)
@@ -623,14 +620,7 @@ final class EventLoop: @unchecked Sendable {
 
   private func lingerRead(_ connection: Connection) {
     while true {
-      let n: Int?
-      do {
-        n = try SystemCall.recv(connection.fd, readBuffer)
-      } catch {
-        close(connection)
-        return
-      }
-      guard let n else { return }
+      guard let n = receive(connection) else { return }
       connection.lingerBytes += n
       if n == 0 || connection.lingerBytes > EventLoop.maxLingerBytes {
         close(connection)
