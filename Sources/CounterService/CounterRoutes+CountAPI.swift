@@ -11,7 +11,7 @@ extension CounterRoutes {
   }
 
   /// `GET /get/:ns/:key` → `{"value":N}`, 404 `{"value":null}` when missing.
-  func countapiGet(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiGet(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
       return fail!
@@ -24,7 +24,7 @@ extension CounterRoutes {
 
   /// `GET /hit/:ns/:key`: creates the key (bounds [-1, 1], or [0, 1] when strict) and adds
   /// one; with a voter id, only this voter's first hit counts.
-  func countapiHit(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiHit(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail),
       let voterID = voter(request, .countapi, forWrite: true).unwrap(into: &fail)
@@ -40,7 +40,7 @@ extension CounterRoutes {
   /// `GET /update/:ns/:key?amount=N`: adds `amount` within the key's bounds (403 with the
   /// value unchanged outside them); 404 `{"value":null}` when missing. With a voter id,
   /// `+1` votes once and `-1` removes only this voter's vote.
-  func countapiUpdate(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiUpdate(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
       return fail!
@@ -72,7 +72,7 @@ extension CounterRoutes {
   /// `GET /set/:ns/:key?value=N` → `{"old_value":…,"value":…}`. Allowed with the admin
   /// token (which also creates a missing key) or on a key created with `enable_reset`;
   /// otherwise 403.
-  func countapiSet(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiSet(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
       return fail!
@@ -102,7 +102,7 @@ extension CounterRoutes {
   /// `GET /create?namespace=&key=&value=&enable_reset=&update_lowerbound=&update_upperbound=`
   /// → `{"namespace","key","value"}`; 409 with nulls when the key exists. Without `key`, a
   /// random one is made.
-  func countapiCreate(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiCreate(_ request: HTTPRequest) async throws -> Reply {
     let namespace = nonEmpty(request.query("namespace")) ?? CounterRoutes.defaultNamespace
     let key = nonEmpty(request.query("key")) ?? UUID().uuidString.lowercased()
     guard NameRules.isValidName(namespace), NameRules.isValidName(key) else {
@@ -141,7 +141,7 @@ extension CounterRoutes {
 
   /// `GET /info/:ns/:key` → namespace, key, ttl (-1: never expires), created (ms), value,
   /// enable_reset, update_lowerbound, update_upperbound; 404 `{"value":null}` when missing.
-  func countapiInfo(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiInfo(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
       return fail!
@@ -162,7 +162,7 @@ extension CounterRoutes {
   }
 
   /// `GET /stats` → keys_created, keys_updated, requests (since start), version.
-  func countapiStats(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiStats(_ request: HTTPRequest) async throws -> Reply {
     let statistics = try await store.statistics()
     var json = JSONText()
     json.int("keys_created", statistics.counters)

@@ -6,7 +6,7 @@ extension CounterRoutes {
   private static let notFound = Dialect.counterapi.error(400, "record not found")
 
   /// `GET /v1/:ns/:name` → the row; 400 `{"code":400,"message":"record not found"}`.
-  func counterapiGet(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func counterapiGet(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .counterapi).unwrap(into: &fail) else {
       return fail!
@@ -20,7 +20,7 @@ extension CounterRoutes {
   /// `GET /v1/:ns/:name/up` creates and adds one; `/down` subtracts one, never below zero,
   /// and does not create. With a voter id, `up` votes once and `down` removes only this
   /// voter's vote.
-  func counterapiStep(_ request: HTTPRequest, up: Bool) async throws(VoteStoreError) -> Reply {
+  func counterapiStep(_ request: HTTPRequest, up: Bool) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .counterapi).unwrap(into: &fail),
       let voterID = voter(request, .counterapi, forWrite: true).unwrap(into: &fail)
@@ -35,7 +35,7 @@ extension CounterRoutes {
   }
 
   /// `GET /v1/:ns/:name/set?count=N` (admin token): sets the count, creating the counter.
-  func counterapiSet(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func counterapiSet(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .counterapi).unwrap(into: &fail) else {
       return fail!

@@ -5,8 +5,9 @@ import VoteStore
 /// The route bodies, with what they share: the store, the configuration and the metrics.
 ///
 /// Each body validates its input, calls the store once (twice for a guarded `/set`), and
-/// turns the outcome into the original protocol's status and body. Store errors propagate
-/// to the wrapper in `CounterService+Router.swift`, which answers 503.
+/// turns the outcome into the original protocol's status and body. Errors propagate to the
+/// wrapper in `CounterService+Router.swift`, which answers each as ``ServiceError/answer(for:)``
+/// says: a store failure 503, a refused write 409, anything unexpected a logged 500.
 struct CounterRoutes: Sendable {
   /// The namespace of countapi routes that omit it.
   static let defaultNamespace = "default"

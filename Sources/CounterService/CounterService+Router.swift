@@ -2,8 +2,11 @@ import HTTPServer
 import VoteStore
 
 extension CounterService {
-  /// A route body: turns a request into a reply, or throws what the store threw.
-  /// Only ``VoteStoreError`` is thrown in practice; anything else is answered the same way.
+  /// A route body: turns a request into a reply, or throws.
+  ///
+  /// A thrown ``ResponseError`` (a ``ServiceError``, a ``Reply``) is answered as it says; a
+  /// ``VoteStoreError`` is a store failure (503) or, for ``VoteStoreError/Kind/invalid``, a
+  /// refused write (409); anything else is a logged 500. See ``ServiceError/answer(for:)``.
   typealias RouteBody = @Sendable (CounterRoutes, HTTPRequest) async throws -> Reply
 
   /// Builds the router: every route wrapped with JSONP checks, rate limits, store-error
@@ -86,10 +89,7 @@ extension CounterService {
       do {
         reply = try await body(routes, request)
       } catch {
-        routes.metrics.recordStoreError()
-        configuration.log("store error on \(request.method) \(request.path): \(error)")
-        reply = dialect.error(503, "the vote store is unavailable; nothing was changed")
-        reply.headers.append((name: "Retry-After", value: "1"))
+        reply = answer(error, request, dialect: dialect, routes: routes)
       }
     }
 
@@ -110,6 +110,25 @@ extension CounterService {
       request, response, route: route, start: start, metrics: routes.metrics,
       configuration: configuration)
     return response
+  }
+
+  /// The answer to `error`, thrown by the route body for `request`, with its side effects:
+  /// a store failure is counted and logged, an unexpected error logged.
+  static func answer(
+    _ error: any Error, _ request: HTTPRequest, dialect: Dialect, routes: CounterRoutes
+  ) -> Reply {
+    let answer = ServiceError.answer(for: error)
+    if let error = answer as? ServiceError {
+      if error.isStoreFailure {
+        routes.metrics.recordStoreError()
+        routes.configuration.log(
+          "store error on \(request.method) \(request.path): \(error.cause ?? error.message)")
+      } else if error.isUnexpected {
+        routes.configuration.log(
+          "unexpected error on \(request.method) \(request.path): \(error.cause ?? "")")
+      }
+    }
+    return answer.reply(in: dialect)
   }
 
   /// `/ns/key` for keyed routes (the namespace `default` when omitted), else the path.
