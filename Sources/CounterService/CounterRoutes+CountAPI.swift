@@ -29,6 +29,7 @@ extension CounterRoutes {
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail),
       let voterID = voter(request, .countapi, forWrite: true).unwrap(into: &fail)
     else { return fail! }
+    try await refuseLeavingRange(namespace, key, delta: 1, checkBounds: false)
     let result = try await store.apply(
       CounterMutation(
         namespace: namespace, key: key, delta: 1, voter: voterID, checkBounds: false,
@@ -45,13 +46,14 @@ extension CounterRoutes {
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
       return fail!
     }
-    guard let amount = CounterRoutes.integer(request.query("amount")) else {
-      return Dialect.countapi.error(400, "amount must be an integer")
-    }
+    let amount = try CounterRoutes.integer(
+      request.query("amount"), "amount", in: CounterRoutes.amounts,
+      invalid: "amount must be an integer")
     guard let voterID = voter(request, .countapi, forWrite: amount != 0).unwrap(into: &fail) else {
       return fail!
     }
     if amount == 0 { return try await countapiGet(request) }
+    try await refuseLeavingRange(namespace, key, delta: amount, checkBounds: true)
     let result = try await store.apply(
       CounterMutation(
         namespace: namespace, key: key, delta: amount, voter: voterID, checkBounds: true))
@@ -77,9 +79,9 @@ extension CounterRoutes {
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
       return fail!
     }
-    guard let value = CounterRoutes.integer(request.query("value")), value >= 0 else {
-      return Dialect.countapi.error(400, "value must be a non-negative integer")
-    }
+    let value = try CounterRoutes.integer(
+      request.query("value"), "value", in: CounterRoutes.counts,
+      invalid: "value must be a non-negative integer")
     let admin = isAdmin(request)
     if !admin {
       guard let record = try await store.record(namespace: namespace, key: key) else {
@@ -109,9 +111,12 @@ extension CounterRoutes {
       return Dialect.countapi.error(400, CounterRoutes.nameRule)
     }
     let rawValue = nonEmpty(request.query("value"))
-    guard let value = rawValue == nil ? 0 : CounterRoutes.integer(rawValue), value >= 0 else {
-      return Dialect.countapi.error(400, "value must be a non-negative integer")
-    }
+    let value =
+      rawValue == nil
+      ? 0
+      : try CounterRoutes.integer(
+        rawValue, "value", in: CounterRoutes.counts, invalid: "value must be a non-negative integer"
+      )
     let enableReset: Bool
     switch nonEmpty(request.query("enable_reset"))?.lowercased() {
     case nil, "0", "false": enableReset = false
@@ -120,12 +125,17 @@ extension CounterRoutes {
     }
     let rawLower = nonEmpty(request.query("update_lowerbound"))
     let rawUpper = nonEmpty(request.query("update_upperbound"))
-    guard let lower = rawLower == nil ? -1 : CounterRoutes.integer(rawLower), lower <= 0,
-      let upper = rawUpper == nil ? 1 : CounterRoutes.integer(rawUpper), upper >= 0
-    else {
-      return Dialect.countapi.error(
-        400, "update_lowerbound must be an integer <= 0 and update_upperbound one >= 0")
-    }
+    let boundsRule = "update_lowerbound must be an integer <= 0 and update_upperbound one >= 0"
+    let lower =
+      rawLower == nil
+      ? -1
+      : try CounterRoutes.integer(
+        rawLower, "update_lowerbound", in: CounterRoutes.lowerBounds, invalid: boundsRule)
+    let upper =
+      rawUpper == nil
+      ? 1
+      : try CounterRoutes.integer(
+        rawUpper, "update_upperbound", in: CounterRoutes.upperBounds, invalid: boundsRule)
     let creation = CounterCreation(
       namespace: namespace, key: key, value: value, enableReset: enableReset,
       updateLowerBound: lower, updateUpperBound: upper)

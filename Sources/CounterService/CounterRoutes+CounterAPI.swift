@@ -25,6 +25,7 @@ extension CounterRoutes {
     guard let (namespace, key) = names(request, .counterapi).unwrap(into: &fail),
       let voterID = voter(request, .counterapi, forWrite: true).unwrap(into: &fail)
     else { return fail! }
+    try await refuseLeavingRange(namespace, key, delta: up ? 1 : -1, checkBounds: false)
     let result = try await store.apply(
       CounterMutation(
         namespace: namespace, key: key, delta: up ? 1 : -1, voter: voterID, checkBounds: false,
@@ -46,9 +47,9 @@ extension CounterRoutes {
       reply.headers.append((name: "WWW-Authenticate", value: "Bearer"))
       return reply
     }
-    guard let count = CounterRoutes.integer(request.query("count")), count >= 0 else {
-      return Dialect.counterapi.error(400, "count must be a non-negative integer")
-    }
+    let count = try CounterRoutes.integer(
+      request.query("count"), "count", in: CounterRoutes.counts,
+      invalid: "count must be a non-negative integer")
     guard
       let (_, record) = try await store.set(
         namespace: namespace, key: key, value: count,

@@ -11,6 +11,7 @@ struct ServiceError: ResponseError, CustomStringConvertible {
     case wouldLeaveRange
     case storeRefused
     case outOfRange
+    case badRequest
     case unexpected
   }
 
@@ -63,6 +64,11 @@ struct ServiceError: ResponseError, CustomStringConvertible {
   ///   - range: what it must be, in words (`an integer from 0 to 9007199254740991`).
   static func outOfRange(_ name: String, must range: String) -> ServiceError {
     ServiceError(.outOfRange, 400, "\(name) must be \(range)")
+  }
+
+  /// A request parameter that is missing or malformed: 400 with `message`.
+  static func badRequest(_ message: String) -> ServiceError {
+    ServiceError(.badRequest, 400, message)
   }
 
   /// Anything a route threw that nobody expected: 500, logged with its description.
