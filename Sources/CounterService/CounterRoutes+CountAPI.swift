@@ -149,6 +149,20 @@ extension CounterRoutes {
     return .json(json.object)
   }
 
+  /// `HEAD /create?namespace=&key=`: the `/get` answer of the named counter, never a write
+  /// (404 `{"value":null}` when it does not exist or no key is named).
+  func countapiCreateHead(_ request: HTTPRequest) async throws -> Reply {
+    let namespace = nonEmpty(request.query("namespace")) ?? CounterRoutes.defaultNamespace
+    guard let key = nonEmpty(request.query("key")) else { return CounterRoutes.missingValue }
+    guard NameRules.isValidName(namespace), NameRules.isValidName(key) else {
+      return Dialect.countapi.error(400, CounterRoutes.nameRule)
+    }
+    guard let record = try await store.record(namespace: namespace, key: key) else {
+      return CounterRoutes.missingValue
+    }
+    return CounterRoutes.value(record.value)
+  }
+
   /// `GET /info/:ns/:key` → namespace, key, ttl (-1: never expires), created (ms), value,
   /// enable_reset, update_lowerbound, update_upperbound; 404 `{"value":null}` when missing.
   func countapiInfo(_ request: HTTPRequest) async throws -> Reply {

@@ -39,13 +39,15 @@ struct CounterRoutes: Sendable {
     return .success((namespace, key))
   }
 
-  /// The voter id from `X-Voter-ID` or `voter=`, nil when anonymous, or the 400 answer.
+  /// The voter id from `X-Voter-ID` or `voter=`, nil when anonymous (neither is present),
+  /// or the 400 answer (either is present but empty or malformed).
   ///
   /// With `forWrite` and ``CounterServiceConfiguration/requireVoter``, an anonymous
   /// request gets the 403 answer instead.
   func voter(_ request: HTTPRequest, _ dialect: Dialect, forWrite: Bool) -> Result<String?, Reply> {
+    // Present but empty (`X-Voter-ID:` or `voter=`) is a client bug, not anonymity: 400.
     let given = request.headers["X-Voter-ID"] ?? request.query("voter")
-    if let given, !given.isEmpty {
+    if let given {
       guard NameRules.isValidVoter(given) else {
         return .failure(
           dialect.error(
