@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "HTTPServer", targets: ["HTTPServer"]),
     .library(name: "VoteStore", targets: ["VoteStore"]),
     .library(name: "CounterService", targets: ["CounterService"]),
+    .library(name: "FeatureVoting", targets: ["FeatureVoting"]),
     .executable(name: "roadmapctl", targets: ["roadmapctl"]),
   ],
   targets: [
@@ -23,6 +24,7 @@ let package = Package(
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
     .target(name: "RoadmapFormat"),
     .target(name: "HTTPServer"),
+    .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
     .target(
       name: "CounterService",
@@ -40,6 +42,12 @@ let package = Package(
     .testTarget(
       name: "RoadmapCLITests",
       dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
+    .testTarget(
+      name: "FeatureVotingTests",
+      dependencies: [
+        "FeatureVoting", "RoadmapFormat", "HTTPServer", "CounterService", "VoteStore",
+        "roadmapctl",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )
