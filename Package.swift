@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "HTTPServer", targets: ["HTTPServer"]),
     .library(name: "VoteStore", targets: ["VoteStore"]),
     .library(name: "CounterService", targets: ["CounterService"]),
+    .library(name: "FeatureVoting", targets: ["FeatureVoting"]),
     .executable(name: "roadmapctl", targets: ["roadmapctl"]),
   ],
   targets: [
@@ -27,6 +28,7 @@ let package = Package(
     .target(
       name: "HTTPServer",
       dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+    .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
     .target(
       name: "CounterService",
@@ -44,6 +46,12 @@ let package = Package(
     .testTarget(
       name: "RoadmapCLITests",
       dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
+    .testTarget(
+      name: "FeatureVotingTests",
+      dependencies: [
+        "FeatureVoting", "RoadmapFormat", "HTTPServer", "CounterService", "VoteStore",
+        "roadmapctl",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )
