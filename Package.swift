@@ -9,6 +9,7 @@ let package = Package(
   platforms: [.macOS(.v12), .iOS(.v15)],
   products: [
     .library(name: "RoadmapFormat", targets: ["RoadmapFormat"]),
+    .library(name: "VoteFirstAPI", targets: ["VoteFirstAPI"]),
     .library(name: "HTTPServer", targets: ["HTTPServer"]),
     .library(name: "VoteStore", targets: ["VoteStore"]),
     .library(name: "CounterService", targets: ["CounterService"]),
@@ -22,6 +23,7 @@ let package = Package(
       name: "CPostgres", path: "Sources/CPostgres",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
     .target(name: "RoadmapFormat"),
+    .target(name: "VoteFirstAPI"),
     .target(name: "HTTPServer"),
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
     .target(
@@ -32,6 +34,7 @@ let package = Package(
       dependencies: ["RoadmapFormat", "HTTPServer", "VoteStore", "CounterService"]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
+    .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
