@@ -23,6 +23,9 @@ let package = Package(
     .systemLibrary(
       name: "CPostgres", path: "Sources/CPostgres",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    .systemLibrary(
+      name: "CCrypto", path: "Sources/CCrypto",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
     // epoll and accept4 for HTTPServer on Linux (Swift's Glibc module exports neither).
     .target(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "RoadmapFormat"),
@@ -31,7 +34,7 @@ let package = Package(
       name: "HTTPServer",
       dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
     .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
-    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
+    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres", "CCrypto"]),
     .target(
       name: "CounterService",
       dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),

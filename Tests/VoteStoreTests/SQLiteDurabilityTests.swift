@@ -144,6 +144,7 @@ import VoteStore
     let before = size(file)
     let filler = String(repeating: "x", count: 1000)
     let export = VoteExport(
+      version: 1,
       counters: (0..<6000).map { index in
         VoteExport.Counter(
           record: CounterRecord(

@@ -255,7 +255,7 @@ import VoteStore
 
   @Test(arguments: StoreKind.allCases)
   func exportImportRoundTrip(kind: StoreKind) async throws {
-    try await kind.withStore { store, _ in
+    try await kind.withStore { store, handle in
       _ = try await store.create(
         CounterCreation(
           namespace: Self.ns, key: "b", value: 4, enableReset: true, updateLowerBound: -3,
@@ -267,15 +267,18 @@ import VoteStore
             createIfMissing: CounterCreation(namespace: Self.ns, key: "a")))
       }
       let export = try await store.exportAll()
-      #expect(export.version == 1)
+      #expect(export.version == 2)
       #expect(export.counters.map(\.record.key) == ["a", "b"])
-      #expect(export.counters[0].voters == ["amy", "zed"])
+      // Voters leave the store as keyed hashes, sorted, never in clear.
+      #expect(export.counters[0].voters.count == 2)
+      #expect(export.counters[0].voters == export.counters[0].voters.sorted())
+      #expect(export.counters[0].voters.allSatisfy { $0.count == 64 && !$0.contains("amy") })
       #expect(export.counters[0].record.value == 2)
 
       // JSON round trip, then into a fresh store of the same kind.
       let data = try JSONEncoder().encode(export)
       let decoded = try JSONDecoder().decode(VoteExport.self, from: data)
-      try await kind.withStore { fresh, _ in
+      try await kind.withStore(voterKeyFrom: handle) { fresh, _ in
         let summary = try await fresh.importAll(decoded, replace: false)
         #expect(summary == ImportSummary(imported: 2, skipped: 0))
         #expect(try await fresh.exportAll() == export)
@@ -300,9 +303,12 @@ import VoteStore
       let other = CounterRecord(
         id: 78, namespace: Self.ns, key: "n", value: 2, enableReset: false,
         updateLowerBound: -1, updateUpperBound: 1, createdAt: 1000, updatedAt: 2000)
-      let export = VoteExport(counters: [
-        .init(record: record, voters: ["new1", "new2"]), .init(record: other, voters: []),
-      ])
+      // Version 1: voter ids in clear (as exports were before hashing), hashed on import.
+      let export = VoteExport(
+        version: 1,
+        counters: [
+          .init(record: record, voters: ["new1", "new2"]), .init(record: other, voters: []),
+        ])
 
       let kept = try await store.importAll(export, replace: false)
       #expect(kept == ImportSummary(imported: 1, skipped: 1))
@@ -315,7 +321,15 @@ import VoteStore
       #expect(a.value == 40 && a.enableReset && a.updateLowerBound == -5)
       #expect(a.createdAt == 1000 && a.updatedAt == 2000)
       let voters = try await store.exportAll().counters.first { $0.record.key == "a" }?.voters
-      #expect(voters == ["new1", "new2"])
+      #expect(voters?.count == 2)
+      for voter in ["new1", "new2"] {
+        let again = try await store.apply(
+          CounterMutation(namespace: Self.ns, key: "a", delta: 1, voter: voter))
+        #expect(again.outcome == .alreadyVoted)
+      }
+      let old = try await store.apply(
+        CounterMutation(namespace: Self.ns, key: "a", delta: -1, voter: "old"))
+      #expect(old.outcome == .notVoted)
     }
   }
 
@@ -329,7 +343,7 @@ import VoteStore
       negative.key = "bad"
       negative.value = -1
       let cases: [VoteExport] = [
-        VoteExport(version: 2, counters: []),
+        VoteExport(version: 3, counters: []),
         VoteExport(counters: [.init(record: good, voters: []), .init(record: negative, voters: [])]
         ),
         VoteExport(counters: [.init(record: good, voters: []), .init(record: good, voters: [])]),

@@ -17,6 +17,7 @@ public final class SQLiteVoteStore: VoteStore {
   private let readers: ConnectionPool<SQLiteConnection>
   private let checkpointer: SQLiteCheckpointer
   private let health = WriteHealthTracker()
+  private let voterKey: VoterKey
 
   /// Opens (creating if needed) `votes.sqlite3` in `directory`, creating the directory too.
   ///
@@ -53,7 +54,10 @@ public final class SQLiteVoteStore: VoteStore {
       if let pages = options.maximumPageCount {
         _ = try writeConnection.integer("PRAGMA max_page_count = \(max(1, pages))")
       }
-      try SQLiteSchema.migrate(writeConnection)
+      try SQLiteSchema.refuseNewer(writeConnection)
+      voterKey = try Self.loadVoterKey(writeConnection)
+      try SQLiteSchema.migrate(writeConnection, context: MigrationContext(voterKey: voterKey))
+      try Self.checkVoterKey(voterKey, writeConnection)
     } catch {
       writeConnection.close()
       throw error
@@ -97,6 +101,56 @@ public final class SQLiteVoteStore: VoteStore {
 
   /// The database file name inside a data directory.
   public static let fileName = "votes.sqlite3"
+
+  /// The file beside the database that holds its voter key (`votes.sqlite3-voter-key`).
+  public var voterKeyPath: String { VoterKeyFile.path(forDatabase: path) }
+
+  /// The fingerprint of the voter key (16 hex digits), as exports name it.
+  public var voterKeyFingerprint: String { voterKey.fingerprint }
+
+  /// Reads the key file, or creates it — unless the database already holds voter hashes,
+  /// which a new key could never match (then the missing file is an error naming it).
+  private static func loadVoterKey(_ db: SQLiteConnection) throws(VoteStoreError) -> VoterKey {
+    let keyPath = VoterKeyFile.path(forDatabase: db.path)
+    if FileManager.default.fileExists(atPath: keyPath) { return try VoterKeyFile.load(keyPath) }
+    if try db.integer("PRAGMA user_version") ?? 0 >= 3 {
+      let table = SQLiteCounterTable(db: db)
+      let voters = try table.voterCount()
+      if voters > 0 {
+        throw VoteStoreError(
+          .incompatible,
+          "the voter key \(keyPath) is missing, and \(db.path) holds \(voters) voter hashes "
+            + "made with key \(try table.recordedVoterKey() ?? "?"); without it every voter could "
+            + "vote again. Restore the key file from the backup of this database and start again.")
+      }
+    }
+    return try VoterKeyFile.create(keyPath)
+  }
+
+  /// Checks that the stored hashes were made with `key`; a store without voters takes the key
+  /// it is given (that is how a key is moved to a new store, see docs/storage.md).
+  private static func checkVoterKey(_ key: VoterKey, _ db: SQLiteConnection) throws(VoteStoreError)
+  {
+    let table = SQLiteCounterTable(db: db)
+    let recorded = try table.recordedVoterKey()
+    guard recorded != key.fingerprint else { return }
+    let voters = try table.voterCount()
+    guard voters == 0 else {
+      throw VoteStoreError(
+        .incompatible,
+        "the voter key \(VoterKeyFile.path(forDatabase: db.path)) (fingerprint \(key.fingerprint)) "
+          + "is not the key the \(voters) voter hashes in \(db.path) were made with "
+          + "(\(recorded ?? "?")); restore the right key file and start again.")
+    }
+    try db.execute("BEGIN IMMEDIATE")
+    do throws(VoteStoreError) {
+      try table.recordVoterKey(key)
+      try db.execute("COMMIT")
+    } catch {
+      if !db.isAutocommit { try? db.execute("ROLLBACK") }
+      throw error
+    }
+  }
 
   private static func check(
     _ db: SQLiteConnection, _ check: SQLiteVoteStoreOptions.StartupCheck
@@ -158,7 +212,9 @@ public final class SQLiteVoteStore: VoteStore {
   /// A voter's unvote on a counter already at zero removes the vote and reports `.atZero`.
   public func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult {
     if let creation = mutation.createIfMissing { try CounterLimits.check(creation) }
-    return try await write { db throws(VoteStoreError) in
+    var mutation = mutation
+    mutation.voter = mutation.voter.map(voterKey.hash)
+    return try await write { [mutation] db throws(VoteStoreError) in
       try SQLiteCounterTable(db: db).apply(mutation, now: currentMilliseconds())
     }
   }
@@ -190,11 +246,14 @@ public final class SQLiteVoteStore: VoteStore {
 
   /// Every counter and its voters, from one snapshot.
   public func exportAll() async throws(VoteStoreError) -> VoteExport {
-    try await readers.run { db throws(VoteStoreError) in
+    var export = try await readers.run { db throws(VoteStoreError) in
       try Self.inReadTransaction(db) { () throws(VoteStoreError) in
         try SQLiteCounterTable(db: db).exportAll()
       }
     }
+    export.version = VoteExport.currentVersion
+    export.voterKey = voterKey.fingerprint
+    return export
   }
 
   /// Loads an export in one transaction (all or nothing). Invalid exports throw `.invalid`.
@@ -202,8 +261,9 @@ public final class SQLiteVoteStore: VoteStore {
     _ export: VoteExport, replace: Bool
   ) async throws(VoteStoreError) -> ImportSummary {
     try export.validate()
+    let hashed = try export.hashingVoters(with: voterKey)
     return try await write { db throws(VoteStoreError) in
-      try SQLiteCounterTable(db: db).importAll(export, replace: replace)
+      try SQLiteCounterTable(db: db).importAll(hashed, replace: replace)
     }
   }
 
