@@ -63,6 +63,10 @@ struct ServeCommand: Command {
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
+    // HTTPServer needs `Duration` (macOS 13); the package's other commands run on macOS 12.
+    guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else {
+      throw CommandError.failure("serve needs macOS 13 or later.")
+    }
     let signals = try ServeSignalWaiter()
     let store = try self.store.open(context, mustExist: false)
     let stderr = context.stderr

@@ -47,6 +47,8 @@ struct VotesStoreOptions: ParsableArguments {
       return "the vote store at \(place) is damaged or not a database (\(error.message)). "
         + "Refusing to start on it: restore a backup ('roadmapctl votes import') "
         + "or move the file away."
+    case .incompatible:
+      return "refusing to open the vote store at \(place): \(error.message)"
     default:
       return "cannot open the vote store at \(place): \(error)"
     }
