@@ -80,6 +80,10 @@ public final class CounterService: Sendable {
   }
 
   /// Records metrics and the access log line for an answered request.
+  ///
+  /// The line holds the client address, method, target (with the values of
+  /// ``CounterServiceConfiguration/redactedQueryParameters`` replaced by `[redacted]`),
+  /// status and time; never a header field (`Authorization`, `X-Voter-ID`).
   func finish(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: Double) {
     CounterService.finish(
       request, response, route: route, start: start, metrics: metrics,
@@ -95,8 +99,10 @@ public final class CounterService: Sendable {
     if configuration.accessLog {
       let client = clientAddress(request, trustProxy: configuration.trustProxy)
       let ms = (seconds * 1000 * 100).rounded() / 100
+      let target = AccessLogEntry.redact(
+        request.target, parameters: configuration.redactedQueryParameters)
       configuration.log(
-        "\(client.isEmpty ? "-" : client) \(request.method) \(request.target) "
+        "\(client.isEmpty ? "-" : client) \(request.method) \(target) "
           + "\(response.status) \(ms)ms")
     }
   }

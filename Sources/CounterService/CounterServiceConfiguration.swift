@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// Everything that shapes how ``CounterService`` answers, with documented defaults.
 public struct CounterServiceConfiguration: Sendable {
   /// The token that unlocks admin routes (`/set` on any key, counterapi `/set`); nil means
@@ -24,6 +26,10 @@ public struct CounterServiceConfiguration: Sendable {
   public var maxBatchKeys: Int
   /// Log one line per request through ``log``.
   public var accessLog: Bool
+  /// The query parameters whose values no log line shows (compared case-insensitively).
+  /// Default: `HTTPServer`'s `AccessLogEntry.defaultRedactedParameters` (the admin `token`,
+  /// `voter` ids, `access_token`, `password`, `secret`). Header fields are never logged.
+  public var redactedQueryParameters: Set<String>
   /// The version `/stats` reports.
   public var version: String
   /// Where log lines go (store failures, and requests with ``accessLog``). Default: stderr.
@@ -35,6 +41,7 @@ public struct CounterServiceConfiguration: Sendable {
     trustProxy: Bool = false, readLimit: RateLimit = .perMinute(1200),
     writeLimit: RateLimit = .perMinute(60), maxTrackedClients: Int = 10_000,
     corsOrigin: String = "*", maxBatchKeys: Int = 500, accessLog: Bool = false,
+    redactedQueryParameters: Set<String> = AccessLogEntry.defaultRedactedParameters,
     version: String = "0.1.0", log: @escaping @Sendable (String) -> Void = StandardError.write
   ) {
     self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : $0 }
@@ -47,6 +54,7 @@ public struct CounterServiceConfiguration: Sendable {
     self.corsOrigin = corsOrigin
     self.maxBatchKeys = maxBatchKeys
     self.accessLog = accessLog
+    self.redactedQueryParameters = redactedQueryParameters
     self.version = version
     self.log = log
   }
