@@ -7,8 +7,8 @@ extension CounterRoutes {
   /// keys 0, duplicates once, at most ``CounterServiceConfiguration/maxBatchKeys`` keys.
   func batchCounts(_ request: HTTPRequest) async throws -> Reply {
     let namespace = request.parameter("ns") ?? ""
-    guard NameRules.isValidName(namespace) else {
-      return Dialect.countapi.error(400, CounterRoutes.nameRule)
+    if let problem = NameRules.problem(namespace) {
+      return Dialect.countapi.error(400, problem)
     }
     guard let list = request.query("keys") else {
       return Dialect.countapi.error(400, "keys is required: /counts/NS?keys=a,b,c")
@@ -17,8 +17,8 @@ extension CounterRoutes {
     var seen: Set<String> = []
     for part in list.split(separator: ",", omittingEmptySubsequences: true) {
       let key = String(part)
-      guard NameRules.isValidName(key) else {
-        return Dialect.countapi.error(400, CounterRoutes.nameRule)
+      if let problem = NameRules.problem(key) {
+        return Dialect.countapi.error(400, problem)
       }
       if seen.insert(key).inserted { keys.append(key) }
       if keys.count > configuration.maxBatchKeys {
@@ -41,8 +41,9 @@ extension CounterRoutes {
       try await store.checkHealth()
       return .json(#"{"status":"ok"}"#)
     } catch {
-      metrics.recordStoreError()
-      configuration.log("health check failed: \(error)")
+      for line in metrics.recordStoreError("health check failed: \(error)") {
+        configuration.log(line)
+      }
       var json = JSONText()
       json.string("status", "unavailable")
       json.string("error", error.description)

@@ -30,6 +30,10 @@ public struct CounterServiceConfiguration: Sendable {
   /// Default: `HTTPServer`'s `AccessLogEntry.defaultRedactedParameters` (the admin `token`,
   /// `voter` ids, `access_token`, `password`, `secret`). Header fields are never logged.
   public var redactedQueryParameters: Set<String>
+  /// The shortest time between two store error lines, in seconds: the first failure of a
+  /// burst is logged at once, the rest summarized (how many, and the last) at most once per
+  /// interval. Every failure is still counted in `roadmap_store_errors_total`. Default 10.
+  public var storeErrorLogInterval: Double
   /// The version `/stats` reports.
   public var version: String
   /// Where log lines go (store failures, and requests with ``accessLog``). Default: stderr.
@@ -42,6 +46,7 @@ public struct CounterServiceConfiguration: Sendable {
     writeLimit: RateLimit = .perMinute(60), maxTrackedClients: Int = 10_000,
     corsOrigin: String = "*", maxBatchKeys: Int = 500, accessLog: Bool = false,
     redactedQueryParameters: Set<String> = AccessLogEntry.defaultRedactedParameters,
+    storeErrorLogInterval: Double = 10,
     version: String = "0.1.0", log: @escaping @Sendable (String) -> Void = StandardError.write
   ) {
     self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : $0 }
@@ -55,6 +60,7 @@ public struct CounterServiceConfiguration: Sendable {
     self.maxBatchKeys = maxBatchKeys
     self.accessLog = accessLog
     self.redactedQueryParameters = redactedQueryParameters
+    self.storeErrorLogInterval = storeErrorLogInterval
     self.version = version
     self.log = log
   }
