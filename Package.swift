@@ -9,9 +9,11 @@ let package = Package(
   platforms: [.macOS(.v12), .iOS(.v15)],
   products: [
     .library(name: "RoadmapFormat", targets: ["RoadmapFormat"]),
+    .library(name: "VoteFirstAPI", targets: ["VoteFirstAPI"]),
     .library(name: "HTTPServer", targets: ["HTTPServer"]),
     .library(name: "VoteStore", targets: ["VoteStore"]),
     .library(name: "CounterService", targets: ["CounterService"]),
+    .library(name: "FeatureVoting", targets: ["FeatureVoting"]),
     .executable(name: "roadmapctl", targets: ["roadmapctl"]),
   ],
   targets: [
@@ -21,8 +23,14 @@ let package = Package(
     .systemLibrary(
       name: "CPostgres", path: "Sources/CPostgres",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    // epoll and accept4 for HTTPServer on Linux (Swift's Glibc module exports neither).
+    .target(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "RoadmapFormat"),
-    .target(name: "HTTPServer"),
+    .target(name: "VoteFirstAPI"),
+    .target(
+      name: "HTTPServer",
+      dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+    .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
     .target(
       name: "CounterService",
@@ -32,6 +40,7 @@ let package = Package(
       dependencies: ["RoadmapFormat", "HTTPServer", "VoteStore", "CounterService"]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
+    .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
@@ -40,6 +49,12 @@ let package = Package(
     .testTarget(
       name: "RoadmapCLITests",
       dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
+    .testTarget(
+      name: "FeatureVotingTests",
+      dependencies: [
+        "FeatureVoting", "RoadmapFormat", "HTTPServer", "CounterService", "VoteStore",
+        "roadmapctl",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )
