@@ -35,7 +35,10 @@ extension CounterRoutes {
   }
 
   /// `GET /healthz` → 200 `{"status":"ok"}` when the store answers a read and a write
-  /// check, else 503 with the cause (which is also logged).
+  /// check and recent writes have not been failing; else 503
+  /// `{"status":"unavailable","error":"KIND: MESSAGE"}`, with `"writes":"failing"` between
+  /// them when real writes are what fails (a full disk, a lost database), so a monitor
+  /// sees a store that reads but cannot count votes. The cause is logged (throttled).
   func health(_ request: HTTPRequest) async -> Reply {
     do {
       try await store.checkHealth()
@@ -46,8 +49,11 @@ extension CounterRoutes {
       }
       var json = JSONText()
       json.string("status", "unavailable")
+      if store.writeHealth().isFailing { json.string("writes", "failing") }
       json.string("error", error.description)
-      return .json(json.object, status: 503)
+      var reply = Reply.json(json.object, status: 503)
+      reply.headers.append((name: "Retry-After", value: "1"))
+      return reply
     }
   }
 

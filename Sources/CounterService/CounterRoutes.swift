@@ -12,7 +12,7 @@ struct CounterRoutes: Sendable {
   /// The namespace of countapi routes that omit it.
   static let defaultNamespace = "default"
   /// The largest count, amount or bound accepted: 2^53 - 1, so JavaScript reads it exactly.
-  static let maxMagnitude: Int64 = 9_007_199_254_740_991
+  static let maxMagnitude: Int64 = CounterLimits.maximum
   /// What an `amount` may be: ±``maxMagnitude``.
   static let amounts = -maxMagnitude...maxMagnitude
   /// What a count (`value`, `count`) may be: 0 to ``maxMagnitude``.

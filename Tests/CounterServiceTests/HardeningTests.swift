@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import VoteStore
 
 @testable import CounterService
 
@@ -107,5 +108,31 @@ import Testing
     #expect(t.record("a", now: 1) == ["a"])
     #expect(t.record("b", now: 1) == ["b"])
     #expect(t.tick(now: 1) == [])
+  }
+}
+
+/// `/healthz` says when writes fail, even while reads and the store's own probe work.
+@Suite struct WriteHealthTests {
+  @Test func healthzIs503WhileWritesFail() async throws {
+    let h = try ServiceHarness(options: SQLiteVoteStoreOptions(maximumPageCount: 12))
+    #expect(await h.call("/healthz").body == #"{"status":"ok"}"#)
+    var refused = false
+    for i in 0..<3000 {
+      let answer = await h.call("/hit/ns1/feature-\(i)-" + String(repeating: "x", count: 40))
+      if answer.status == 503 {
+        refused = true
+        break
+      }
+      #expect(answer.status == 200)
+    }
+    #expect(refused)
+    #expect(await h.call("/get/ns1/feature-0-" + String(repeating: "x", count: 40)).status == 200)
+    let health = await h.call("/healthz")
+    #expect(health.status == 503)
+    #expect(health.object["status"] as? String == "unavailable")
+    #expect(health.object["writes"] as? String == "failing", "\(health.body)")
+    #expect((health.object["error"] as? String)?.contains("full") == true, "\(health.body)")
+    #expect(health.headers["Retry-After"] == "1")
+    await h.tearDown()
   }
 }
