@@ -112,6 +112,9 @@ extension CounterService {
     {
       reply = dialect.error(429, "too many requests: retry in \(retry) s")
       reply.headers.append((name: "Retry-After", value: String(retry)))
+      // The server closes the connection after this answer: a client over its limit
+      // cannot hold connections open by keeping them busy with refused requests.
+      reply.headers.append((name: "Connection", value: "close"))
     } else {
       do {
         reply = try await body(routes, request)
