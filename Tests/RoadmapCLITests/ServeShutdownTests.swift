@@ -19,21 +19,26 @@ import Testing
     var status: Int?
     /// The answer carried `Connection: close`.
     var closing: Bool
+    /// The request was a vote (`/hit`), not a read.
+    var isVote: Bool
   }
 
-  @Test func sigtermUnderLoadAnswersEveryRequestSentBeforeIt() async throws {
+  /// Three rounds, each a fresh server with 64 connections, half voting (a durable write)
+  /// and half reading, stopped with SIGTERM in full flow.
+  @Test(arguments: 1...3)
+  func sigtermUnderLoadAnswersEveryRequestTheServerHolds(round: Int) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let server = try await ServeProcess.start(
       dataDirectory: directory.url, ["--write-limit", "0", "--read-limit", "0"])
     defer { server.process.kill() }
-    let port = server.port
-    let load = LoadGenerator(port: port, connections: 32)
+    #expect(try await server.get("/hit/shutdown/feature1").status == 200)
+    let load = LoadGenerator(port: server.port, connections: 64)
     let running = Task { try await load.run() }
-    // Let the load reach a steady state: many votes answered, many in flight.
+    // Let the load reach a steady state: many answered, many in flight.
     let deadline = ContinuousClock.now + .seconds(120)
     while load.answered < 400 {
-      try #require(ContinuousClock.now < deadline, "only \(load.answered) votes in 120 s")
+      try #require(ContinuousClock.now < deadline, "only \(load.answered) answers in 120 s")
       try await Task.sleep(for: .milliseconds(20))
     }
     let killedAt = LoadGenerator.monotonicNow()
@@ -55,13 +60,12 @@ import Testing
       unanswered.isEmpty,
       "\(unanswered.count) of \(held.count) requests sent before the server closed anything got no status line"
     )
-    // Every answer is a vote counted.
     #expect(outcomes.compactMap(\.status).allSatisfy { $0 == 200 })
     // Requests were in flight when the shutdown began: answered with close.
     #expect(held.contains { $0.closing })
 
-    // Nothing answered is lost: the count is the number of 200s.
-    let votes = outcomes.filter { $0.status == 200 }.count
+    // Nothing answered is lost: the count is the first vote plus every vote answered 200.
+    let votes = 1 + outcomes.filter { $0.isVote && $0.status == 200 }.count
     let restarted = try await ServeProcess.start(dataDirectory: directory.url)
     defer { restarted.process.kill() }
     let answer = try await restarted.get("/get/shutdown/feature1")
@@ -70,8 +74,8 @@ import Testing
   }
 }
 
-/// `connections` keep-alive connections, each on its own thread, voting in a loop until the
-/// server stops listening; each records what became of every request it sent.
+/// `connections` keep-alive connections, each on its own thread, voting or reading in a loop
+/// until the server stops listening; each records what became of every request it sent.
 final class LoadGenerator: @unchecked Sendable {
   let port: Int
   let connections: Int
@@ -113,12 +117,14 @@ final class LoadGenerator: @unchecked Sendable {
 
   /// Runs every connection until the server refuses new ones; returns all outcomes.
   func run() async throws -> [ServeShutdownTests.Outcome] {
-    try await WireClient.concurrently(connections) { _ in try self.worker() }.flatMap { $0 }
+    try await WireClient.concurrently(connections) { i in try self.worker(votes: i % 2 == 0) }
+      .flatMap { $0 }
   }
 
-  private func worker() throws -> [ServeShutdownTests.Outcome] {
+  private func worker(votes: Bool) throws -> [ServeShutdownTests.Outcome] {
     var outcomes: [ServeShutdownTests.Outcome] = []
-    let request = Array("GET /hit/shutdown/feature1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
+    let target = votes ? "/hit/shutdown/feature1" : "/get/shutdown/feature1"
+    let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
     while true {
       guard let fd = openConnection() else { return outcomes }
       defer { close(fd) }
@@ -134,7 +140,7 @@ final class LoadGenerator: @unchecked Sendable {
           break
         }
         var outcome = ServeShutdownTests.Outcome(
-          sentAt: LoadGenerator.monotonicNow(), status: nil, closing: false)
+          sentAt: LoadGenerator.monotonicNow(), status: nil, closing: false, isVote: votes)
         if let (status, closing) = readAnswer(fd, &buffer) {
           outcome.status = status
           outcome.closing = closing
