@@ -4,6 +4,8 @@ final class Connection {
   let fd: Int32
   let id: UInt64
   let peer: String
+  /// What the connection counts as for the per-address limit (nil: not counted).
+  let limitKey: String?
   var machine: ConnectionStateMachine
 
   /// The response bytes not yet written, from `outputOffset`.
@@ -16,12 +18,13 @@ final class Connection {
   var watchingWrite = false
 
   init(
-    fd: Int32, id: UInt64, peer: String, limits: HTTPParserLimits,
+    fd: Int32, id: UInt64, peer: String, limitKey: String?, limits: HTTPParserLimits,
     timeouts: ConnectionStateMachine.Timeouts
   ) {
     self.fd = fd
     self.id = id
     self.peer = peer
+    self.limitKey = limitKey
     self.machine = ConnectionStateMachine(limits: limits, timeouts: timeouts)
   }
 

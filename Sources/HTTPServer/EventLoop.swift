@@ -37,6 +37,10 @@ final class EventLoop: @unchecked Sendable {
   // Loop-thread state.
   private var connections: [Connection?] = []
   private var openCount = 0
+  /// Open connections per ``limitKey(_:)``, for the per-address limit.
+  private var openByAddress: [String: Int] = [:]
+  /// ``HTTPServerConfiguration/connectionLimitExemptAddresses`` as ``addressKey(_:)`` keys.
+  private let exemptAddresses: Set<String>
   private var nextID: UInt64 = 1
   private var encoder = ResponseEncoder()
   private let readBuffer: UnsafeMutableRawBufferPointer
@@ -66,6 +70,8 @@ final class EventLoop: @unchecked Sendable {
     self.configuration = configuration
     self.handler = handler
     self.limits = configuration.parserLimits
+    self.exemptAddresses = Set(
+      configuration.connectionLimitExemptAddresses.map(EventLoop.addressKey))
     self.poller = try Poller()
     var fds: [Int32] = [0, 0]
     _ = try SystemCall.retrying("pipe") { pipe(&fds) }
@@ -308,8 +314,15 @@ final class EventLoop: @unchecked Sendable {
         refuseOverLimit(fd, peer: peer, reason: "too many connections")
         continue
       }
+      let key = limitKey(peer)
+      if let key, let limit = configuration.maxConnectionsPerAddress,
+        openByAddress[key, default: 0] >= limit
+      {
+        refuseOverLimit(fd, peer: peer, reason: "too many connections from this address")
+        continue
+      }
       let connection = Connection(
-        fd: fd, id: nextID, peer: peer, limits: limits, timeouts: timeouts)
+        fd: fd, id: nextID, peer: peer, limitKey: key, limits: limits, timeouts: timeouts)
       nextID += 1
       do {
         try poller.add(fd, read: true, write: false)
@@ -322,9 +335,35 @@ final class EventLoop: @unchecked Sendable {
       }
       connections[Int(fd)] = connection
       openCount += 1
+      if let key { openByAddress[key, default: 0] += 1 }
       var actions: [ConnectionStateMachine.Action] = []
       connection.machine.start(now: now, into: &actions)
       perform(connection, actions)
+    }
+  }
+
+  /// What `peer` counts as for ``HTTPServerConfiguration/maxConnectionsPerAddress``, or nil
+  /// when the limit is off or the address is exempt.
+  private func limitKey(_ peer: String) -> String? {
+    guard configuration.maxConnectionsPerAddress != nil else { return nil }
+    let key = EventLoop.addressKey(peer)
+    return exemptAddresses.contains(key) ? nil : key
+  }
+
+  /// The per-address limit's unit for a numeric address: an IPv4 address as it is (also
+  /// when IPv4-mapped, `::ffff:10.0.0.1`), an IPv6 address as its /64 network
+  /// (`20010db800000000::/64`).
+  static func addressKey(_ peer: String) -> String {
+    var address = peer
+    if address.hasPrefix("::ffff:"), address.contains(".") { address.removeFirst(7) }
+    guard address.contains(":") else { return address }
+    var bytes = in6_addr()
+    guard inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+    return withUnsafeBytes(of: &bytes) { raw in
+      raw.prefix(8).map { byte in
+        let hex = String(byte, radix: 16)
+        return byte < 16 ? "0" + hex : hex
+      }.joined() + "::/64"
     }
   }
 
@@ -571,6 +610,10 @@ final class EventLoop: @unchecked Sendable {
     guard isOpen(connection) else { return }
     connections[Int(connection.fd)] = nil
     openCount -= 1
+    if let key = connection.limitKey {
+      let left = openByAddress[key, default: 1] - 1
+      openByAddress[key] = left > 0 ? left : nil
+    }
     SystemCall.close(connection.fd)
   }
 
