@@ -32,7 +32,8 @@ struct CountingAPIVoterLiveTests {
     // The counter is the Roadmap package's key, feature + id.
     let values = try await service.store.values(namespace: "com.example.app", keys: ["feature1"])
     #expect(values == ["feature1": 1])
-    #expect(service.requests.filter { $0.headers["X-Voter-ID"] == "alice" }.count == 5)  // the writes
+    // Alice's five writes carry her id.
+    #expect(service.requests.filter { $0.headers["X-Voter-ID"] == "alice" }.count == 5)
     await service.stop()
   }
 
