@@ -22,8 +22,12 @@ let package = Package(
     .systemLibrary(
       name: "CPostgres", path: "Sources/CPostgres",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    // epoll and accept4 for HTTPServer on Linux (Swift's Glibc module exports neither).
+    .target(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "RoadmapFormat"),
-    .target(name: "HTTPServer"),
+    .target(
+      name: "HTTPServer",
+      dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
     .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
     .target(

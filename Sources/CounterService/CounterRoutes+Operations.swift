@@ -5,7 +5,7 @@ import VoteStore
 extension CounterRoutes {
   /// `GET /counts/:ns?keys=a,b,c` → `{"counts":{"a":3,"b":0}}` in the order asked, missing
   /// keys 0, duplicates once, at most ``CounterServiceConfiguration/maxBatchKeys`` keys.
-  func batchCounts(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func batchCounts(_ request: HTTPRequest) async throws -> Reply {
     let namespace = request.parameter("ns") ?? ""
     guard NameRules.isValidName(namespace) else {
       return Dialect.countapi.error(400, CounterRoutes.nameRule)

@@ -7,7 +7,8 @@ import VoteStore
 ///
 /// Give ``handler`` to an `HTTPServer`, or call ``respond(to:)`` directly in tests. Every
 /// answer carries CORS headers and `X-Path`; rate limits apply per client address; a store
-/// failure becomes a 503 with a JSON body and a log line, never a 200. The wire protocol is
+/// failure becomes a 503 with a JSON body and a log line, never a 200; a refused write a 4xx;
+/// anything unexpected a logged 500. The wire protocol is
 /// written down in `docs/counter-protocol.md`.
 public final class CounterService: Sendable {
   /// The store that keeps the counts.

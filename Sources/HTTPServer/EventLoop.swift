@@ -13,6 +13,7 @@ import Foundation
 ///
 /// Everything but `complete(_:)`, `requestShutdown(_:)` and `requestStop()` is confined to the
 /// loop thread, which is why the class is `@unchecked Sendable`.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 final class EventLoop: @unchecked Sendable {
   /// A handler's answer on its way back to the loop.
   struct Completion {

@@ -3,7 +3,9 @@ import Foundation
 /// Where an ``HTTPServer`` listens and the limits it enforces.
 ///
 /// Every limit has a safe default; tests shrink the timeouts. A request that breaks a limit
-/// is answered with the status named next to it and its connection is closed.
+/// is answered with the status named next to it and its connection is closed. Needs macOS 13
+/// (iOS 16) or later, for `Duration`.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct HTTPServerConfiguration: Sendable {
   /// The address to bind: an IPv4 or IPv6 literal or a host name. Default `127.0.0.1`.
   ///

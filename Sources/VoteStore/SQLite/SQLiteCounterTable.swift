@@ -121,9 +121,10 @@ struct SQLiteCounterTable {
         }
       }
     }
-    let (sum, overflow) = record.value.addingReportingOverflow(mutation.delta)
-    if overflow {
-      throw VoteStoreError(.invalid, "adding \(mutation.delta) to \(record.value) overflows")
+    let (sum, wrapped) = record.value.addingReportingOverflow(mutation.delta)
+    if wrapped || sum > CounterLimits.maximum {
+      throw VoteStoreError.outOfRange(
+        "adding \(mutation.delta) to \(record.value) would leave ±\(CounterLimits.maximum)")
     }
     let newValue = max(0, sum)
     if newValue == record.value {

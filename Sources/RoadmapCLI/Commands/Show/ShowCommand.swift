@@ -10,29 +10,38 @@ struct ShowCommand: Command {
       you can check a translation before publishing. By default languages fall back along their \
       BCP 47 chain (zh-Hans-CN, zh-Hans, zh) and ignore case; --compatible resolves exactly as the \
       Roadmap package does, with --language as the app's first localization.
-      """,
-    parameters: [
-      .argument("file", help: "A file, an http(s) URL, or - for standard input."),
-      .option(
-        "language", default: "en",
-        help: "The app's first localization (compatible) or the user's preferred languages, "
-          + "comma-separated (de-AT,en)."),
-      .flag("compatible", help: "Resolve languages exactly as the AvdLee/Roadmap package does."),
-      .option("format", default: "table", allowed: ["table", "json"], help: "How to print it."),
-    ])
+      """)
 
-  func run(_ context: CommandContext) async throws -> Int32 {
-    let values = context.values
-    let input = values.string("file")!
-    let compatible = values.flag("compatible")
-    let languages = values.list("language") ?? []
-    guard let first = languages.first else {
-      throw CommandError.validation("--language needs a language, such as 'de'.")
-    }
-    if compatible, languages.count > 1 {
+  /// How `show` prints the features.
+  enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+    case table, json
+  }
+
+  @Argument(help: "A file, an http(s) URL, or - for standard input.")
+  var file: String
+
+  @Option(
+    help: "The app's first localization (compatible) or the user's preferred languages, "
+      + "comma-separated (de-AT,en).",
+    validate: { $0.isEmpty ? "--language needs a language, such as 'de'." : nil })
+  var language: [String] = ["en"]
+
+  @Flag(help: "Resolve languages exactly as the AvdLee/Roadmap package does.")
+  var compatible: Bool
+
+  @Option(help: "How to print it.")
+  var format: OutputFormat = .table
+
+  func validate() throws {
+    if compatible, language.count > 1 {
       throw CommandError.validation(
         "--compatible resolves one localization, as the Roadmap package does; give one language.")
     }
+  }
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let languages = language
+    let input = file
     let loaded = try await InputLoader.load(input, context: context)
     if !loaded.transportProblems.isEmpty {
       context.stderr.write(Self.describe(loaded.transportProblems, in: loaded))
@@ -52,10 +61,10 @@ struct ShowCommand: Command {
     }
     let resolver =
       compatible
-      ? LanguageResolver.roadmapCompatible(localization: first)
+      ? LanguageResolver.roadmapCompatible(localization: languages[0])
       : LanguageResolver.fallback(preferredLanguages: languages)
     let features = document.features.map(resolver.resolve)
-    if values.string("format") == "json" {
+    if format == .json {
       context.stdout.write(
         ShowFormatter.json(features, languages: languages, compatible: compatible))
     } else {

@@ -9,14 +9,17 @@ struct VotesImportCommand: Command {
     discussion: """
       Counters that already exist are left as they are (and counted as skipped) unless \
       --replace is given, which overwrites them with the file's counts and voters.
-      """,
-    parameters: [
-      .argument("file", help: "The export to load; '-' reads standard input."),
-      .flag("replace", help: "Overwrite counters that already exist in the store."),
-    ] + VotesStoreLocation.parameters)
+      """)
+
+  @Argument(help: "The export to load; '-' reads standard input.")
+  var file: String
+
+  @Flag(help: "Overwrite counters that already exist in the store.")
+  var replace: Bool
+
+  @OptionGroup var store: VotesStoreOptions
 
   func run(_ context: CommandContext) async throws -> Int32 {
-    let file = context.values.string("file") ?? "-"
     let bytes: [UInt8]
     do {
       bytes =
@@ -32,10 +35,10 @@ struct VotesImportCommand: Command {
     } catch {
       throw CommandError.failure("\(file) is not a 'roadmapctl votes export' file: \(error)")
     }
-    let store = try VotesStoreLocation.open(context, mustExist: false)
+    let store = try self.store.open(context, mustExist: false)
     let summary: ImportSummary
     do {
-      summary = try await store.importAll(export, replace: context.values.flag("replace"))
+      summary = try await store.importAll(export, replace: replace)
     } catch {
       await store.close()
       throw CommandError.failure("nothing was imported: \(error)")
