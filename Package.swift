@@ -9,6 +9,7 @@ let package = Package(
   platforms: [.macOS(.v12), .iOS(.v15)],
   products: [
     .library(name: "RoadmapFormat", targets: ["RoadmapFormat"]),
+    .library(name: "VoteFirstAPI", targets: ["VoteFirstAPI"]),
     .library(name: "HTTPServer", targets: ["HTTPServer"]),
     .library(name: "VoteStore", targets: ["VoteStore"]),
     .library(name: "CounterService", targets: ["CounterService"]),
@@ -25,6 +26,7 @@ let package = Package(
     // epoll and accept4 for HTTPServer on Linux (Swift's Glibc module exports neither).
     .target(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "RoadmapFormat"),
+    .target(name: "VoteFirstAPI"),
     .target(
       name: "HTTPServer",
       dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
@@ -38,6 +40,7 @@ let package = Package(
       dependencies: ["RoadmapFormat", "HTTPServer", "VoteStore", "CounterService"]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
+    .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
