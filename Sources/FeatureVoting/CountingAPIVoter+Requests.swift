@@ -144,3 +144,34 @@ extension CountingAPIVoter {
     return url
   }
 }
+
+extension CountingAPIVoter {
+  /// Every counter of the namespace by key, following the pages of `GET /counts/NS`
+  /// (``CountingDialect/roadmapBridge`` only: the other dialects cannot list counters).
+  public func allCounts() async throws(VotingError) -> [String: Int] {
+    guard dialect.hasBatchRoute else {
+      throw .invalidRequest("\(dialect.name) servers cannot list a namespace's counters")
+    }
+    var counts: [String: Int] = [:]
+    var after: String?
+    repeat {
+      let query = after.map { "after=" + PercentEncoding.segment($0) }
+      let url = try build(["counts", namespace], query: query)
+      let request = TransportRequest(
+        url: url, headers: ["Accept": "application/json"], timeout: timeout)
+      let page = try await send(request, retry: readRetry) {
+        response throws(VotingError) -> ([String: Int], String?) in
+        let body = AnswerBody(response.body)
+        let counts = try self.interpretBatch(response, url: url.absoluteString)
+        return (counts, body.string("next"))
+      }
+      counts.merge(page.0) { _, new in new }
+      guard page.1 != after else {
+        throw .badAnswer(
+          "the page after '\(after ?? "")' points to itself", url: url.absoluteString)
+      }
+      after = page.1
+    } while after != nil
+    return counts
+  }
+}
