@@ -37,7 +37,9 @@ let package = Package(
       dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
     .target(
       name: "RoadmapCLI",
-      dependencies: ["RoadmapFormat", "HTTPServer", "VoteStore", "CounterService"]),
+      dependencies: [
+        "RoadmapFormat", "HTTPServer", "VoteStore", "CounterService", "FeatureVoting",
+      ]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
