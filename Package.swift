@@ -37,7 +37,9 @@ let package = Package(
       dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
     .target(
       name: "RoadmapCLI",
-      dependencies: ["RoadmapFormat", "HTTPServer", "VoteStore", "CounterService"]),
+      dependencies: [
+        "RoadmapFormat", "HTTPServer", "VoteStore", "CounterService", "FeatureVoting",
+      ]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
@@ -53,8 +55,13 @@ let package = Package(
       name: "FeatureVotingTests",
       dependencies: [
         "FeatureVoting", "RoadmapFormat", "HTTPServer", "CounterService", "VoteStore",
-        "roadmapctl",
+        "roadmapctl", "file-voter-stress",
       ]),
+    // A helper process for FeatureVotingTests (two processes voting through one file); not a
+    // product.
+    .executableTarget(
+      name: "file-voter-stress", dependencies: ["FeatureVoting", "RoadmapFormat"],
+      path: "Tests/FileVoterStress"),
   ],
   swiftLanguageModes: [.v6]
 )
