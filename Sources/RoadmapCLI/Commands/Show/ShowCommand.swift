@@ -45,7 +45,7 @@ struct ShowCommand: Command {
     let loaded = try await InputLoader.load(input, context: context)
     if !loaded.transportProblems.isEmpty {
       context.stderr.write(Self.describe(loaded.transportProblems, in: loaded))
-      return 1
+      if !loaded.transportErrors.isEmpty { return 1 }
     }
     let document: RoadmapDocument
     do {
@@ -64,6 +64,12 @@ struct ShowCommand: Command {
       ? LanguageResolver.roadmapCompatible(localization: languages[0])
       : LanguageResolver.fallback(preferredLanguages: languages)
     let features = document.features.map(resolver.resolve)
+    for note in ShowLanguageNotes.notes(
+      for: document.features, resolved: features, resolver: resolver, languages: languages,
+      path: loaded.displayPath)
+    {
+      context.stderr.writeLine(note)
+    }
     if format == .json {
       context.stdout.write(
         ShowFormatter.json(features, languages: languages, compatible: compatible))
