@@ -80,7 +80,7 @@ import Testing
     let result = try await Roadmapctl.run(
       ["votes", "import", file.path, "--data-dir", directory.path + "/data"])
     #expect(result.exitCode == 1)
-    #expect(result.stderrText.contains("is not a 'roadmapctl votes export' file"))
+    #expect(result.stderrText.contains("the top level: expected an object"))
     let invalid = try directory.write(
       "invalid.json",
       #"{"version":2,"counters":[]}"#)

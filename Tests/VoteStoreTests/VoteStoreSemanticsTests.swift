@@ -258,17 +258,17 @@ import VoteStore
     try await kind.withStore { store, handle in
       _ = try await store.create(
         CounterCreation(
-          namespace: Self.ns, key: "b", value: 4, enableReset: true, updateLowerBound: -3,
+          namespace: Self.ns, key: "key-b", value: 4, enableReset: true, updateLowerBound: -3,
           updateUpperBound: 3))
       for voter in ["zed", "amy"] {
         _ = try await store.apply(
           CounterMutation(
-            namespace: Self.ns, key: "a", delta: 1, voter: voter,
-            createIfMissing: CounterCreation(namespace: Self.ns, key: "a")))
+            namespace: Self.ns, key: "key-a", delta: 1, voter: voter,
+            createIfMissing: CounterCreation(namespace: Self.ns, key: "key-a")))
       }
       let export = try await store.exportAll()
       #expect(export.version == 2)
-      #expect(export.counters.map(\.record.key) == ["a", "b"])
+      #expect(export.counters.map(\.record.key) == ["key-a", "key-b"])
       // Voters leave the store as keyed hashes, sorted, never in clear.
       #expect(export.counters[0].voters.count == 2)
       #expect(export.counters[0].voters == export.counters[0].voters.sorted())
@@ -284,7 +284,7 @@ import VoteStore
         #expect(try await fresh.exportAll() == export)
         // Voters came along: the same voter cannot vote twice after the move.
         let again = try await fresh.apply(
-          CounterMutation(namespace: Self.ns, key: "a", delta: 1, voter: "amy"))
+          CounterMutation(namespace: Self.ns, key: "key-a", delta: 1, voter: "amy"))
         #expect(again.outcome == .alreadyVoted)
       }
     }
@@ -295,13 +295,13 @@ import VoteStore
     try await kind.withStore { store, _ in
       _ = try await store.apply(
         CounterMutation(
-          namespace: Self.ns, key: "a", delta: 1, voter: "old",
-          createIfMissing: CounterCreation(namespace: Self.ns, key: "a")))
+          namespace: Self.ns, key: "key-a", delta: 1, voter: "old",
+          createIfMissing: CounterCreation(namespace: Self.ns, key: "key-a")))
       let record = CounterRecord(
-        id: 77, namespace: Self.ns, key: "a", value: 40, enableReset: true,
+        id: 77, namespace: Self.ns, key: "key-a", value: 40, enableReset: true,
         updateLowerBound: -5, updateUpperBound: 5, createdAt: 1000, updatedAt: 2000)
       let other = CounterRecord(
-        id: 78, namespace: Self.ns, key: "n", value: 2, enableReset: false,
+        id: 78, namespace: Self.ns, key: "key-n", value: 2, enableReset: false,
         updateLowerBound: -1, updateUpperBound: 1, createdAt: 1000, updatedAt: 2000)
       // Version 1: voter ids in clear (as exports were before hashing), hashed on import.
       let export = VoteExport(
@@ -312,23 +312,23 @@ import VoteStore
 
       let kept = try await store.importAll(export, replace: false)
       #expect(kept == ImportSummary(imported: 1, skipped: 1))
-      #expect(try await store.record(namespace: Self.ns, key: "a")?.value == 1)
-      #expect(try await store.record(namespace: Self.ns, key: "n")?.value == 2)
+      #expect(try await store.record(namespace: Self.ns, key: "key-a")?.value == 1)
+      #expect(try await store.record(namespace: Self.ns, key: "key-n")?.value == 2)
 
       let replaced = try await store.importAll(export, replace: true)
       #expect(replaced == ImportSummary(imported: 2, skipped: 0))
-      let a = try #require(try await store.record(namespace: Self.ns, key: "a"))
+      let a = try #require(try await store.record(namespace: Self.ns, key: "key-a"))
       #expect(a.value == 40 && a.enableReset && a.updateLowerBound == -5)
       #expect(a.createdAt == 1000 && a.updatedAt == 2000)
-      let voters = try await store.exportAll().counters.first { $0.record.key == "a" }?.voters
+      let voters = try await store.exportAll().counters.first { $0.record.key == "key-a" }?.voters
       #expect(voters?.count == 2)
       for voter in ["new1", "new2"] {
         let again = try await store.apply(
-          CounterMutation(namespace: Self.ns, key: "a", delta: 1, voter: voter))
+          CounterMutation(namespace: Self.ns, key: "key-a", delta: 1, voter: voter))
         #expect(again.outcome == .alreadyVoted)
       }
       let old = try await store.apply(
-        CounterMutation(namespace: Self.ns, key: "a", delta: -1, voter: "old"))
+        CounterMutation(namespace: Self.ns, key: "key-a", delta: -1, voter: "old"))
       #expect(old.outcome == .notVoted)
     }
   }

@@ -148,10 +148,11 @@ import Testing
       for voter in ["a@example.com", "b@example.com"] {
         _ = try await source.apply(
           CounterMutation(
-            namespace: "ns", key: "k", delta: 1, voter: voter,
-            createIfMissing: CounterCreation(namespace: "ns", key: "k")))
+            namespace: "app.example", key: "feature1", delta: 1, voter: voter,
+            createIfMissing: CounterCreation(namespace: "app.example", key: "feature1")))
       }
-      _ = try await source.apply(CounterMutation(namespace: "ns", key: "k", delta: 3))
+      _ = try await source.apply(
+        CounterMutation(namespace: "app.example", key: "feature1", delta: 3))
       let export = try await source.exportAll()
 
       // Without the key: refused, nothing imported, and the message says how to move it.
@@ -170,10 +171,11 @@ import Testing
         _ = try await target.importAll(export, replace: false)
         #expect(try await target.exportAll() == export)
         let again = try await target.apply(
-          CounterMutation(namespace: "ns", key: "k", delta: 1, voter: "a@example.com"))
+          CounterMutation(
+            namespace: "app.example", key: "feature1", delta: 1, voter: "a@example.com"))
         #expect(again.outcome == .alreadyVoted)
         let anonymous = try await target.apply(
-          CounterMutation(namespace: "ns", key: "k", delta: -10))
+          CounterMutation(namespace: "app.example", key: "feature1", delta: -10))
         #expect(anonymous.record?.value == 2)
       }
     }
