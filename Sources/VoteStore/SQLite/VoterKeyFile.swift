@@ -70,7 +70,7 @@ enum VoterKeyFile {
   }
 
   /// fsync of the directory, so the new file's name survives a power loss.
-  private static func syncDirectory(of path: String) {
+  static func syncDirectory(of path: String) {
     let directory = (path as NSString).deletingLastPathComponent
     let fd = open(directory.isEmpty ? "." : directory, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return }
