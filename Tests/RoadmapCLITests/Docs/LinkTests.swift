@@ -4,10 +4,10 @@ import Testing
 /// Every relative link in README.md and docs/ resolves: the file or folder exists in the
 /// package, and a `#fragment` is a heading of its target (docs/testing.md, "Links").
 @Suite struct LinkTests {
-  @Test(arguments: DocumentationFiles.paths)
+  @Test(arguments: PackageFiles.documentationPaths)
   func relativeLinksResolve(_ path: String) throws {
     let problems = try Self.problems(
-      in: try DocumentationFiles.text(path), path: path, root: DocumentationFiles.packageRoot)
+      in: try PackageFiles.text(path), path: path, root: PackageFiles.packageRoot)
     #expect(problems.isEmpty, "\(problems.joined(separator: "\n"))")
   }
 

@@ -5,8 +5,8 @@ import Testing
 /// transcript cannot go stale (docs/testing.md, "Transcripts").
 @Suite struct TranscriptTests {
   static var transcripts: [ConsoleTranscript] {
-    DocumentationFiles.paths.flatMap { path in
-      (try? DocumentationFiles.text(path)).map {
+    PackageFiles.documentationPaths.flatMap { path in
+      (try? PackageFiles.text(path)).map {
         ConsoleTranscript.parse($0, file: path).transcripts
       } ?? []
     }
@@ -20,7 +20,7 @@ import Testing
     }
     #expect(!transcript.steps.isEmpty, "\(transcript.file):\(transcript.line) has no `$ ` line")
     let outcome = try await TranscriptRunner.run(
-      transcript, packageRoot: DocumentationFiles.packageRoot)
+      transcript, packageRoot: PackageFiles.packageRoot)
     for (step, actual) in zip(transcript.steps, outcome.outputs)
     where !ConsoleTranscript.isSkipped(step.command) {
       #expect(
@@ -36,8 +36,8 @@ import Testing
 
   @Test func everyTranscriptIsAConsoleBlock() throws {
     #expect(Self.transcripts.count >= 2, "README.md's transcripts were not found")
-    for path in DocumentationFiles.paths {
-      let misfenced = ConsoleTranscript.parse(try DocumentationFiles.text(path), file: path)
+    for path in PackageFiles.documentationPaths {
+      let misfenced = ConsoleTranscript.parse(try PackageFiles.text(path), file: path)
         .misfenced
       #expect(
         misfenced.isEmpty,
@@ -114,7 +114,7 @@ import Testing
   @Test func runsASampleAndSeesEveryStatus() async throws {
     let transcript = ConsoleTranscript.parse(Self.sample, file: "sample.md").transcripts[0]
     let outcome = try await TranscriptRunner.run(
-      transcript, packageRoot: DocumentationFiles.packageRoot)
+      transcript, packageRoot: PackageFiles.packageRoot)
     for (step, actual) in zip(transcript.steps, outcome.outputs)
     where !ConsoleTranscript.isSkipped(step.command) {
       #expect(ConsoleTranscript.matches(actual, step.expected), "\(step.command): \(actual)")
@@ -132,7 +132,7 @@ import Testing
       """
     let transcript = ConsoleTranscript.parse(stale, file: "stale.md").transcripts[0]
     let outcome = try await TranscriptRunner.run(
-      transcript, packageRoot: DocumentationFiles.packageRoot)
+      transcript, packageRoot: PackageFiles.packageRoot)
     #expect(outcome.outputs == [["Samples/roadmap.json: 5 features, no problems"], ["0"]])
     for (step, actual) in zip(transcript.steps, outcome.outputs) {
       #expect(!ConsoleTranscript.matches(actual, step.expected))

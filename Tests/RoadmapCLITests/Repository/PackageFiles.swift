@@ -1,14 +1,15 @@
 import Foundation
 
-/// The user documentation the doc tests read: README.md and every Markdown file under docs/.
-enum DocumentationFiles {
-  /// The package root (this file is Tests/RoadmapCLITests/Docs/DocumentationFiles.swift).
+/// The files of the package the repository tests read: README.md and every Markdown file under
+/// docs/, sources, scripts.
+enum PackageFiles {
+  /// The package root (this file is Tests/RoadmapCLITests/Repository/PackageFiles.swift).
   static let packageRoot = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
 
   /// README.md and docs/**/*.md, relative to the package root, sorted.
-  static var paths: [String] {
+  static var documentationPaths: [String] {
     var paths = ["README.md"]
     let docs = packageRoot.appendingPathComponent("docs")
     if let files = FileManager.default.enumerator(atPath: docs.path) {
