@@ -66,7 +66,9 @@ import Testing
       ])
     let format = ClientModuleRules.violations(
       in: "import FeatureVoting", module: "RoadmapFormat", file: "y.swift")
-    #expect(format.map(\.problem) == ["imports FeatureVoting; RoadmapFormat may import only Foundation"])
+    #expect(
+      format.map(\.problem) == ["imports FeatureVoting; RoadmapFormat may import only Foundation"]
+    )
   }
 
   static let newer: [String] = [
@@ -109,12 +111,13 @@ import Testing
     "let stamp = Date.now.formatted(.iso8601)",
     "let (data, response) = try await URLSession.shared.data(for: request)",
     "let durationText = \"x\"; let myDuration = 1",
-    "let timeout: Duration = .seconds(5)  // availability: guarded by if #available above",
+    "let timeout: Duration = .seconds(5)  // availability: guarded by if #available",
   ]
 
   @Test(arguments: allowed)
   func allowedCodeIsNotFlagged(_ code: String) {
-    #expect(ClientModuleRules.violations(in: code, module: "RoadmapFormat", file: "z.swift").isEmpty)
+    #expect(
+      ClientModuleRules.violations(in: code, module: "RoadmapFormat", file: "z.swift").isEmpty)
   }
 
   @Test func multilineStringsAreNotCode() {
