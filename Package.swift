@@ -24,6 +24,9 @@ let package = Package(
     .systemLibrary(
       name: "CPostgres", path: "Sources/CPostgres",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    .systemLibrary(
+      name: "CCrypto", path: "Sources/CCrypto",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
     // epoll and accept4 for HTTPServer on Linux (Swift's Glibc module exports neither).
     .target(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "RoadmapFormat"),
@@ -35,7 +38,7 @@ let package = Package(
     // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
     // CounterService.
     .target(name: "WebBoard", dependencies: ["VoteFirstAPI"]),
-    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
+    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres", "CCrypto"]),
     .target(
       name: "CounterService",
       dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
