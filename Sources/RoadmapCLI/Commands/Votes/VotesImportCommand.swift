@@ -8,7 +8,8 @@ struct VotesImportCommand: Command {
     abstract: "Load a 'votes export' file into a store, all or nothing.",
     discussion: """
       Counters that already exist are left as they are (and counted as skipped) unless \
-      --replace is given, which overwrites them with the file's counts and voters.
+      --replace is given, which overwrites them with the file's counts and voters. A --data-dir \
+      without a store gets a new one.
       """)
 
   @Argument(help: "The export to load; '-' reads standard input.")
