@@ -6,7 +6,8 @@ extension CounterService {
   ///
   /// A thrown ``ResponseError`` (a ``ServiceError``, a ``Reply``) is answered as it says; a
   /// ``VoteStoreError`` is a store failure (503) or, for a refusal
-  /// (``VoteStoreError/isRefusal``), a refused write (409); anything else is a logged 500.
+  /// (``VoteStoreError/isRefusal``), a refused write (409 out of range, 400 invalid); anything
+  /// else is a logged 500.
   /// See ``ServiceError/answer(for:)``.
   typealias RouteBody = @Sendable (CounterRoutes, HTTPRequest) async throws -> Reply
 
