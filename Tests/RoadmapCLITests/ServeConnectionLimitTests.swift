@@ -11,7 +11,7 @@ import Testing
   import Darwin
 #endif
 
-@Suite struct ServeConnectionLimitTests {
+@Suite(.timeLimit(.minutes(3))) struct ServeConnectionLimitTests {
   @Test func oneAddressAtTheLimitGets503AndAnotherIsServed() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

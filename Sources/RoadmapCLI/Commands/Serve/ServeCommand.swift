@@ -36,7 +36,10 @@ struct ServeCommand: Command {
   @Flag(help: "Refuse votes without a voter id (X-Voter-ID or voter=) with 403.")
   var requireVoter: Bool
 
-  @Flag(help: "Rate-limit by the last X-Forwarded-For address (behind a proxy only).")
+  @Flag(
+    help:
+      "Rate-limit by the last X-Forwarded-For address, no per-address connection limit (behind a proxy only)."
+  )
   var trustProxy: Bool
 
   @Option(
