@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "VoteStore", targets: ["VoteStore"]),
     .library(name: "CounterService", targets: ["CounterService"]),
     .library(name: "FeatureVoting", targets: ["FeatureVoting"]),
+    .library(name: "WebBoard", targets: ["WebBoard"]),
     .executable(name: "roadmapctl", targets: ["roadmapctl"]),
   ],
   targets: [
@@ -31,6 +32,9 @@ let package = Package(
       name: "HTTPServer",
       dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
     .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
+    // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
+    // CounterService.
+    .target(name: "WebBoard", dependencies: ["VoteFirstAPI"]),
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
     .target(
       name: "CounterService",
@@ -43,6 +47,7 @@ let package = Package(
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
+    .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(

@@ -8,8 +8,8 @@ extension CounterRoutes {
   /// Without `keys`: every counter of the namespace, paged (``allCounts(_:_:)``).
   func batchCounts(_ request: HTTPRequest) async throws -> Reply {
     let namespace = request.parameter("ns") ?? ""
-    guard NameRules.isValidName(namespace) else {
-      return Dialect.countapi.error(400, CounterRoutes.nameRule)
+    if let problem = NameRules.problem(namespace) {
+      return Dialect.countapi.error(400, problem)
     }
     guard let list = request.query("keys") else {
       return try await allCounts(namespace, request)
@@ -18,8 +18,8 @@ extension CounterRoutes {
     var seen: Set<String> = []
     for part in list.split(separator: ",", omittingEmptySubsequences: true) {
       let key = String(part)
-      guard NameRules.isValidName(key) else {
-        return Dialect.countapi.error(400, CounterRoutes.nameRule)
+      if let problem = NameRules.problem(key) {
+        return Dialect.countapi.error(400, problem)
       }
       if seen.insert(key).inserted { keys.append(key) }
       if keys.count > configuration.maxBatchKeys {
@@ -78,18 +78,25 @@ extension CounterRoutes {
   }
 
   /// `GET /healthz` → 200 `{"status":"ok"}` when the store answers a read and a write
-  /// check, else 503 with the cause (which is also logged).
+  /// check and recent writes have not been failing; else 503
+  /// `{"status":"unavailable","error":"KIND: MESSAGE"}`, with `"writes":"failing"` between
+  /// them when real writes are what fails (a full disk, a lost database), so a monitor
+  /// sees a store that reads but cannot count votes. The cause is logged (throttled).
   func health(_ request: HTTPRequest) async -> Reply {
     do {
       try await store.checkHealth()
       return .json(#"{"status":"ok"}"#)
     } catch {
-      metrics.recordStoreError()
-      configuration.log("health check failed: \(error)")
+      for line in metrics.recordStoreError("health check failed: \(error)") {
+        configuration.log(line)
+      }
       var json = JSONText()
       json.string("status", "unavailable")
+      if store.writeHealth().isFailing { json.string("writes", "failing") }
       json.string("error", error.description)
-      return .json(json.object, status: 503)
+      var reply = Reply.json(json.object, status: 503)
+      reply.headers.append((name: "Retry-After", value: "1"))
+      return reply
     }
   }
 

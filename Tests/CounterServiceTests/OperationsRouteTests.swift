@@ -51,7 +51,7 @@ import VoteStore
   }
 
   @Test func storeFailuresAre503WithABodyAndALogLine() async throws {
-    let h = try ServiceHarness()
+    let h = try ServiceHarness { $0.storeErrorLogInterval = 0 }
     _ = await h.call("/hit/ns1/feature1")
     await h.store.close()
     for target in [

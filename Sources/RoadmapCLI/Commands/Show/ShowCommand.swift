@@ -72,7 +72,7 @@ struct ShowCommand: Command {
     let loaded = try await InputLoader.load(input, context: context)
     if !loaded.transportProblems.isEmpty {
       context.stderr.write(Self.describe(loaded.transportProblems, in: loaded))
-      return 1
+      if !loaded.transportErrors.isEmpty { return 1 }
     }
     let document: RoadmapDocument
     do {
@@ -91,6 +91,12 @@ struct ShowCommand: Command {
       ? LanguageResolver.roadmapCompatible(localization: languages[0])
       : LanguageResolver.fallback(preferredLanguages: languages)
     var features = document.features.map(resolver.resolve)
+    for note in ShowLanguageNotes.notes(
+      for: document.features, resolved: features, resolver: resolver, languages: languages,
+      path: loaded.displayPath)
+    {
+      context.stderr.writeLine(note)
+    }
     if let votesFrom {
       do {
         let counts = try await ShowVotes.counts(
