@@ -21,8 +21,12 @@ public struct CoalescingVoter<Base: FeatureVoter>: FeatureVoter {
   public init(base: Base, window: TimeInterval = 0.02) {
     self.base = base
     self.window = window
-    self.coalescer = ReadCoalescer(window: window) { features throws(VotingError) in
-      try await base.counts(for: features)
+    self.coalescer = ReadCoalescer(window: window) { features in
+      do throws(VotingError) {
+        return .success(try await base.counts(for: features))
+      } catch {
+        return .failure(error)
+      }
     }
   }
 
@@ -70,7 +74,9 @@ public struct CoalescingVoter<Base: FeatureVoter>: FeatureVoter {
 
 /// Collects reads for one window, then makes one batch read and answers each of them.
 actor ReadCoalescer {
-  typealias BatchRead = @Sendable ([RoadmapFeature]) async throws(VotingError) -> [String: Int]
+  // A Result rather than a typed-throws function type: stored function types with typed
+  // throws need runtime support that iOS 15 and macOS 12 lack.
+  typealias BatchRead = @Sendable ([RoadmapFeature]) async -> Result<[String: Int], VotingError>
 
   private let window: TimeInterval
   private let read: BatchRead
@@ -102,12 +108,7 @@ actor ReadCoalescer {
     features = []
     waiting = [:]
     scheduled = false
-    let result: Result<[String: Int], VotingError>
-    do throws(VotingError) {
-      result = .success(try await read(batch))
-    } catch {
-      result = .failure(error)
-    }
+    let result = await read(batch)
     for (id, continuations) in answers {
       let answer = result.map { $0[id] ?? 0 }
       for continuation in continuations { continuation.resume(returning: answer) }
