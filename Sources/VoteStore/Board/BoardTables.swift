@@ -7,10 +7,6 @@
 public struct BoardTables {
   let db: any BoardSQL
 
-  init(db: any BoardSQL) {
-    self.db = db
-  }
-
   // MARK: Projects
 
   /// The project, or nil before its first admin call.
