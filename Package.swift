@@ -13,6 +13,8 @@ let package = Package(
     .library(name: "HTTPServer", targets: ["HTTPServer"]),
     .library(name: "VoteStore", targets: ["VoteStore"]),
     .library(name: "CounterService", targets: ["CounterService"]),
+    .library(name: "FeatureVoting", targets: ["FeatureVoting"]),
+    .library(name: "WebBoard", targets: ["WebBoard"]),
     .executable(name: "roadmapctl", targets: ["roadmapctl"]),
   ],
   targets: [
@@ -22,19 +24,30 @@ let package = Package(
     .systemLibrary(
       name: "CPostgres", path: "Sources/CPostgres",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    // epoll and accept4 for HTTPServer on Linux (Swift's Glibc module exports neither).
+    .target(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "RoadmapFormat"),
     .target(name: "VoteFirstAPI"),
-    .target(name: "HTTPServer"),
+    .target(
+      name: "HTTPServer",
+      dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
+    .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
+    // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
+    // CounterService.
+    .target(name: "WebBoard", dependencies: ["VoteFirstAPI"]),
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
     .target(
       name: "CounterService",
       dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
     .target(
       name: "RoadmapCLI",
-      dependencies: ["RoadmapFormat", "HTTPServer", "VoteStore", "CounterService"]),
+      dependencies: [
+        "RoadmapFormat", "HTTPServer", "VoteStore", "CounterService", "FeatureVoting",
+      ]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
+    .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
@@ -43,6 +56,17 @@ let package = Package(
     .testTarget(
       name: "RoadmapCLITests",
       dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
+    .testTarget(
+      name: "FeatureVotingTests",
+      dependencies: [
+        "FeatureVoting", "RoadmapFormat", "HTTPServer", "CounterService", "VoteStore",
+        "roadmapctl", "file-voter-stress",
+      ]),
+    // A helper process for FeatureVotingTests (two processes voting through one file); not a
+    // product.
+    .executableTarget(
+      name: "file-voter-stress", dependencies: ["FeatureVoting", "RoadmapFormat"],
+      path: "Tests/FileVoterStress"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,7 @@ extension CounterRoutes {
   }
 
   /// `GET /get/:ns/:key` → `{"value":N}`, 404 `{"value":null}` when missing.
-  func countapiGet(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiGet(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
       return fail!
@@ -24,11 +24,12 @@ extension CounterRoutes {
 
   /// `GET /hit/:ns/:key`: creates the key (bounds [-1, 1], or [0, 1] when strict) and adds
   /// one; with a voter id, only this voter's first hit counts.
-  func countapiHit(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiHit(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail),
       let voterID = voter(request, .countapi, forWrite: true).unwrap(into: &fail)
     else { return fail! }
+    try await refuseLeavingRange(namespace, key, delta: 1, checkBounds: false)
     let result = try await store.apply(
       CounterMutation(
         namespace: namespace, key: key, delta: 1, voter: voterID, checkBounds: false,
@@ -40,18 +41,19 @@ extension CounterRoutes {
   /// `GET /update/:ns/:key?amount=N`: adds `amount` within the key's bounds (403 with the
   /// value unchanged outside them); 404 `{"value":null}` when missing. With a voter id,
   /// `+1` votes once and `-1` removes only this voter's vote.
-  func countapiUpdate(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiUpdate(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
       return fail!
     }
-    guard let amount = CounterRoutes.integer(request.query("amount")) else {
-      return Dialect.countapi.error(400, "amount must be an integer")
-    }
+    let amount = try CounterRoutes.integer(
+      request.query("amount"), "amount", in: CounterRoutes.amounts,
+      invalid: "amount must be an integer")
     guard let voterID = voter(request, .countapi, forWrite: amount != 0).unwrap(into: &fail) else {
       return fail!
     }
     if amount == 0 { return try await countapiGet(request) }
+    try await refuseLeavingRange(namespace, key, delta: amount, checkBounds: true)
     let result = try await store.apply(
       CounterMutation(
         namespace: namespace, key: key, delta: amount, voter: voterID, checkBounds: true))
@@ -72,14 +74,14 @@ extension CounterRoutes {
   /// `GET /set/:ns/:key?value=N` → `{"old_value":…,"value":…}`. Allowed with the admin
   /// token (which also creates a missing key) or on a key created with `enable_reset`;
   /// otherwise 403.
-  func countapiSet(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiSet(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
       return fail!
     }
-    guard let value = CounterRoutes.integer(request.query("value")), value >= 0 else {
-      return Dialect.countapi.error(400, "value must be a non-negative integer")
-    }
+    let value = try CounterRoutes.integer(
+      request.query("value"), "value", in: CounterRoutes.counts,
+      invalid: "value must be a non-negative integer")
     let admin = isAdmin(request)
     if !admin {
       guard let record = try await store.record(namespace: namespace, key: key) else {
@@ -102,16 +104,19 @@ extension CounterRoutes {
   /// `GET /create?namespace=&key=&value=&enable_reset=&update_lowerbound=&update_upperbound=`
   /// → `{"namespace","key","value"}`; 409 with nulls when the key exists. Without `key`, a
   /// random one is made.
-  func countapiCreate(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiCreate(_ request: HTTPRequest) async throws -> Reply {
     let namespace = nonEmpty(request.query("namespace")) ?? CounterRoutes.defaultNamespace
     let key = nonEmpty(request.query("key")) ?? UUID().uuidString.lowercased()
-    guard NameRules.isValidName(namespace), NameRules.isValidName(key) else {
-      return Dialect.countapi.error(400, CounterRoutes.nameRule)
+    if let problem = NameRules.problem(namespace, key) {
+      return Dialect.countapi.error(400, problem)
     }
     let rawValue = nonEmpty(request.query("value"))
-    guard let value = rawValue == nil ? 0 : CounterRoutes.integer(rawValue), value >= 0 else {
-      return Dialect.countapi.error(400, "value must be a non-negative integer")
-    }
+    let value =
+      rawValue == nil
+      ? 0
+      : try CounterRoutes.integer(
+        rawValue, "value", in: CounterRoutes.counts, invalid: "value must be a non-negative integer"
+      )
     let enableReset: Bool
     switch nonEmpty(request.query("enable_reset"))?.lowercased() {
     case nil, "0", "false": enableReset = false
@@ -120,12 +125,17 @@ extension CounterRoutes {
     }
     let rawLower = nonEmpty(request.query("update_lowerbound"))
     let rawUpper = nonEmpty(request.query("update_upperbound"))
-    guard let lower = rawLower == nil ? -1 : CounterRoutes.integer(rawLower), lower <= 0,
-      let upper = rawUpper == nil ? 1 : CounterRoutes.integer(rawUpper), upper >= 0
-    else {
-      return Dialect.countapi.error(
-        400, "update_lowerbound must be an integer <= 0 and update_upperbound one >= 0")
-    }
+    let boundsRule = "update_lowerbound must be an integer <= 0 and update_upperbound one >= 0"
+    let lower =
+      rawLower == nil
+      ? -1
+      : try CounterRoutes.integer(
+        rawLower, "update_lowerbound", in: CounterRoutes.lowerBounds, invalid: boundsRule)
+    let upper =
+      rawUpper == nil
+      ? 1
+      : try CounterRoutes.integer(
+        rawUpper, "update_upperbound", in: CounterRoutes.upperBounds, invalid: boundsRule)
     let creation = CounterCreation(
       namespace: namespace, key: key, value: value, enableReset: enableReset,
       updateLowerBound: lower, updateUpperBound: upper)
@@ -139,9 +149,23 @@ extension CounterRoutes {
     return .json(json.object)
   }
 
+  /// `HEAD /create?namespace=&key=`: the `/get` answer of the named counter, never a write
+  /// (404 `{"value":null}` when it does not exist or no key is named).
+  func countapiCreateHead(_ request: HTTPRequest) async throws -> Reply {
+    let namespace = nonEmpty(request.query("namespace")) ?? CounterRoutes.defaultNamespace
+    guard let key = nonEmpty(request.query("key")) else { return CounterRoutes.missingValue }
+    if let problem = NameRules.problem(namespace, key) {
+      return Dialect.countapi.error(400, problem)
+    }
+    guard let record = try await store.record(namespace: namespace, key: key) else {
+      return CounterRoutes.missingValue
+    }
+    return CounterRoutes.value(record.value)
+  }
+
   /// `GET /info/:ns/:key` → namespace, key, ttl (-1: never expires), created (ms), value,
   /// enable_reset, update_lowerbound, update_upperbound; 404 `{"value":null}` when missing.
-  func countapiInfo(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiInfo(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
       return fail!
@@ -162,7 +186,7 @@ extension CounterRoutes {
   }
 
   /// `GET /stats` → keys_created, keys_updated, requests (since start), version.
-  func countapiStats(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func countapiStats(_ request: HTTPRequest) async throws -> Reply {
     let statistics = try await store.statistics()
     var json = JSONText()
     json.int("keys_created", statistics.counters)

@@ -6,7 +6,7 @@ extension CounterRoutes {
   private static let notFound = Dialect.counterapi.error(400, "record not found")
 
   /// `GET /v1/:ns/:name` → the row; 400 `{"code":400,"message":"record not found"}`.
-  func counterapiGet(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func counterapiGet(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .counterapi).unwrap(into: &fail) else {
       return fail!
@@ -20,11 +20,12 @@ extension CounterRoutes {
   /// `GET /v1/:ns/:name/up` creates and adds one; `/down` subtracts one, never below zero,
   /// and does not create. With a voter id, `up` votes once and `down` removes only this
   /// voter's vote.
-  func counterapiStep(_ request: HTTPRequest, up: Bool) async throws(VoteStoreError) -> Reply {
+  func counterapiStep(_ request: HTTPRequest, up: Bool) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .counterapi).unwrap(into: &fail),
       let voterID = voter(request, .counterapi, forWrite: true).unwrap(into: &fail)
     else { return fail! }
+    try await refuseLeavingRange(namespace, key, delta: up ? 1 : -1, checkBounds: false)
     let result = try await store.apply(
       CounterMutation(
         namespace: namespace, key: key, delta: up ? 1 : -1, voter: voterID, checkBounds: false,
@@ -35,7 +36,7 @@ extension CounterRoutes {
   }
 
   /// `GET /v1/:ns/:name/set?count=N` (admin token): sets the count, creating the counter.
-  func counterapiSet(_ request: HTTPRequest) async throws(VoteStoreError) -> Reply {
+  func counterapiSet(_ request: HTTPRequest) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .counterapi).unwrap(into: &fail) else {
       return fail!
@@ -46,9 +47,9 @@ extension CounterRoutes {
       reply.headers.append((name: "WWW-Authenticate", value: "Bearer"))
       return reply
     }
-    guard let count = CounterRoutes.integer(request.query("count")), count >= 0 else {
-      return Dialect.counterapi.error(400, "count must be a non-negative integer")
-    }
+    let count = try CounterRoutes.integer(
+      request.query("count"), "count", in: CounterRoutes.counts,
+      invalid: "count must be a non-negative integer")
     guard
       let (_, record) = try await store.set(
         namespace: namespace, key: key, value: count,

@@ -5,38 +5,49 @@ import VoteStore
 /// The route bodies, with what they share: the store, the configuration and the metrics.
 ///
 /// Each body validates its input, calls the store once (twice for a guarded `/set`), and
-/// turns the outcome into the original protocol's status and body. Store errors propagate
-/// to the wrapper in `CounterService+Router.swift`, which answers 503.
+/// turns the outcome into the original protocol's status and body. Errors propagate to the
+/// wrapper in `CounterService+Router.swift`, which answers each as ``ServiceError/answer(for:)``
+/// says: a store failure 503, a refused write 409, anything unexpected a logged 500.
 struct CounterRoutes: Sendable {
   /// The namespace of countapi routes that omit it.
   static let defaultNamespace = "default"
   /// The largest count, amount or bound accepted: 2^53 - 1, so JavaScript reads it exactly.
-  static let maxMagnitude: Int64 = 9_007_199_254_740_991
+  static let maxMagnitude: Int64 = CounterLimits.maximum
+  /// What an `amount` may be: ±``maxMagnitude``.
+  static let amounts = -maxMagnitude...maxMagnitude
+  /// What a count (`value`, `count`) may be: 0 to ``maxMagnitude``.
+  static let counts: ClosedRange<Int64> = 0...maxMagnitude
+  /// What `update_lowerbound` may be: −``maxMagnitude`` to 0.
+  static let lowerBounds: ClosedRange<Int64> = -maxMagnitude...0
+  /// What `update_upperbound` may be: 0 to ``maxMagnitude``.
+  static let upperBounds: ClosedRange<Int64> = 0...maxMagnitude
 
   let store: any VoteStore
   let configuration: CounterServiceConfiguration
   let metrics: ServiceMetrics
 
   /// The message for names that break the countapi rule.
-  static let nameRule = "namespace and key must match ^[A-Za-z0-9_\\-.]{3,64}$"
+  static let nameRule = NameRules.nameRule
 
   /// The namespace and key of a keyed route, or the 400 answer when either is invalid.
   func names(_ request: HTTPRequest, _ dialect: Dialect) -> Result<(String, String), Reply> {
     let namespace = request.parameter("ns") ?? CounterRoutes.defaultNamespace
     let key = request.parameter("key") ?? request.parameter("name") ?? ""
-    guard NameRules.isValidName(namespace), NameRules.isValidName(key) else {
-      return .failure(dialect.error(400, CounterRoutes.nameRule))
+    if let problem = NameRules.problem(namespace, key) {
+      return .failure(dialect.error(400, problem))
     }
     return .success((namespace, key))
   }
 
-  /// The voter id from `X-Voter-ID` or `voter=`, nil when anonymous, or the 400 answer.
+  /// The voter id from `X-Voter-ID` or `voter=`, nil when anonymous (neither is present),
+  /// or the 400 answer (either is present but empty or malformed).
   ///
   /// With `forWrite` and ``CounterServiceConfiguration/requireVoter``, an anonymous
   /// request gets the 403 answer instead.
   func voter(_ request: HTTPRequest, _ dialect: Dialect, forWrite: Bool) -> Result<String?, Reply> {
+    // Present but empty (`X-Voter-ID:` or `voter=`) is a client bug, not anonymity: 400.
     let given = request.headers["X-Voter-ID"] ?? request.query("voter")
-    if let given, !given.isEmpty {
+    if let given {
       guard NameRules.isValidVoter(given) else {
         return .failure(
           dialect.error(
@@ -82,11 +93,62 @@ struct CounterRoutes: Sendable {
   /// Parses a decimal integer with an optional sign, within ±``maxMagnitude``.
   /// A leading space is read as `+`: an unencoded `amount=+1` arrives as `" 1"`.
   static func integer(_ raw: String?) -> Int64? {
-    let text = raw.map { $0.hasPrefix(" ") ? "+" + $0.dropFirst() : $0 }
-    guard let text, !text.isEmpty, text.utf8.count <= 20, let value = Int64(text),
+    guard let text = signed(raw), text.utf8.count <= 20, let value = Int64(text),
       value >= -maxMagnitude, value <= maxMagnitude
     else { return nil }
     return value
+  }
+
+  /// The integer parameter `name` from `raw`, which must lie in `range` (within
+  /// ±``maxMagnitude``).
+  ///
+  /// Throws a 400: `invalid` when `raw` is missing, not an integer, or an integer outside
+  /// `range` that a client could mean (`value=-1`); `NAME must be an integer from A to B`
+  /// when its magnitude is past ±``maxMagnitude`` (`value=9007199254740992`), so the client
+  /// learns the limit rather than a parsing complaint.
+  static func integer(
+    _ raw: String?, _ name: String, in range: ClosedRange<Int64>, invalid: String
+  ) throws(ServiceError) -> Int64 {
+    if let value = integer(raw) {
+      guard range.contains(value) else { throw .badRequest(invalid) }
+      return value
+    }
+    guard let text = signed(raw) else { throw .badRequest(invalid) }
+    let negative = text.hasPrefix("-")
+    let digits = text.hasPrefix("-") || text.hasPrefix("+") ? text.dropFirst() : Substring(text)
+    guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+      !(negative && range.lowerBound >= 0)
+    else { throw .badRequest(invalid) }
+    throw .outOfRange(
+      name, must: "an integer from \(range.lowerBound) to \(range.upperBound)")
+  }
+
+  /// `raw` with a leading space read as `+`; nil when missing or empty.
+  private static func signed(_ raw: String?) -> String? {
+    guard let raw, !raw.isEmpty else { return nil }
+    return raw.hasPrefix(" ") ? "+" + raw.dropFirst() : raw
+  }
+
+  /// Refuses (409, nothing changed) a change of `delta` whose result would take the counter
+  /// out of ±``maxMagnitude``, reading the counter first.
+  ///
+  /// With `checkBounds`, a `delta` outside the counter's update bounds is left for the store
+  /// to answer (403 on countapi). A missing counter passes (a new one starts at zero). The
+  /// store enforces the same limit atomically; this check answers the common case before
+  /// any write is attempted, so even a store without it never reaches `Int64`'s end.
+  func refuseLeavingRange(
+    _ namespace: String, _ key: String, delta: Int64, checkBounds: Bool
+  ) async throws {
+    guard let record = try await store.record(namespace: namespace, key: key) else { return }
+    if checkBounds
+      && (delta < record.updateLowerBound || delta > record.updateUpperBound)
+    {
+      return
+    }
+    let (sum, overflow) = record.value.addingReportingOverflow(delta)
+    if overflow || sum > CounterRoutes.maxMagnitude {
+      throw ServiceError.wouldLeaveRange(value: record.value, amount: delta)
+    }
   }
 }
 

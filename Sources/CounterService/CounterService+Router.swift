@@ -2,8 +2,11 @@ import HTTPServer
 import VoteStore
 
 extension CounterService {
-  /// A route body: turns a request into a reply, or throws what the store threw.
-  /// Only ``VoteStoreError`` is thrown in practice; anything else is answered the same way.
+  /// A route body: turns a request into a reply, or throws.
+  ///
+  /// A thrown ``ResponseError`` (a ``ServiceError``, a ``Reply``) is answered as it says; a
+  /// ``VoteStoreError`` is a store failure (503) or, for ``VoteStoreError/Kind/invalid``, a
+  /// refused write (409); anything else is a logged 500. See ``ServiceError/answer(for:)``.
   typealias RouteBody = @Sendable (CounterRoutes, HTTPRequest) async throws -> Reply
 
   /// Builds the router: every route wrapped with JSONP checks, rate limits, store-error
@@ -15,39 +18,59 @@ extension CounterService {
     let routes = CounterRoutes(store: store, configuration: configuration, metrics: metrics)
     var router = Router()
 
+    // `head` is what a HEAD request runs. A read route runs its own body; a writing route
+    // must name the read that answers for it (a HEAD never writes: link checkers and
+    // uptime monitors send HEAD), or HEAD gets 405.
     func add(
       _ pattern: String, _ kind: RateLimiter.Kind?, _ dialect: Dialect,
-      _ body: @escaping RouteBody
+      head: RouteBody? = nil, _ body: @escaping RouteBody
     ) {
+      let headBody: RouteBody? = kind == .write ? head : body
       router.get(pattern) { request in
-        await run(
-          request, route: pattern, kind: kind, dialect: dialect, body: body, routes: routes,
+        guard request.method == .head else {
+          return await run(
+            request, route: pattern, kind: kind, dialect: dialect, body: body, routes: routes,
+            limiter: limiter)
+        }
+        return await run(
+          request, route: pattern, kind: .read, dialect: dialect,
+          body: headBody ?? { _, _ in headNotAllowed(dialect) }, routes: routes,
           limiter: limiter)
       }
     }
 
     // countapi.xyz: each keyed route with and without the namespace.
+    // A HEAD on a writing route is answered as the /get of the same counter.
+    let countapiGet: RouteBody = { try await $0.countapiGet($1) }
     for prefix in ["/get", "/hit", "/update", "/set", "/info"] {
       let body: RouteBody
       let kind: RateLimiter.Kind
       switch prefix {
-      case "/get": (body, kind) = ({ try await $0.countapiGet($1) }, .read)
+      case "/get": (body, kind) = (countapiGet, .read)
       case "/hit": (body, kind) = ({ try await $0.countapiHit($1) }, .write)
       case "/update": (body, kind) = ({ try await $0.countapiUpdate($1) }, .write)
       case "/set": (body, kind) = ({ try await $0.countapiSet($1) }, .write)
       default: (body, kind) = ({ try await $0.countapiInfo($1) }, .read)
       }
-      add(prefix + "/:ns/:key", kind, .countapi, body)
-      add(prefix + "/:key", kind, .countapi, body)
+      add(prefix + "/:ns/:key", kind, .countapi, head: countapiGet, body)
+      add(prefix + "/:key", kind, .countapi, head: countapiGet, body)
     }
-    add("/create", .write, .countapi) { try await $0.countapiCreate($1) }
+    let createHead: RouteBody = { try await $0.countapiCreateHead($1) }
+    add("/create", .write, .countapi, head: createHead) { try await $0.countapiCreate($1) }
     add("/stats", .read, .countapi) { try await $0.countapiStats($1) }
 
-    // counterapi.dev v1.
-    add("/v1/:ns/:name", .read, .counterapi) { try await $0.counterapiGet($1) }
-    add("/v1/:ns/:name/up", .write, .counterapi) { try await $0.counterapiStep($1, up: true) }
-    add("/v1/:ns/:name/down", .write, .counterapi) { try await $0.counterapiStep($1, up: false) }
-    add("/v1/:ns/:name/set", .write, .counterapi) { try await $0.counterapiSet($1) }
+    // counterapi.dev v1; a HEAD on a writing route is answered as the row's read.
+    let counterapiGet: RouteBody = { try await $0.counterapiGet($1) }
+    add("/v1/:ns/:name", .read, .counterapi, counterapiGet)
+    add("/v1/:ns/:name/up", .write, .counterapi, head: counterapiGet) {
+      try await $0.counterapiStep($1, up: true)
+    }
+    add("/v1/:ns/:name/down", .write, .counterapi, head: counterapiGet) {
+      try await $0.counterapiStep($1, up: false)
+    }
+    add("/v1/:ns/:name/set", .write, .counterapi, head: counterapiGet) {
+      try await $0.counterapiSet($1)
+    }
 
     // Ours.
     add("/counts/:ns", .read, .countapi) { try await $0.batchCounts($1) }
@@ -61,6 +84,13 @@ extension CounterService {
         limiter: limiter)
     }
     return router
+  }
+
+  /// The answer to a HEAD on a writing route that names no read to answer for it.
+  static func headNotAllowed(_ dialect: Dialect) -> Reply {
+    var reply = dialect.error(405, "HEAD is not allowed here: this route writes")
+    reply.headers.append((name: "Allow", value: "GET, OPTIONS"))
+    return reply
   }
 
   /// Runs one route body with everything every route shares.
@@ -82,14 +112,14 @@ extension CounterService {
     {
       reply = dialect.error(429, "too many requests: retry in \(retry) s")
       reply.headers.append((name: "Retry-After", value: String(retry)))
+      // The server closes the connection after this answer: a client over its limit
+      // cannot hold connections open by keeping them busy with refused requests.
+      reply.headers.append((name: "Connection", value: "close"))
     } else {
       do {
         reply = try await body(routes, request)
       } catch {
-        routes.metrics.recordStoreError()
-        configuration.log("store error on \(request.method) \(request.path): \(error)")
-        reply = dialect.error(503, "the vote store is unavailable; nothing was changed")
-        reply.headers.append((name: "Retry-After", value: "1"))
+        reply = answer(error, request, dialect: dialect, routes: routes)
       }
     }
 
@@ -110,6 +140,27 @@ extension CounterService {
       request, response, route: route, start: start, metrics: routes.metrics,
       configuration: configuration)
     return response
+  }
+
+  /// The answer to `error`, thrown by the route body for `request`, with its side effects:
+  /// a store failure is counted and logged (throttled: the first of a burst, then a summary
+  /// at most once per ``CounterServiceConfiguration/storeErrorLogInterval``), an unexpected
+  /// error logged.
+  static func answer(
+    _ error: any Error, _ request: HTTPRequest, dialect: Dialect, routes: CounterRoutes
+  ) -> Reply {
+    let answer = ServiceError.answer(for: error)
+    if let error = answer as? ServiceError {
+      if error.isStoreFailure {
+        let line =
+          "store error on \(request.method) \(request.path): \(error.cause ?? error.message)"
+        for line in routes.metrics.recordStoreError(line) { routes.configuration.log(line) }
+      } else if error.isUnexpected {
+        routes.configuration.log(
+          "unexpected error on \(request.method) \(request.path): \(error.cause ?? "")")
+      }
+    }
+    return answer.reply(in: dialect)
   }
 
   /// `/ns/key` for keyed routes (the namespace `default` when omitted), else the path.

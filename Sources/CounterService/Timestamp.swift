@@ -1,9 +1,20 @@
 /// Formats store timestamps (milliseconds since 1970, UTC) as RFC 3339 text.
+///
+/// Any `Int64` is accepted (a stored or imported value can be anything): times before
+/// year 0000 or after 9999, which RFC 3339 cannot write, saturate to its first or last
+/// millisecond, and no step of the arithmetic can overflow.
 enum Timestamp {
-  /// `2024-03-05T10:11:12.345Z` for `milliseconds` since 1970 (UTC).
+  /// `0000-01-01T00:00:00.000Z`, the earliest time RFC 3339 can write, in ms since 1970.
+  static let earliest: Int64 = -62_167_219_200_000
+  /// `9999-12-31T23:59:59.999Z`, the latest time RFC 3339 can write, in ms since 1970.
+  static let latest: Int64 = 253_402_300_799_999
+
+  /// `2024-03-05T10:11:12.345Z` for `milliseconds` since 1970 (UTC), saturated to
+  /// ``earliest``...``latest``.
   static func rfc3339(milliseconds: Int64) -> String {
-    let ms = Int64(milliseconds).floorMod(1000)
-    let seconds = (milliseconds - ms) / 1000
+    let clamped = min(max(milliseconds, earliest), latest)
+    let ms = clamped.floorMod(1000)
+    let seconds = (clamped - ms) / 1000
     let secondOfDay = seconds.floorMod(86_400)
     let days = (seconds - secondOfDay) / 86_400
     let (y, m, d) = civil(fromDays: days)

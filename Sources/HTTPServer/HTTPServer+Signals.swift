@@ -6,6 +6,7 @@ import Dispatch
   import Darwin
 #endif
 
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 extension HTTPServer {
   /// Waits for SIGTERM or SIGINT, then shuts down gracefully and returns.
   ///

@@ -12,7 +12,8 @@ import Foundation
 /// request runs its handler in a `Task` on the server's own executor, a fixed set of
 /// ``HTTPServerConfiguration/handlerThreads`` threads, so a slow handler or a slow client
 /// never delays the others and a busy global concurrency pool never delays the server. See `docs/http-server.md` for the model and
-/// `docs/threat_model.md` for what it refuses.
+/// `docs/threat_model.md` for what it refuses. Needs macOS 13 (iOS 16) or later, for
+/// `Duration`; handlers run on the server's own threads from macOS 15, on the global pool before.
 ///
 /// ```swift
 /// var router = Router()
@@ -21,6 +22,7 @@ import Foundation
 /// let port = try server.start()
 /// await server.runUntilSignalled(gracePeriod: .seconds(10))
 /// ```
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public final class HTTPServer: Sendable {
   /// The configuration the server was created with.
   public let configuration: HTTPServerConfiguration
@@ -102,6 +104,11 @@ public final class HTTPServer: Sendable {
     for (name, value) in positive where value <= 0 {
       throw HTTPServerError(kind: .invalidConfiguration, message: "\(name) must be positive")
     }
+    if let perAddress = c.maxConnectionsPerAddress, perAddress <= 0 {
+      throw HTTPServerError(
+        kind: .invalidConfiguration,
+        message: "maxConnectionsPerAddress must be positive (nil turns the limit off)")
+    }
     if c.maxBodyBytes < 0 {
       throw HTTPServerError(
         kind: .invalidConfiguration, message: "maxBodyBytes must not be negative")
@@ -119,6 +126,7 @@ public final class HTTPServer: Sendable {
 }
 
 /// The mutable part of ``HTTPServer``, behind a lock.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 final class ServerState: @unchecked Sendable {
   struct Values {
     var started = false

@@ -3,6 +3,9 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+#if os(Linux)
+  import CEpoll
+#endif
 
 /// A failed system call: its name and `errno`.
 struct SystemCallError: Error {
@@ -49,19 +52,6 @@ enum SystemCall {
     _ = try retrying("fcntl") { fcntl(fd, F_SETFD, FD_CLOEXEC) }
   }
 
-  #if os(Linux)
-    private typealias Accept4 =
-      @convention(c) (
-        Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32
-      ) -> Int32
-
-    /// `accept4` (a GNU extension the Glibc module does not export), looked up once.
-    private static let accept4Function: Accept4? = {
-      guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "accept4") else { return nil }
-      return unsafeBitCast(symbol, to: Accept4.self)
-    }()
-  #endif
-
   /// Accepts one connection, non-blocking and close-on-exec from the start (so a child
   /// process spawned meanwhile never inherits it). Returns -1 with `errno` set on failure.
   static func accept(
@@ -69,26 +59,21 @@ enum SystemCall {
     _ length: UnsafeMutablePointer<socklen_t>
   ) -> Int32 {
     #if os(Linux)
-      if let accept4 = accept4Function {
-        return accept4(
-          listenFD, address, length, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
-      }
-    #endif
-    #if canImport(Glibc)
-      let fd = Glibc.accept(listenFD, address, length)
+      return cepoll_accept4(
+        listenFD, address, length, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
     #else
       let fd = Darwin.accept(listenFD, address, length)
-    #endif
-    if fd >= 0 {
-      do {
-        try makeNonBlocking(fd)
-      } catch {
-        close(fd)
-        errno = error.errno
-        return -1
+      if fd >= 0 {
+        do {
+          try makeNonBlocking(fd)
+        } catch {
+          close(fd)
+          errno = error.errno
+          return -1
+        }
       }
-    }
-    return fd
+      return fd
+    #endif
   }
 
   /// `close(2)`, never retried (on Linux the descriptor is gone even after EINTR).

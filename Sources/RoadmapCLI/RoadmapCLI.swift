@@ -71,12 +71,13 @@ public enum RoadmapCLI {
       context.stdout.writeLine(version)
       return 0
     }
-    let command = path.last!
+    let command = path.last!.init()
+    let table = ParameterTable(command)
     var context = context
     context.commandPath = path.map { $0.configuration.name }
-    context.values = try CommandParser.parse(
-      arguments, configuration: command.configuration, environment: context.environment)
-    return try await command.init().run(context)
+    try table.bind(
+      CommandParser.parse(arguments, table: table, environment: context.environment))
+    return try await command.run(context)
   }
 
   /// `roadmapctl help [sub [subsub]]`: the help of the named command.

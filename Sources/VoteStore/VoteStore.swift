@@ -35,8 +35,12 @@ public protocol VoteStore: Sendable {
   /// they are and counted in the result's `skipped`. All or nothing.
   func importAll(_ export: VoteExport, replace: Bool) async throws(VoteStoreError) -> ImportSummary
 
-  /// Checks that the store can be read and written (for `/healthz`).
+  /// Checks that the store can be read and written (for `/healthz`); throws the last write
+  /// failure while writes are failing (see ``StoreWriteHealth``).
   func checkHealth() async throws(VoteStoreError)
+
+  /// How recent writes went, without touching the database (for `/healthz` and metrics).
+  func writeHealth() -> StoreWriteHealth
 
   /// Flushes pending work and closes the store. Later calls throw ``VoteStoreError/closed``.
   func close() async
@@ -238,47 +242,4 @@ public struct ImportSummary: Sendable, Equatable {
     self.imported = imported
     self.skipped = skipped
   }
-}
-
-/// A store failure. The service answers 503 for all of them and logs `description`.
-///
-/// A struct with static members, so that new kinds of failure break no caller.
-public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The kind of failure.
-  public struct Kind: Sendable, Hashable, CustomStringConvertible {
-    fileprivate let name: String
-    /// The database is locked by another process for longer than the busy timeout.
-    public static let busy = Kind(name: "busy")
-    /// The database file is damaged or not a database.
-    public static let corrupt = Kind(name: "corrupt")
-    /// The disk or the database is full.
-    public static let full = Kind(name: "full")
-    /// An I/O error, a permission problem, or a lost connection.
-    public static let io = Kind(name: "io")
-    /// The store was closed.
-    public static let closed = Kind(name: "closed")
-    /// The input (an import file, a key) is invalid.
-    public static let invalid = Kind(name: "invalid")
-    /// Anything else the database reported.
-    public static let other = Kind(name: "other")
-    /// The kind's name.
-    public var description: String { name }
-  }
-
-  /// The kind of failure.
-  public var kind: Kind
-  /// What failed, with the database's own message.
-  public var message: String
-
-  /// Creates an error.
-  public init(_ kind: Kind, _ message: String) {
-    self.kind = kind
-    self.message = message
-  }
-
-  /// A store that was closed.
-  public static let closed = VoteStoreError(.closed, "the vote store is closed")
-
-  /// `kind: message`.
-  public var description: String { "\(kind): \(message)" }
 }

@@ -29,7 +29,7 @@ import Testing
       Step("/update/ns1/feature1", 400, #"{"error":"amount must be an integer"}"#),
       Step(
         "/update/ns1/feature1?amount=99999999999999999999", 400,
-        #"{"error":"amount must be an integer"}"#),
+        #"{"error":"amount must be an integer from -9007199254740991 to 9007199254740991"}"#),
     ])
     await h.tearDown()
   }

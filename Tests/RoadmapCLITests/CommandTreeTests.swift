@@ -32,19 +32,26 @@ import Testing
     #expect(Set(names).count == names.count)
   }
 
+  static func table(at path: [String]) -> ParameterTable {
+    ParameterTable(command(at: path).init())
+  }
+
   @Test(arguments: paths)
   func tableIsWellFormed(_ path: [String]) {
     let configuration = Self.command(at: path).configuration
-    let names = configuration.parameters.map(\.name)
+    let table = Self.table(at: path)
+    let names = table.rows.map(\.name)
     #expect(Set(names).count == names.count, "duplicate parameter names in \(path)")
     #expect(!names.contains("help") && !names.contains("version"))
-    let shorts = configuration.parameters.compactMap(\.shortName)
+    let shorts = table.rows.compactMap(\.shortName)
     #expect(Set(shorts).count == shorts.count)
     #expect(!shorts.contains("h"))
-    let arguments = configuration.arguments
+    let arguments = table.arguments
     #expect(arguments.dropLast().allSatisfy { !$0.isRepeating }, "only the last argument repeats")
     #expect(!configuration.abstract.isEmpty)
-    #expect(configuration.parameters.allSatisfy { !$0.help.isEmpty })
+    #expect(table.rows.allSatisfy { !$0.help.isEmpty })
+    #expect(
+      table.rows.allSatisfy { $0.name.allSatisfy { $0.isLowercase || $0.isNumber || $0 == "-" } })
   }
 
   @Test(arguments: paths)
@@ -53,7 +60,7 @@ import Testing
     #expect(result.exitCode == 0)
     #expect(result.stderr.isEmpty)
     #expect(result.stdout.contains("USAGE: roadmapctl " + path.joined(separator: " ")))
-    for parameter in Self.command(at: path).configuration.parameters {
+    for parameter in Self.table(at: path).rows {
       #expect(result.stdout.contains(parameter.displayName), "\(parameter.name) missing in help")
     }
     let viaFlag = await InProcess.run(path + ["--help"])
@@ -62,18 +69,18 @@ import Testing
 
   @Test(arguments: paths)
   func parserAcceptsEveryDocumentedOption(_ path: [String]) throws {
-    let configuration = Self.command(at: path).configuration
-    guard configuration.subcommands.isEmpty else { return }
-    var arguments: [String] = configuration.arguments.filter(\.isRequired).map { _ in "x" }
-    for option in configuration.options {
+    guard Self.command(at: path).configuration.subcommands.isEmpty else { return }
+    let table = Self.table(at: path)
+    var arguments: [String] = table.arguments.filter(\.isRequired).map { _ in "1" }
+    for option in table.options {
       switch option.kind {
       case .flag: arguments.append("--\(option.name)")
       default: arguments += ["--\(option.name)", option.allowedValues.first ?? "1"]
       }
     }
-    let values = try CommandParser.parse(arguments, configuration: configuration)
-    for option in configuration.options {
-      #expect(values.wasGiven(option.name))
+    let values = try CommandParser.parse(arguments, table: table)
+    for option in table.options {
+      #expect(!values.texts(for: option.name).isEmpty)
     }
   }
 

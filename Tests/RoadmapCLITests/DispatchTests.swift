@@ -12,17 +12,20 @@ private struct ProbeRoot: Command {
 private struct EchoCommand: Command {
   static let configuration = CommandConfiguration(
     name: "echo", abstract: "Echo the words.",
-    discussion: "Prints its words, separated by spaces.",
-    parameters: [
-      .argument("words", repeating: true, required: false, help: "The words."),
-      .flag("upper", help: "Upper-case them."),
-      .option("separator", default: ",", help: "Between words."),
-    ])
+    discussion: "Prints its words, separated by spaces.")
+
+  @Argument(help: "The words.")
+  var words: [String]
+
+  @Flag(help: "Upper-case them.")
+  var upper: Bool
+
+  @Option(help: "Between words.")
+  var separator: String = ","
 
   func run(_ context: CommandContext) async throws -> Int32 {
-    var text = context.values.strings("words").joined(
-      separator: context.values.string("separator")!)
-    if context.values.flag("upper") { text = text.uppercased() }
+    var text = words.joined(separator: separator)
+    if upper { text = text.uppercased() }
     context.stdout.writeLine(text)
     context.stderr.writeLine(
       "cwd=\(context.workingDirectory) env=\(context.environment["X"] ?? "")")
@@ -36,34 +39,40 @@ private struct VotesGroup: Command {
 }
 
 private struct ExportCommand: Command {
-  static let configuration = CommandConfiguration(
-    name: "export", abstract: "Export votes.",
-    parameters: [.option("out", required: true, help: "Where to.")])
+  static let configuration = CommandConfiguration(name: "export", abstract: "Export votes.")
+
+  @Option(help: "Where to.")
+  var out: String
 
   func run(_ context: CommandContext) async throws -> Int32 {
-    context.stdout.writeLine(
-      "exported to \(context.values.string("out")!) by \(context.commandName)")
+    context.stdout.writeLine("exported to \(out) by \(context.commandName)")
     return 0
   }
 }
 
 private struct FailCommand: Command {
   static let configuration = CommandConfiguration(
-    name: "fail", abstract: "Fail in a chosen way.",
-    parameters: [.argument("how", help: "usage, validation, failure, exit3 or other.")])
+    name: "fail", abstract: "Fail in a chosen way.")
+
+  enum How: String, CaseIterable, ExpressibleByArgument {
+    case usage, validation, failure, exit3, help, other
+  }
+
+  @Argument(help: "How to fail.")
+  var how: How
 
   struct Other: Error, CustomStringConvertible {
     var description: String { "something else broke" }
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
-    switch context.values.string("how") {
-    case "usage": throw CommandError.usage("bad usage")
-    case "validation": throw CommandError.validation("--a needs --b")
-    case "failure": throw CommandError.failure("could not read 'x.json': no such file")
-    case "exit3": throw CommandError.failure("three", exitCode: 3)
-    case "help": throw CommandError.helpRequested
-    default: throw Other()
+    switch how {
+    case .usage: throw CommandError.usage("bad usage")
+    case .validation: throw CommandError.validation("--a needs --b")
+    case .failure: throw CommandError.failure("could not read 'x.json': no such file")
+    case .exit3: throw CommandError.failure("three", exitCode: 3)
+    case .help: throw CommandError.helpRequested
+    case .other: throw Other()
     }
   }
 }

@@ -98,7 +98,8 @@ import VoteStore
     let failure = await storeError { () throws(VoteStoreError) in
       _ = try PostgresVoteStore(connectionString: connectionString)
     }
-    #expect(failure?.kind == .invalid)
+    #expect(failure?.kind == .incompatible)
+    #expect(failure?.message.contains("newer") == true)
     await handle.cleanUp()
   }
 

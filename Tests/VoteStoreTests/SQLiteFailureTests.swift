@@ -80,7 +80,8 @@ import VoteStore
     let failure = await storeError { () throws(VoteStoreError) in
       _ = try SQLiteVoteStore(path: path)
     }
-    #expect(failure?.kind == .invalid)
+    #expect(failure?.kind == .incompatible)
+    #expect(failure?.message.contains("newer") == true)
     #expect(failure?.message.contains("99") == true)
   }
 

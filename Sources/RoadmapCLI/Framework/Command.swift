@@ -1,23 +1,28 @@
-/// A `roadmapctl` command: a static configuration and an async `run`.
+/// A `roadmapctl` command: a static configuration, typed parameter declarations, and `run`.
 ///
-/// A command is a type, usually an empty struct. Its ``configuration`` holds the name, the help
-/// texts and ONE table of ``Parameter`` values that drives both parsing and help, so the two
-/// cannot drift. The framework parses the arguments against that table and hands the values,
-/// together with the output writers, the environment and the working directory, to ``run(_:)``
-/// in a ``CommandContext``:
+/// A command is a struct. Its ``configuration`` holds the name, the help texts and the
+/// subcommands; its stored properties declare what it accepts with `@Argument`, `@Option`,
+/// `@Flag` and `@OptionGroup`. Each declaration is written once (name, type, default, help,
+/// validation, environment variable) and drives parsing, help and the value `run` reads, so
+/// they cannot drift, and a command can neither read a parameter it did not declare nor read
+/// one as the wrong type:
 ///
 /// ```swift
 /// struct GreetCommand: Command {
-///   static let configuration = CommandConfiguration(
-///     name: "greet", abstract: "Say hello.",
-///     parameters: [
-///       .argument("name", help: "Who to greet."),
-///       .flag("loud", help: "Shout."),
-///     ])
+///   static let configuration = CommandConfiguration(name: "greet", abstract: "Say hello.")
+///
+///   @Argument(help: "Who to greet.")
+///   var name: String
+///
+///   @Option(help: "How many times.", validate: { $0 > 0 ? nil : "--times must be 1 or more." })
+///   var times: Int = 1
+///
+///   @Flag(help: "Shout.")
+///   var loud: Bool
 ///
 ///   func run(_ context: CommandContext) async throws -> Int32 {
-///     let name = context.values.string("name") ?? ""
-///     context.stdout.writeLine(context.values.flag("loud") ? "HELLO \(name)!" : "Hello \(name).")
+///     let line = loud ? "HELLO \(name.uppercased())!" : "Hello \(name)."
+///     for _ in 0..<times { context.stdout.writeLine(line) }
 ///     return 0
 ///   }
 /// }
@@ -25,15 +30,13 @@
 ///
 /// Register it with one line in `RoadmapctlCommand.configuration.subcommands` (Commands.swift).
 /// A command with `subcommands` is a group (`votes export`); a group's default `run` shows its
-/// help. Throw a ``CommandError`` for usage (exit 64) or other failures (exit 1 or a chosen code).
-public protocol Command: Sendable {
-  /// The command's name, help texts, parameter table and subcommands.
+/// help. Checks across several parameters go in ``ParsableArguments/validate()``. Throw a
+/// ``CommandError`` for usage (exit 64) or other failures (exit 1 or a chosen code).
+public protocol Command: ParsableArguments {
+  /// The command's name, help texts and subcommands.
   static var configuration: CommandConfiguration { get }
 
-  /// Creates the command; commands are usually empty structs.
-  init()
-
-  /// Runs the command with its parsed values and I/O, and returns the process exit code.
+  /// Runs the command with its parsed parameters and I/O, and returns the process exit code.
   func run(_ context: CommandContext) async throws -> Int32
 }
 

@@ -1,13 +1,11 @@
 import Foundation
 
-/// What a running command gets: its parsed values, its output writers, standard input, the
-/// environment and the working directory.
+/// What a running command gets besides its typed parameters: its output writers, standard
+/// input, the environment and the working directory.
 ///
 /// Commands use these instead of the process's globals, so tests can run them in-process with
 /// captured output, their own environment and their own directory.
 public struct CommandContext: Sendable {
-  /// The values parsed for the command being run.
-  public internal(set) var values: ParsedValues
   /// The command names from the root (`["roadmapctl", "votes", "export"]`).
   public internal(set) var commandPath: [String]
   /// Standard output.
@@ -29,7 +27,6 @@ public struct CommandContext: Sendable {
     environment: [String: String] = ProcessInfo.processInfo.environment,
     workingDirectory: String = FileManager.default.currentDirectoryPath
   ) {
-    self.values = ParsedValues(parameters: [])
     self.commandPath = []
     self.stdout = stdout
     self.stderr = stderr

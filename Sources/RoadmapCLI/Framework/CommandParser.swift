@@ -1,4 +1,6 @@
-/// Parses one command's arguments against its parameter table.
+import Foundation
+
+/// Parses one command's arguments against its parameter table (``ParameterTable``).
 ///
 /// Accepts `--name value`, `--name=value`, `-n value`, flags, repeated options, `--` (everything
 /// after it is positional) and `-` as a positional value (standard input). A value that starts
@@ -6,7 +8,7 @@
 enum CommandParser {
   static func parse(
     _ arguments: [String],
-    configuration: CommandConfiguration,
+    table: ParameterTable,
     environment: [String: String] = [:]
   ) throws(CommandError) -> ParsedValues {
     var given: [String: [String]] = [:]
@@ -33,16 +35,16 @@ enum CommandParser {
           inlineValue = String(name[name.index(after: equals)...])
           name = String(name[..<equals])
         }
-        guard let found = configuration.options.first(where: { $0.name == name }) else {
-          throw .usage(unknownOption("--\(name)", configuration: configuration))
+        guard let found = table.options.first(where: { $0.name == name }) else {
+          throw .usage(unknownOption("--\(name)", table: table))
         }
         parameter = found
       } else {
         let letters = token.dropFirst()
         guard letters.count == 1, let letter = letters.first,
-          let found = configuration.options.first(where: { $0.shortName == letter })
+          let found = table.options.first(where: { $0.shortName == letter })
         else {
-          throw .usage(unknownOption(token, configuration: configuration))
+          throw .usage(unknownOption(token, table: table))
         }
         parameter = found
       }
@@ -72,9 +74,9 @@ enum CommandParser {
       }
     }
 
-    try assign(positionals, to: configuration.arguments, into: &given)
+    try assign(positionals, to: table.arguments, into: &given)
 
-    for parameter in configuration.options where given[parameter.name] == nil {
+    for parameter in table.options where given[parameter.name] == nil {
       if let variable = parameter.environmentVariable, let value = environment[variable],
         !value.isEmpty
       {
@@ -84,7 +86,7 @@ enum CommandParser {
         throw .usage("Missing expected argument '\(parameter.displayName)'.")
       }
     }
-    return ParsedValues(parameters: configuration.parameters, given: given)
+    return ParsedValues(given)
   }
 
   private static func assign(
@@ -112,8 +114,16 @@ enum CommandParser {
     }
   }
 
+  /// Rejects a value outside the row's allowed values as soon as it is read (each part of a
+  /// comma-separated list on its own).
   private static func check(_ value: String, for parameter: Parameter) throws(CommandError) {
-    guard !parameter.allowedValues.isEmpty, !parameter.allowedValues.contains(value) else {
+    guard !parameter.allowedValues.isEmpty else { return }
+    let parts =
+      parameter.separator.map { separator in
+        value.split(separator: separator).map { $0.trimmingCharacters(in: .whitespaces) }
+          .filter { !$0.isEmpty }
+      } ?? [value]
+    guard let value = parts.first(where: { !parameter.allowedValues.contains($0) }) else {
       return
     }
     throw .usage(
@@ -121,9 +131,8 @@ enum CommandParser {
         + Suggestion.quotedList(parameter.allowedValues) + ".")
   }
 
-  private static func unknownOption(_ token: String, configuration: CommandConfiguration) -> String
-  {
-    let names = configuration.options.map { "--\($0.name)" } + ["--help"]
+  private static func unknownOption(_ token: String, table: ParameterTable) -> String {
+    let names = table.options.map { "--\($0.name)" } + ["--help"]
     var message = "Unknown option '\(token)'."
     if token.hasPrefix("--"), let suggestion = Suggestion.closest(to: token, in: names) {
       message += " Did you mean '\(suggestion)'?"

@@ -6,6 +6,7 @@ enum HelpFormatter {
   /// The full help: OVERVIEW, USAGE, ARGUMENTS, OPTIONS, SUBCOMMANDS.
   static func help(for path: [any Command.Type], isRoot: Bool) -> String {
     let configuration = path.last!.configuration
+    let table = ParameterTable(path.last!.init())
     var sections: [String] = []
     sections.append(wrap("OVERVIEW: " + configuration.abstract, indent: 0))
     if !configuration.discussion.isEmpty {
@@ -16,13 +17,13 @@ enum HelpFormatter {
     }
     sections.append(wrapUsage("USAGE: " + usage(for: path)))
 
-    let arguments = configuration.arguments
+    let arguments = table.arguments
     if !arguments.isEmpty {
       sections.append(
         "ARGUMENTS:\n"
           + arguments.map { row(label: "<\($0.valueName)>", text: describe($0)) }.joined())
     }
-    var optionRows = configuration.options.map { parameter -> String in
+    var optionRows = table.options.map { parameter -> String in
       var label = parameter.shortName.map { "-\($0), " } ?? ""
       label += parameter.displayName
       return row(label: label, text: describe(parameter))
@@ -54,7 +55,7 @@ enum HelpFormatter {
       parts.append("<subcommand>")
       return parts.joined(separator: " ")
     }
-    for parameter in configuration.parameters {
+    for parameter in ParameterTable(path.last!.init()).rows {
       var text = parameter.displayName
       if parameter.isRepeating { text += " ..." }
       parts.append(parameter.isRequired ? text : "[\(text)]")
@@ -99,7 +100,7 @@ enum HelpFormatter {
     if !parameter.allowedValues.isEmpty {
       notes.append("values: " + parameter.allowedValues.joined(separator: ", "))
     }
-    if let defaultValue = parameter.defaultValue { notes.append("default: \(defaultValue)") }
+    if let shown = parameter.defaultDescription { notes.append("default: \(shown)") }
     if let variable = parameter.environmentVariable { notes.append("env: \(variable)") }
     return notes.isEmpty
       ? parameter.help : parameter.help + " (" + notes.joined(separator: "; ") + ")"

@@ -1,52 +1,133 @@
-/// The PostgreSQL schema: the same tables as the SQLite store, created idempotently.
+/// The PostgreSQL schema and its migrations, recorded in a `schema_migrations` table.
+///
+/// To change the schema, append one step to ``migrations`` with the next version. The
+/// runner holds an advisory lock while it migrates, so instances that start together
+/// migrate once: the first applies the missing steps (each in its own transaction), the
+/// others wait for the lock and then find nothing left to do.
 enum PostgresSchema {
+  /// Every step from an empty database to the current schema, in order.
+  static let migrations: [SchemaMigration<PostgresConnection>] = [
+    .sql(1, "counters, voters and meta tables", version1),
+    .sql(2, "anonymous part of each count", version2),
+  ]
+
   /// The schema version this code writes.
-  static let version: Int64 = 1
+  static var version: Int64 { SchemaMigrations.latest(migrations) }
 
   /// How many rows the applied-updates total is spread over, so that concurrent writers to
   /// different counters do not queue on one row lock.
   static let updateShards = 16
 
-  /// Creates what is missing, under an advisory lock so that instances starting together do
-  /// not race, and refuses a schema newer than this code.
-  static func prepare(_ db: PostgresConnection) throws(VoteStoreError) {
-    try db.transaction { () throws(VoteStoreError) in
-      try db.execute(
-        """
-        SELECT pg_advisory_xact_lock(7214001);
-        CREATE TABLE IF NOT EXISTS counters (
-          id BIGSERIAL PRIMARY KEY,
-          namespace TEXT NOT NULL,
-          key TEXT NOT NULL,
-          value BIGINT NOT NULL CHECK (value >= 0),
-          enable_reset BOOLEAN NOT NULL DEFAULT false,
-          lower BIGINT NOT NULL,
-          upper BIGINT NOT NULL,
-          created_ms BIGINT NOT NULL,
-          updated_ms BIGINT NOT NULL,
-          UNIQUE (namespace, key)
-        );
-        CREATE TABLE IF NOT EXISTS voters (
-          counter_id BIGINT NOT NULL REFERENCES counters (id) ON DELETE CASCADE,
-          voter TEXT NOT NULL,
-          PRIMARY KEY (counter_id, voter)
-        );
-        CREATE TABLE IF NOT EXISTS meta (
-          name TEXT PRIMARY KEY,
-          value BIGINT NOT NULL
-        );
-        INSERT INTO meta (name, value) VALUES ('schema_version', \(version))
-          ON CONFLICT (name) DO NOTHING;
-        INSERT INTO meta (name, value)
-          SELECT 'updates:' || shard, 0 FROM generate_series(0, \(updateShards - 1)) AS shard
-          ON CONFLICT (name) DO NOTHING;
-        """)
-      let found = PostgresText.int64(
-        try db.query("SELECT value FROM meta WHERE name = 'schema_version'").first?[0])
-      if found > version {
+  /// The advisory lock key the migration runner holds (any constant unique to this program).
+  static let migrationLock: Int64 = 7_214_001
+
+  // IF NOT EXISTS: databases made before `schema_migrations` existed already have these.
+  private static let version1 = """
+    CREATE TABLE IF NOT EXISTS counters (
+      id BIGSERIAL PRIMARY KEY,
+      namespace TEXT NOT NULL,
+      key TEXT NOT NULL,
+      value BIGINT NOT NULL CHECK (value >= 0),
+      enable_reset BOOLEAN NOT NULL DEFAULT false,
+      lower BIGINT NOT NULL,
+      upper BIGINT NOT NULL,
+      created_ms BIGINT NOT NULL,
+      updated_ms BIGINT NOT NULL,
+      UNIQUE (namespace, key)
+    );
+    CREATE TABLE IF NOT EXISTS voters (
+      counter_id BIGINT NOT NULL REFERENCES counters (id) ON DELETE CASCADE,
+      voter TEXT NOT NULL,
+      PRIMARY KEY (counter_id, voter)
+    );
+    CREATE TABLE IF NOT EXISTS meta (
+      name TEXT PRIMARY KEY,
+      value BIGINT NOT NULL
+    );
+    INSERT INTO meta (name, value) VALUES ('schema_version', 1) ON CONFLICT (name) DO NOTHING;
+    INSERT INTO meta (name, value)
+      SELECT 'updates:' || shard, 0 FROM generate_series(0, \(updateShards - 1)) AS shard
+      ON CONFLICT (name) DO NOTHING;
+    """
+
+  // The count is anonymous votes plus voters: the voters a count already holds are taken out
+  // of it (at most all of it), and a count below its voters is raised to them.
+  private static let version2 = """
+    ALTER TABLE counters ADD COLUMN anonymous BIGINT NOT NULL DEFAULT 0;
+    WITH held AS (
+      SELECT c.id, (SELECT count(*) FROM voters v WHERE v.counter_id = c.id) AS n
+      FROM counters c)
+    UPDATE counters SET anonymous = GREATEST(0, counters.value - held.n),
+      value = GREATEST(0, counters.value - held.n) + held.n
+    FROM held WHERE held.id = counters.id;
+    ALTER TABLE counters ADD CONSTRAINT counters_anonymous_within_value
+      CHECK (anonymous >= 0 AND anonymous <= value);
+    """
+
+  /// Applies the missing `steps` (``migrations`` unless a test gives its own) under the
+  /// advisory lock and refuses a schema newer than
+  /// this code (``VoteStoreError/Kind/incompatible``, nothing changed).
+  static func prepare(
+    _ db: PostgresConnection, steps migrations: [SchemaMigration<PostgresConnection>] = migrations
+  ) throws(VoteStoreError) {
+    let version = SchemaMigrations.latest(migrations)
+    if let problem = SchemaMigrations.problem(migrations) {
+      throw VoteStoreError(.other, "the PostgreSQL migration list is broken: \(problem)")
+    }
+    try db.execute("SELECT pg_advisory_lock(\(migrationLock))")
+    defer { try? db.execute("SELECT pg_advisory_unlock(\(migrationLock))") }
+    try db.execute(
+      """
+      CREATE TABLE IF NOT EXISTS schema_migrations (
+        version BIGINT PRIMARY KEY,
+        summary TEXT NOT NULL,
+        applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      )
+      """)
+    let applied = try appliedVersion(db)
+    let recorded = try metaVersion(db)
+    let found = max(applied, recorded)
+    if found > version {
+      throw SchemaMigrations.newer(found, latest: version, place: "the PostgreSQL database")
+    }
+    // A database made before `schema_migrations` existed kept its version in `meta` only:
+    // record the steps it has, so they are not run again.
+    for step in migrations where step.version > applied && step.version <= recorded {
+      try db.query(
+        "INSERT INTO schema_migrations (version, summary) VALUES ($1, $2)",
+        [String(step.version), step.summary + " (recorded from meta)"])
+    }
+    for step in migrations where step.version > found {
+      do throws(VoteStoreError) {
+        try db.transaction { () throws(VoteStoreError) in
+          try step.apply(db)
+          try db.query(
+            "INSERT INTO schema_migrations (version, summary) VALUES ($1, $2)",
+            [String(step.version), step.summary])
+          try db.query(
+            "UPDATE meta SET value = $1 WHERE name = 'schema_version'", [String(step.version)])
+        }
+      } catch {
         throw VoteStoreError(
-          .invalid, "the PostgreSQL schema has version \(found); this build knows up to \(version)")
+          error.kind,
+          "PostgreSQL migration \(step.version) (\(step.summary)) failed: \(error.message)")
       }
     }
   }
+
+  private static func appliedVersion(_ db: PostgresConnection) throws(VoteStoreError) -> Int64 {
+    PostgresText.int64(
+      try db.query("SELECT COALESCE(max(version), 0) FROM schema_migrations").first?[0])
+  }
+
+  /// The version in `meta` (written by every build, also those before `schema_migrations`).
+  private static func metaVersion(_ db: PostgresConnection) throws(VoteStoreError) -> Int64 {
+    guard try db.query("SELECT to_regclass('meta') IS NOT NULL").first?[0] == "t" else {
+      return 0
+    }
+    return PostgresText.int64(
+      try db.query("SELECT value FROM meta WHERE name = 'schema_version'").first?[0])
+  }
 }
+
+extension PostgresConnection: MigrationConnection {}

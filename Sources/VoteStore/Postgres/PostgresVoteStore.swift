@@ -11,6 +11,7 @@
 /// reconnects. Reads are retried once on a fresh connection.
 public final class PostgresVoteStore: VoteStore {
   private let pool: ConnectionPool<PostgresConnection>
+  private let health = WriteHealthTracker()
 
   /// Connects `poolSize` connections with a libpq connection string (`postgresql://…` or
   /// `host=… dbname=…`) and creates the tables if they do not exist.
@@ -52,7 +53,9 @@ public final class PostgresVoteStore: VoteStore {
   private func write<T>(
     _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
   ) async throws(VoteStoreError) -> T {
-    try await pool.run { db throws(VoteStoreError) in try work(PostgresCounterTable(db: db)) }
+    try await health.tracking { () async throws(VoteStoreError) -> T in
+      try await pool.run { db throws(VoteStoreError) in try work(PostgresCounterTable(db: db)) }
+    }
   }
 
   /// The counter `key` in `namespace`, or nil when it does not exist.
@@ -75,7 +78,8 @@ public final class PostgresVoteStore: VoteStore {
 
   /// Creates a counter in one statement; nil (nothing changed) when it already exists.
   public func create(_ creation: CounterCreation) async throws(VoteStoreError) -> CounterRecord? {
-    try await write { table throws(VoteStoreError) in
+    try CounterLimits.check(creation)
+    return try await write { table throws(VoteStoreError) in
       try table.insert(creation, now: currentMilliseconds())
     }
   }
@@ -84,7 +88,8 @@ public final class PostgresVoteStore: VoteStore {
   ///
   /// A voter's unvote on a counter already at zero removes the vote and reports `.atZero`.
   public func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult {
-    try await write { table throws(VoteStoreError) in
+    if let creation = mutation.createIfMissing { try CounterLimits.check(creation) }
+    return try await write { table throws(VoteStoreError) in
       try table.apply(mutation, now: currentMilliseconds())
     }
   }
@@ -94,6 +99,8 @@ public final class PostgresVoteStore: VoteStore {
   public func set(
     namespace: String, key: String, value: Int64, createIfMissing: CounterCreation?
   ) async throws(VoteStoreError) -> (old: Int64, record: CounterRecord)? {
+    try CounterLimits.check(value: value, "the value")
+    if let createIfMissing { try CounterLimits.check(createIfMissing) }
     let result = try await write { table throws(VoteStoreError) in
       try table.set(
         namespace: namespace, key: key, value: value, createIfMissing: createIfMissing,
@@ -123,8 +130,8 @@ public final class PostgresVoteStore: VoteStore {
     }
   }
 
-  /// Checks that the server answers, the tables are there, and it accepts writes
-  /// (it is not a read-only standby).
+  /// Checks that the server answers, the tables are there, it accepts writes (it is not a
+  /// read-only standby), and recent writes are not failing.
   public func checkHealth() async throws(VoteStoreError) {
     try await read { table throws(VoteStoreError) in
       let row = try table.db.query(
@@ -134,7 +141,11 @@ public final class PostgresVoteStore: VoteStore {
         throw VoteStoreError(.io, "PostgreSQL is a read-only standby")
       }
     }
+    try health.throwIfFailing()
   }
+
+  /// How recent writes went (see ``StoreWriteHealth``).
+  public func writeHealth() -> StoreWriteHealth { health.health() }
 
   /// Finishes queued calls, refuses new ones, and closes every connection.
   public func close() async {

@@ -1,11 +1,18 @@
 /// The SQLite schema and its migrations, versioned with `PRAGMA user_version`.
+///
+/// To change the schema, append one step to ``migrations`` with the next version; the
+/// runner applies each missing step in its own `BEGIN IMMEDIATE` transaction at open.
 enum SQLiteSchema {
-  /// The schema version this code writes.
-  static let version: Int64 = 1
+  /// Every step from an empty database to the current schema, in order.
+  static let migrations: [SchemaMigration<SQLiteConnection>] = [
+    .sql(1, "counters, voters and meta tables", version1),
+    .sql(2, "anonymous part of each count", version2),
+  ]
 
-  /// The statements that take an empty database (user_version 0) to each version.
-  static let migrations: [Int64: String] = [
-    1: """
+  /// The schema version this code writes.
+  static var version: Int64 { SchemaMigrations.latest(migrations) }
+
+  private static let version1 = """
     CREATE TABLE counters (
       id INTEGER PRIMARY KEY AUTOINCREMENT,
       namespace TEXT NOT NULL,
@@ -29,29 +36,60 @@ enum SQLiteSchema {
     ) WITHOUT ROWID;
     INSERT INTO meta (name, value) VALUES ('schema_version', 1), ('updates', 0);
     """
-  ]
 
-  /// Brings the database on `db` to ``version`` in one transaction.
-  static func migrate(_ db: SQLiteConnection) throws(VoteStoreError) {
-    try db.execute("BEGIN IMMEDIATE")
-    do throws(VoteStoreError) {
-      let current = try db.integer("PRAGMA user_version") ?? 0
-      if current > version {
-        throw VoteStoreError(
-          .invalid,
-          "\(db.path) has schema version \(current); this build knows up to \(version)")
-      }
-      if current < version {
-        for step in (current + 1)...version {
-          if let sql = migrations[step] { try db.execute(sql) }
-          try db.execute("UPDATE meta SET value = \(step) WHERE name = 'schema_version'")
-          try db.execute("PRAGMA user_version = \(step)")
+  // The count is anonymous votes plus voters: the voters a count already holds are taken out
+  // of it (at most all of it), and a count below its voters is raised to them.
+  private static let version2 = """
+    ALTER TABLE counters ADD COLUMN anonymous INTEGER NOT NULL DEFAULT 0
+      CHECK (anonymous >= 0 AND anonymous <= value);
+    UPDATE counters SET
+      anonymous = max(0, value - (SELECT count(*) FROM voters WHERE counter_id = counters.id)),
+      value = max(0, value - (SELECT count(*) FROM voters WHERE counter_id = counters.id))
+        + (SELECT count(*) FROM voters WHERE counter_id = counters.id);
+    """
+
+  /// Brings the database on `db` to the last of `steps` (``migrations`` unless a test gives
+  /// its own), one transaction per missing step.
+  ///
+  /// A database newer than this code is refused (``VoteStoreError/Kind/incompatible``) and
+  /// left untouched. Another process migrating at the same time is harmless: each step
+  /// re-reads the version under the write lock and skips what is already applied.
+  static func migrate(
+    _ db: SQLiteConnection, steps migrations: [SchemaMigration<SQLiteConnection>] = migrations
+  ) throws(VoteStoreError) {
+    let version = SchemaMigrations.latest(migrations)
+    if let problem = SchemaMigrations.problem(migrations) {
+      throw VoteStoreError(.other, "the SQLite migration list is broken: \(problem)")
+    }
+    // Each pass takes the write lock, reads the version, and applies at most one step; the
+    // last pass finds nothing to do (so opening always proves the lock can be taken).
+    while true {
+      try db.execute("BEGIN IMMEDIATE")
+      do throws(VoteStoreError) {
+        let current = try db.integer("PRAGMA user_version") ?? 0
+        if current > version {
+          throw SchemaMigrations.newer(current, latest: version, place: db.path)
         }
+        guard let step = migrations.first(where: { $0.version > current }) else {
+          try db.execute("COMMIT")
+          return
+        }
+        do throws(VoteStoreError) {
+          try step.apply(db)
+        } catch {
+          throw VoteStoreError(
+            error.kind,
+            "\(db.path): migration \(step.version) (\(step.summary)) failed: \(error.message)")
+        }
+        try db.execute("UPDATE meta SET value = \(step.version) WHERE name = 'schema_version'")
+        try db.execute("PRAGMA user_version = \(step.version)")
+        try db.execute("COMMIT")
+      } catch {
+        if !db.isAutocommit { try? db.execute("ROLLBACK") }
+        throw error
       }
-      try db.execute("COMMIT")
-    } catch {
-      if !db.isAutocommit { try? db.execute("ROLLBACK") }
-      throw error
     }
   }
 }
+
+extension SQLiteConnection: MigrationConnection {}

@@ -16,6 +16,7 @@ public final class SQLiteVoteStore: VoteStore {
   private let writer: SQLiteWriter
   private let readers: ConnectionPool<SQLiteConnection>
   private let checkpointer: SQLiteCheckpointer
+  private let health = WriteHealthTracker()
 
   /// Opens (creating if needed) `votes.sqlite3` in `directory`, creating the directory too.
   ///
@@ -146,7 +147,8 @@ public final class SQLiteVoteStore: VoteStore {
 
   /// Creates a counter durably; nil (nothing changed) when it already exists.
   public func create(_ creation: CounterCreation) async throws(VoteStoreError) -> CounterRecord? {
-    try await writer.write { db throws(VoteStoreError) in
+    try CounterLimits.check(creation)
+    return try await write { db throws(VoteStoreError) in
       try SQLiteCounterTable(db: db).insert(creation, now: currentMilliseconds())
     }
   }
@@ -155,7 +157,8 @@ public final class SQLiteVoteStore: VoteStore {
   ///
   /// A voter's unvote on a counter already at zero removes the vote and reports `.atZero`.
   public func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult {
-    try await writer.write { db throws(VoteStoreError) in
+    if let creation = mutation.createIfMissing { try CounterLimits.check(creation) }
+    return try await write { db throws(VoteStoreError) in
       try SQLiteCounterTable(db: db).apply(mutation, now: currentMilliseconds())
     }
   }
@@ -165,7 +168,9 @@ public final class SQLiteVoteStore: VoteStore {
   public func set(
     namespace: String, key: String, value: Int64, createIfMissing: CounterCreation?
   ) async throws(VoteStoreError) -> (old: Int64, record: CounterRecord)? {
-    let result = try await writer.write { db throws(VoteStoreError) in
+    try CounterLimits.check(value: value, "the value")
+    if let createIfMissing { try CounterLimits.check(createIfMissing) }
+    let result = try await write { db throws(VoteStoreError) in
       try SQLiteCounterTable(db: db).set(
         namespace: namespace, key: key, value: value, createIfMissing: createIfMissing,
         now: currentMilliseconds()
@@ -197,19 +202,45 @@ public final class SQLiteVoteStore: VoteStore {
     _ export: VoteExport, replace: Bool
   ) async throws(VoteStoreError) -> ImportSummary {
     try export.validate()
-    return try await writer.write { db throws(VoteStoreError) in
+    return try await write { db throws(VoteStoreError) in
       try SQLiteCounterTable(db: db).importAll(export, replace: replace)
     }
   }
 
-  /// Reads through a read connection and takes the write lock through the writer.
+  /// Reads through a read connection, writes a probe row through the writer (a real
+  /// commit), and throws the last write failure while writes are failing.
   public func checkHealth() async throws(VoteStoreError) {
     _ = try await readers.run { db throws(VoteStoreError) in
       try db.statement("SELECT value FROM meta WHERE name = 'schema_version'")
         .firstRow { $0.int64(0) }
     }
-    _ = try await writer.write { db throws(VoteStoreError) in
-      try db.statement("SELECT count(*) FROM meta").firstRow { $0.int64(0) }
+    // The probe's success does not clear a failure of real writes: on a full disk an update
+    // of one row may still fit where every new counter fails.
+    do throws(VoteStoreError) {
+      try await writer.write { db throws(VoteStoreError) in
+        try db.statement(
+          """
+          INSERT INTO meta (name, value) VALUES ('health_probe', ?1)
+          ON CONFLICT (name) DO UPDATE SET value = excluded.value
+          """
+        ).run([.integer(currentMilliseconds())])
+      }
+    } catch {
+      health.record(error)
+      throw error
+    }
+    try health.throwIfFailing()
+  }
+
+  /// How recent writes went (see ``StoreWriteHealth``).
+  public func writeHealth() -> StoreWriteHealth { health.health() }
+
+  /// Runs `work` in the writer's next group commit and records its outcome.
+  private func write<T>(
+    _ work: @escaping (SQLiteConnection) throws(VoteStoreError) -> T
+  ) async throws(VoteStoreError) -> T {
+    try await health.tracking { () async throws(VoteStoreError) -> T in
+      try await writer.write(work)
     }
   }
 

@@ -1,3 +1,4 @@
+import FeatureVoting
 import RoadmapFormat
 
 /// `roadmapctl show`: what an app user in one language sees, feature by feature.
@@ -9,34 +10,69 @@ struct ShowCommand: Command {
       Prints each feature's resolved title, status, description and whether it is finished, so \
       you can check a translation before publishing. By default languages fall back along their \
       BCP 47 chain (zh-Hans-CN, zh-Hans, zh) and ignore case; --compatible resolves exactly as the \
-      Roadmap package does, with --language as the app's first localization.
-      """,
-    parameters: [
-      .argument("file", help: "A file, an http(s) URL, or - for standard input."),
-      .option(
-        "language", default: "en",
-        help: "The app's first localization (compatible) or the user's preferred languages, "
-          + "comma-separated (de-AT,en)."),
-      .flag("compatible", help: "Resolve languages exactly as the AvdLee/Roadmap package does."),
-      .option("format", default: "table", allowed: ["table", "json"], help: "How to print it."),
-    ])
+      Roadmap package does, with --language as the app's first localization. With --votes-from \
+      it adds each feature's vote count, read from a counting API (one request for the whole \
+      board from roadmapctl serve), and --sort votes puts the most voted first.
+      """)
 
-  func run(_ context: CommandContext) async throws -> Int32 {
-    let values = context.values
-    let input = values.string("file")!
-    let compatible = values.flag("compatible")
-    let languages = values.list("language") ?? []
-    guard let first = languages.first else {
-      throw CommandError.validation("--language needs a language, such as 'de'.")
-    }
-    if compatible, languages.count > 1 {
+  /// How `show` prints the features.
+  enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+    case table, json
+  }
+
+  @Argument(help: "A file, an http(s) URL, or - for standard input.")
+  var file: String
+
+  @Option(
+    help: "The app's first localization (compatible) or the user's preferred languages, "
+      + "comma-separated (de-AT,en).",
+    validate: { $0.isEmpty ? "--language needs a language, such as 'de'." : nil })
+  var language: [String] = ["en"]
+
+  @Flag(help: "Resolve languages exactly as the AvdLee/Roadmap package does.")
+  var compatible: Bool
+
+  @Option(help: "How to print it.")
+  var format: OutputFormat = .table
+
+  @Option(
+    valueName: "url",
+    help: "Add each feature's vote count, read from this counting API (http or https).",
+    validate: { ShowVotes.problem(with: $0) })
+  var votesFrom: String?
+
+  @Option(help: "The counting API's protocol, with --votes-from.")
+  var dialect: ShowVotes.Dialect = .roadmapctl
+
+  @Option(
+    valueName: "ns",
+    help: "The counters' namespace, with --votes-from (the Roadmap package uses the app's "
+      + "bundle identifier).",
+    validate: { $0.isEmpty ? "--namespace needs a namespace, such as com.example.app." : nil })
+  var namespace: String = "default"
+
+  @Option(
+    valueName: "template", help: "How a feature id becomes a counter key; {id} is the id.",
+    validate: { (try? KeyTemplate($0)) == nil ? "--key-template must contain {id} once." : nil })
+  var keyTemplate: String = "feature{id}"
+
+  @Option(help: "The order of the features: as in the file, or most votes first.")
+  var sort: ShowVotes.Order = .file
+
+  func validate() throws {
+    if compatible, language.count > 1 {
       throw CommandError.validation(
         "--compatible resolves one localization, as the Roadmap package does; give one language.")
     }
+  }
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let languages = language
+    let input = file
     let loaded = try await InputLoader.load(input, context: context)
     if !loaded.transportProblems.isEmpty {
       context.stderr.write(Self.describe(loaded.transportProblems, in: loaded))
-      return 1
+      if !loaded.transportErrors.isEmpty { return 1 }
     }
     let document: RoadmapDocument
     do {
@@ -52,14 +88,32 @@ struct ShowCommand: Command {
     }
     let resolver =
       compatible
-      ? LanguageResolver.roadmapCompatible(localization: first)
+      ? LanguageResolver.roadmapCompatible(localization: languages[0])
       : LanguageResolver.fallback(preferredLanguages: languages)
-    let features = document.features.map(resolver.resolve)
-    if values.string("format") == "json" {
+    var features = document.features.map(resolver.resolve)
+    for note in ShowLanguageNotes.notes(
+      for: document.features, resolved: features, resolver: resolver, languages: languages,
+      path: loaded.displayPath)
+    {
+      context.stderr.writeLine(note)
+    }
+    if let votesFrom {
+      do {
+        let counts = try await ShowVotes.counts(
+          of: document.features, server: votesFrom, dialect: dialect, namespace: namespace,
+          keys: try KeyTemplate(keyTemplate))
+        features = ShowVotes.apply(counts, to: features)
+      } catch {
+        context.stderr.writeLine("Error: cannot read the votes from \(votesFrom): \(error)")
+        return 1
+      }
+    }
+    if sort == .votes { features = ShowVotes.sortedByVotes(features) }
+    if format == .json {
       context.stdout.write(
         ShowFormatter.json(features, languages: languages, compatible: compatible))
     } else {
-      context.stdout.write(ShowFormatter.table(features))
+      context.stdout.write(ShowFormatter.table(features, votes: votesFrom != nil))
     }
     return 0
   }

@@ -9,75 +9,84 @@ struct ValidateCommand: Command {
       Each input is a file, an http(s) URL (fetched the way an app fetches it) or - for standard \
       input; with none, standard input is read. Exit status: 0 when no input has errors (or \
       warnings, with --strict), 1 when one has, 64 for a usage error.
-      """,
-    parameters: [
-      .argument(
-        "inputs", repeating: true, required: false,
-        help: "Files, http(s) URLs, or - for standard input."),
-      .option(
-        "format", default: "human", allowed: ["human", "json", "github"],
-        help: "How to print the diagnostics."),
-      .flag("strict", help: "Fail on warnings too."),
-      .flag(
-        "compatible",
-        help: "Judge exactly as the AvdLee/Roadmap package reads: one wrong type fails the file."),
-      .option(
-        "languages", valueName: "languages",
-        help: "Comma-separated languages every feature must localize (en,de)."),
-      .option(
-        "statuses", valueName: "statuses",
-        help: "Comma-separated status values allowed (planned,in-progress,finished)."),
-      .option(
-        "previous", valueName: "old",
-        help: "The version already published (file or URL): removed ids orphan their votes."),
-      .flag("allow-removed", help: "With --previous, accept features that were removed."),
-    ])
+      """)
 
-  func run(_ context: CommandContext) async throws -> Int32 {
-    let values = context.values
-    var inputs = values.strings("inputs")
-    if inputs.isEmpty { inputs = ["-"] }
-    if inputs.count(where: { $0 == "-" }) + (values.string("previous") == "-" ? 1 : 0) > 1 {
+  /// How `validate` prints its diagnostics.
+  enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+    case human, json, github
+  }
+
+  @Argument(help: "Files, http(s) URLs, or - for standard input.")
+  var inputs: [String]
+
+  @Option(help: "How to print the diagnostics.")
+  var format: OutputFormat = .human
+
+  @Flag(help: "Fail on warnings too.")
+  var strict: Bool
+
+  @Flag(help: "Judge exactly as the AvdLee/Roadmap package reads: one wrong type fails the file.")
+  var compatible: Bool
+
+  @Option(help: "Comma-separated languages every feature must localize (en,de).")
+  var languages: [String]
+
+  @Option(help: "Comma-separated status values allowed (planned,in-progress,finished).")
+  var statuses: [String]
+
+  @Option(
+    valueName: "old",
+    help: "The version already published (file or URL): removed ids orphan their votes.")
+  var previous: String?
+
+  @Flag(help: "With --previous, accept features that were removed.")
+  var allowRemoved: Bool
+
+  func validate() throws {
+    if (inputs.isEmpty ? 1 : inputs.count(where: { $0 == "-" })) + (previous == "-" ? 1 : 0) > 1 {
       throw CommandError.validation("Standard input ('-') can be read only once.")
     }
-    if values.flag("allow-removed"), !values.wasGiven("previous") {
+    if allowRemoved, previous == nil {
       throw CommandError.validation("--allow-removed only applies with --previous <old>.")
     }
-    for input in inputs + values.strings("previous") {
+    for input in inputs + (previous.map { [$0] } ?? []) {
       try InputLoader.checkSyntax(input)
     }
-    let strict = values.flag("strict")
+  }
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let inputs = inputs.isEmpty ? ["-"] : inputs
     let options = ValidationOptions(
-      compatible: values.flag("compatible"),
-      languages: values.list("languages"),
-      statuses: values.list("statuses"),
-      allowRemoved: values.flag("allow-removed"))
+      compatible: compatible,
+      languages: languages.isEmpty ? nil : languages,
+      statuses: statuses.isEmpty ? nil : statuses,
+      allowRemoved: allowRemoved)
     let validator = RoadmapValidator(options: options)
 
-    var previous: [UInt8]? = nil
-    if let old = values.string("previous") {
+    var previousBytes: [UInt8]? = nil
+    if let old = previous {
       let loaded = try await InputLoader.load(old, context: context)
-      if let problem = loaded.transportProblems.first {
+      if let problem = loaded.transportErrors.first {
         throw CommandError.failure("cannot use --previous '\(old)': \(problem.message)")
       }
-      previous = loaded.bytes
+      previousBytes = loaded.bytes
     }
 
     // Each file is written as soon as it is checked, so only one file's bytes are held at once.
-    let format = values.string("format")
     var allValid = true
     var unreadable: [String] = []
     var written = 0
-    if format == "json" { context.stdout.write("{\"files\":[") }
+    if format == .json { context.stdout.write("{\"files\":[") }
     for input in inputs {
       switch await Self.load(input, context: context) {
       case .success(let loaded):
-        let file = Self.validate(loaded, with: validator, previous: previous, strict: strict)
+        var file = Self.validate(loaded, with: validator, previous: previousBytes, strict: strict)
+        file.previousPath = previous.map { $0 == "-" ? InputLoader.standardInputName : $0 }
         allValid = allValid && file.isValid
         switch format {
-        case "json": context.stdout.write((written > 0 ? "," : "") + JSONFormatter.renderFile(file))
-        case "github": context.stdout.write(GitHubFormatter.render([file]))
-        default: context.stdout.write(HumanFormatter.render([file]))
+        case .json: context.stdout.write((written > 0 ? "," : "") + JSONFormatter.renderFile(file))
+        case .github: context.stdout.write(GitHubFormatter.render([file]))
+        case .human: context.stdout.write(HumanFormatter.render([file]))
         }
         written += 1
       case .failure(let error) where error.kind == .failure:
@@ -86,7 +95,7 @@ struct ValidateCommand: Command {
         throw error
       }
     }
-    if format == "json" { context.stdout.write("]}\n") }
+    if format == .json { context.stdout.write("]}\n") }
     for message in unreadable {
       context.stderr.writeLine("Error: \(message)")
     }
@@ -104,7 +113,8 @@ struct ValidateCommand: Command {
     }
   }
 
-  /// Validates one loaded input; transport problems (HTTP status, HTML) replace the JSON checks.
+  /// Validates one loaded input; transport errors (HTTP status, HTML) replace the JSON checks,
+  /// transport warnings (an HTML content type) come before them.
   static func validate(
     _ input: LoadedInput,
     with validator: RoadmapValidator,
@@ -113,9 +123,9 @@ struct ValidateCommand: Command {
   ) -> ValidatedFile {
     var diagnostics = input.transportProblems
     var featureCount = 0
-    if diagnostics.isEmpty {
+    if input.transportErrors.isEmpty {
       let report = validator.validate(input.bytes, previous: previous)
-      diagnostics = report.diagnostics
+      diagnostics += report.diagnostics
       featureCount = report.featureCount
     }
     for index in diagnostics.indices {

@@ -6,14 +6,20 @@ struct VotesExportCommand: Command {
   static let configuration = CommandConfiguration(
     name: "export",
     abstract: "Write every counter and its voters as JSON (to stdout or a file).",
-    parameters: VotesStoreLocation.parameters + [
-      .option(
-        "output", short: "o", valueName: "file", default: "-",
-        help: "Where to write the export; '-' is standard output. A file is replaced atomically.")
-    ])
+    discussion: """
+      The store must already exist: a --data-dir without votes.sqlite3 is an error (exit 1), \
+      not an empty export, and nothing is created there.
+      """)
+
+  @OptionGroup var store: VotesStoreOptions
+
+  @Option(
+    short: "o", valueName: "file",
+    help: "Where to write the export; '-' is standard output. A file is replaced atomically.")
+  var output: String = "-"
 
   func run(_ context: CommandContext) async throws -> Int32 {
-    let store = try VotesStoreLocation.open(context, mustExist: true)
+    let store = try self.store.open(context, mustExist: true)
     let export: VoteExport
     do {
       export = try await store.exportAll()
@@ -26,7 +32,6 @@ struct VotesExportCommand: Command {
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     var data = try encoder.encode(export)
     data.append(UInt8(ascii: "\n"))
-    let output = context.values.string("output") ?? "-"
     if output == "-" {
       context.stdout.write(bytes: Array(data))
     } else {

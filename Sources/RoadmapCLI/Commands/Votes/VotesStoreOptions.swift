@@ -3,34 +3,32 @@ import VoteStore
 
 /// Where `serve` and `votes` find the counts: a SQLite data directory or a PostgreSQL URL.
 ///
-/// Both commands share these two table rows, so they name and document them the same way.
-enum VotesStoreLocation {
+/// The commands declare it as an `@OptionGroup`, so `--data-dir` and `--postgres` are named,
+/// typed and documented the same way everywhere.
+struct VotesStoreOptions: ParsableArguments {
   /// The default data directory, relative to the working directory.
   static let defaultDataDirectory = "./roadmapctl-data"
 
-  /// The `--data-dir` and `--postgres` rows of a parameter table.
-  static let parameters: [Parameter] = [
-    .option(
-      "data-dir", valueName: "dir", default: defaultDataDirectory,
-      help: "The directory of the embedded SQLite store (votes.sqlite3), created if needed."),
-    .option(
-      "postgres", valueName: "url", environment: "ROADMAPCTL_POSTGRES_URL",
-      help:
-        "Use PostgreSQL at this URL (postgresql://user:pass@host/db) instead of the data directory."
-    ),
-  ]
+  @Option(
+    valueName: "dir",
+    help: "The directory of the embedded SQLite store (votes.sqlite3).")
+  var dataDir: String = defaultDataDirectory
+
+  @Option(
+    valueName: "url", environment: "ROADMAPCTL_POSTGRES_URL",
+    help:
+      "Use PostgreSQL at this URL (postgresql://user:pass@host/db) instead of the data directory.")
+  var postgres: String?
 
   /// Opens the store the parsed values name.
   ///
   /// With `mustExist`, a data directory without a database is an error rather than a new,
   /// empty store (so `votes export` of a mistyped path does not print an empty export).
-  static func open(_ context: CommandContext, mustExist: Bool) throws(CommandError) -> any VoteStore
-  {
-    if let url = context.values.string("postgres"), !url.isEmpty {
-      return try openPostgres(url)
+  func open(_ context: CommandContext, mustExist: Bool) throws(CommandError) -> any VoteStore {
+    if let url = postgres, !url.isEmpty {
+      return try Self.openPostgres(url)
     }
-    let directory = context.resolvePath(
-      context.values.string("data-dir") ?? defaultDataDirectory)
+    let directory = context.resolvePath(dataDir)
     let file = URL(fileURLWithPath: directory).appendingPathComponent(SQLiteVoteStore.fileName)
     if mustExist && !FileManager.default.fileExists(atPath: file.path) {
       throw .failure("no vote store in \(directory): \(file.path) does not exist.")
@@ -38,7 +36,7 @@ enum VotesStoreLocation {
     do {
       return try SQLiteVoteStore(directory: URL(fileURLWithPath: directory))
     } catch {
-      throw .failure(describe(error, at: file.path))
+      throw .failure(Self.describe(error, at: file.path))
     }
   }
 
@@ -49,6 +47,8 @@ enum VotesStoreLocation {
       return "the vote store at \(place) is damaged or not a database (\(error.message)). "
         + "Refusing to start on it: restore a backup ('roadmapctl votes import') "
         + "or move the file away."
+    case .incompatible:
+      return "refusing to open the vote store at \(place): \(error.message)"
     default:
       return "cannot open the vote store at \(place): \(error)"
     }

@@ -1,0 +1,68 @@
+/// A store failure, or a write the store refuses.
+///
+/// A struct with a kind and static members, so that new kinds of failure break no caller.
+/// Two kinds are the caller's doing and say so with ``isRefusal``: ``Kind/invalid`` (bad
+/// input, e.g. an import file) and ``Kind/outOfRange`` (a write that would take a count or
+/// bounds outside ±(2^53−1), see ``CounterLimits``). A service answers those with a 4xx;
+/// every other kind means the store could not do its work (503).
+public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The kind of failure.
+  public struct Kind: Sendable, Hashable, CustomStringConvertible {
+    fileprivate let name: String
+    /// The database is locked by another process for longer than the busy timeout.
+    public static let busy = Kind(name: "busy")
+    /// The database file is damaged or not a database.
+    public static let corrupt = Kind(name: "corrupt")
+    /// The disk or the database is full.
+    public static let full = Kind(name: "full")
+    /// An I/O error, a permission problem, or a lost connection.
+    public static let io = Kind(name: "io")
+    /// The database did not answer within the store's time bound (a frozen or unreachable
+    /// server); the call's outcome is unknown to the caller, who was not told it succeeded.
+    public static let timedOut = Kind(name: "timed-out")
+    /// The store was closed.
+    public static let closed = Kind(name: "closed")
+    /// The input (an import file, a key) is invalid.
+    public static let invalid = Kind(name: "invalid")
+    /// The write would take a count, or an update bound, outside ±(2^53−1); nothing changed.
+    public static let outOfRange = Kind(name: "out-of-range")
+    /// The database is not one this build can use: written by a newer version, an empty
+    /// file, or another program's database. Nothing was changed.
+    public static let incompatible = Kind(name: "incompatible")
+    /// Anything else the database reported.
+    public static let other = Kind(name: "other")
+    /// The kind's name.
+    public var description: String { name }
+  }
+
+  /// The kind of failure.
+  public var kind: Kind
+  /// What failed, with the database's own message.
+  public var message: String
+
+  /// Creates an error.
+  public init(_ kind: Kind, _ message: String) {
+    self.kind = kind
+    self.message = message
+  }
+
+  /// A store that was closed.
+  public static let closed = VoteStoreError(.closed, "the vote store is closed")
+
+  /// A write refused because it would leave the safe integer range; `message` says which
+  /// number and why.
+  public static func outOfRange(_ message: String) -> VoteStoreError {
+    VoteStoreError(.outOfRange, message)
+  }
+
+  /// Whether the store refused the call because of its input (``Kind/invalid``,
+  /// ``Kind/outOfRange``) rather than failing to do its work; nothing was changed.
+  public var isRefusal: Bool { kind == .invalid || kind == .outOfRange }
+
+  /// Whether this is a failure of the store itself (disk, database, connection), the kind
+  /// of error that counts against its health; false for refusals and a closed store.
+  public var isStoreFailure: Bool { !isRefusal && kind != .closed }
+
+  /// `kind: message`.
+  public var description: String { "\(kind): \(message)" }
+}
