@@ -238,16 +238,25 @@ extension StoreKind {
   }
 
   @Test(arguments: StoreKind.allCases)
-  func reopeningKeepsTheTablesAndANewerSchemaIsRefused(kind: StoreKind) async throws {
+  func boardTablesAreAStepOfTheStoresMigrationsAndANewerSchemaIsRefused(kind: StoreKind)
+    async throws
+  {
     try await kind.withBoard { _, board, handle in
       try await board.write { try $0.put(Self.feature(1, ref: "1")) }
       let second = try handle.openBoard()
       #expect(try await second.read { try $0.features(Self.project) }.count == 1)
-      _ = try await second.write { tables in
-        try tables.db.run("UPDATE vf_meta SET value = 99 WHERE name = 'board_schema_version'", [])
-      }
+      let bump =
+        kind == .sqlite
+        ? "PRAGMA user_version = 99"
+        : "INSERT INTO schema_migrations (version, summary) VALUES (99, 'from the future')"
+      _ = try await second.write { tables in try tables.db.run(bump, []) }
       await second.close()
-      #expect(throws: VoteStoreError.self) { _ = try handle.openBoard() }
+      #expect {
+        _ = try handle.openBoard()
+      } throws: { error in
+        (error as? VoteStoreError)?.kind == .incompatible
+      }
     }
   }
+
 }

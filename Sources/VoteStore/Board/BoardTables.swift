@@ -285,22 +285,25 @@ public struct BoardTables {
       """, [.text(namespace), .text(key), .text(voter)]) != nil
   }
 
-  /// The counter's anonymous part: its value less its identified voters; nil when missing.
+  /// The counter's anonymous part (its votes without a voter id); nil when missing.
   public func anonymousVotes(_ namespace: String, key: String) throws(VoteStoreError) -> Int64? {
     try db.first(
-      """
-      SELECT c.value - (SELECT count(*) FROM voters v WHERE v.counter_id = c.id)
-      FROM counters c WHERE c.namespace = ?1 AND c.key = ?2
-      """, [.text(namespace), .text(key)]
-    ).map { max(0, $0[0].integer ?? 0) }
+      "SELECT anonymous FROM counters WHERE namespace = ?1 AND key = ?2",
+      [.text(namespace), .text(key)]
+    ).map { $0[0].integer ?? 0 }
   }
 
   /// Sets the counter's anonymous part to `count`, keeping every identified vote, creating
   /// the counter (bounds [-1, 1], as `/hit` does) when missing. Returns the new value.
+  /// A count outside `0…CounterLimits.maximum` (less the voters) throws `.outOfRange`.
   @discardableResult
   public func setAnonymousVotes(
     _ namespace: String, key: String, count: Int64, now: Int64
   ) throws(VoteStoreError) -> Int64 {
+    guard count >= 0, count <= CounterLimits.maximum else {
+      throw VoteStoreError(
+        .outOfRange, "\(count) anonymous votes lie outside 0…\(CounterLimits.maximum)")
+    }
     try db.run(
       """
       INSERT INTO counters (namespace, key, value, enable_reset, lower, upper, created_ms,
@@ -309,10 +312,10 @@ public struct BoardTables {
       """, [.text(namespace), .text(key), .integer(now)])
     let row = try db.first(
       """
-      UPDATE counters SET updated_ms = ?4,
+      UPDATE counters SET updated_ms = ?4, anonymous = ?3,
         value = ?3 + (SELECT count(*) FROM voters v WHERE v.counter_id = counters.id)
       WHERE namespace = ?1 AND key = ?2 RETURNING value
-      """, [.text(namespace), .text(key), .integer(max(0, count)), .integer(now)])
+      """, [.text(namespace), .text(key), .integer(count), .integer(now)])
     return row?[0].integer ?? 0
   }
 

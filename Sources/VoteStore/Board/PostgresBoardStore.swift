@@ -6,9 +6,10 @@
 public final class PostgresBoardStore: BoardStore {
   private let pool: ConnectionPool<PostgresConnection>
 
-  /// Connects `poolSize` connections and creates or migrates the board tables.
+  /// Connects `poolSize` connections and applies the store's schema migrations (the board
+  /// tables are one of them), as the vote store does.
   ///
-  /// Throws `.io` when the server cannot be reached, `.invalid` when the board tables were
+  /// Throws `.io` when the server cannot be reached, `.incompatible` when the schema was
   /// written by a newer build.
   public init(connectionString: String, poolSize: Int = 4) throws(VoteStoreError) {
     var connections: [PostgresConnection] = []
@@ -16,11 +17,7 @@ public final class PostgresBoardStore: BoardStore {
       for _ in 0..<max(1, poolSize) {
         connections.append(try PostgresConnection(connectionString: connectionString))
       }
-      let first = connections[0]
-      try first.transaction { () throws(VoteStoreError) in
-        try first.execute("SELECT pg_advisory_xact_lock(7214002)")
-        try BoardSchema.migrate(first, describing: "the PostgreSQL database")
-      }
+      try PostgresSchema.prepare(connections[0])
     } catch {
       for connection in connections { connection.close() }
       throw error

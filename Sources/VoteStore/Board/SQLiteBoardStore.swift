@@ -16,9 +16,10 @@ public final class SQLiteBoardStore: BoardStore {
     try self.init(path: store.path, options: options)
   }
 
-  /// Opens the board tables in the database at `path` (created if missing).
+  /// Opens the board tables in the database at `path` (created if missing), applying the
+  /// store's schema migrations (the board tables are one of them) as the vote store does.
   ///
-  /// Throws `.io` when the file cannot be opened, `.invalid` when its board tables were
+  /// Throws `.io` when the file cannot be opened, `.incompatible` when its schema was
   /// written by a newer build.
   public init(path: String, options: SQLiteVoteStoreOptions = .init()) throws(VoteStoreError) {
     self.path = path
@@ -29,14 +30,7 @@ public final class SQLiteBoardStore: BoardStore {
     do throws(VoteStoreError) {
       _ = try connection.strings("PRAGMA journal_mode = WAL")
       try connection.execute("PRAGMA synchronous = FULL")
-      try connection.execute("BEGIN IMMEDIATE")
-      do throws(VoteStoreError) {
-        try BoardSchema.migrate(connection, describing: path)
-        try connection.execute("COMMIT")
-      } catch {
-        if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
-        throw error
-      }
+      try SQLiteSchema.migrate(connection)
       for _ in 0..<max(1, min(options.readConnections, 4)) {
         let reader = try SQLiteConnection(
           path: path, create: false, busyTimeoutMilliseconds: timeout)
