@@ -38,7 +38,7 @@ let package = Package(
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
     .target(
       name: "CounterService",
-      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .target(
       name: "RoadmapCLI",
       dependencies: [
@@ -52,7 +52,7 @@ let package = Package(
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
       name: "CounterServiceTests",
-      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .testTarget(
       name: "RoadmapCLITests",
       dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
