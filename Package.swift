@@ -55,7 +55,7 @@ let package = Package(
       dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .testTarget(
       name: "RoadmapCLITests",
-      dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
+      dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl", "VoteFirstAPI"]),
     .testTarget(
       name: "FeatureVotingTests",
       dependencies: [
