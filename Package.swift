@@ -41,7 +41,7 @@ let package = Package(
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres", "CCrypto"]),
     .target(
       name: "CounterService",
-      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .target(
       name: "RoadmapCLI",
       dependencies: [
@@ -55,10 +55,10 @@ let package = Package(
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
       name: "CounterServiceTests",
-      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .testTarget(
       name: "RoadmapCLITests",
-      dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
+      dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl", "VoteFirstAPI"]),
     .testTarget(
       name: "FeatureVotingTests",
       dependencies: [
