@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "VoteStore", targets: ["VoteStore"]),
     .library(name: "CounterService", targets: ["CounterService"]),
     .library(name: "FeatureVoting", targets: ["FeatureVoting"]),
+    .library(name: "RoadmapSync", targets: ["RoadmapSync"]),
     .executable(name: "roadmapctl", targets: ["roadmapctl"]),
   ],
   targets: [
@@ -32,6 +33,7 @@ let package = Package(
       dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
     .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
+    .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),
     .target(
       name: "CounterService",
       dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
@@ -43,6 +45,8 @@ let package = Package(
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
+    .testTarget(
+      name: "RoadmapSyncTests", dependencies: ["RoadmapSync", "RoadmapFormat", "VoteFirstAPI"]),
     .testTarget(
       name: "CounterServiceTests",
       dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat"]),
