@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "CounterService", targets: ["CounterService"]),
     .library(name: "FeatureVoting", targets: ["FeatureVoting"]),
     .library(name: "RoadmapSync", targets: ["RoadmapSync"]),
+    .library(name: "WebBoard", targets: ["WebBoard"]),
     .executable(name: "roadmapctl", targets: ["roadmapctl"]),
   ],
   targets: [
@@ -32,6 +33,9 @@ let package = Package(
       name: "HTTPServer",
       dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
     .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
+    // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
+    // CounterService.
+    .target(name: "WebBoard", dependencies: ["VoteFirstAPI"]),
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
     .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),
     .target(
@@ -39,10 +43,13 @@ let package = Package(
       dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
     .target(
       name: "RoadmapCLI",
-      dependencies: ["RoadmapFormat", "HTTPServer", "VoteStore", "CounterService"]),
+      dependencies: [
+        "RoadmapFormat", "HTTPServer", "VoteStore", "CounterService", "FeatureVoting",
+      ]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
+    .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
@@ -57,8 +64,13 @@ let package = Package(
       name: "FeatureVotingTests",
       dependencies: [
         "FeatureVoting", "RoadmapFormat", "HTTPServer", "CounterService", "VoteStore",
-        "roadmapctl",
+        "roadmapctl", "file-voter-stress",
       ]),
+    // A helper process for FeatureVotingTests (two processes voting through one file); not a
+    // product.
+    .executableTarget(
+      name: "file-voter-stress", dependencies: ["FeatureVoting", "RoadmapFormat"],
+      path: "Tests/FileVoterStress"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -38,8 +38,13 @@ do {
 await server.runUntilSignalled(gracePeriod: .seconds(5))
 SWIFT
 echo "building $OUT/http-bench-server (swiftc -O)..." >&2
+# The CEpoll C target (Linux): a module map for its header, and its one C file.
+mkdir -p "$OUT/cepoll"
+printf 'module CEpoll {\n  header "%s"\n  export *\n}\n' \
+  "$ROOT/Sources/CEpoll/include/CEpoll.h" >"$OUT/cepoll/module.modulemap"
+clang -c -O2 -I "$ROOT/Sources/CEpoll/include" "$ROOT/Sources/CEpoll/shim.c" -o "$OUT/cepoll/shim.o"
 swiftc -O -wmo -module-name HTTPBench "$ROOT"/Sources/HTTPServer/*.swift "$OUT/main.swift" \
-  -o "$OUT/http-bench-server"
+  -I "$OUT/cepoll" "$OUT/cepoll/shim.o" -o "$OUT/http-bench-server"
 
 if [ "${IDLE_ONLY:-0}" != 1 ]; then
   OURS_START="$OUT/http-bench-server $PORT" OURS_URL_GET="http://127.0.0.1:$PORT/get/ns/feature1" \

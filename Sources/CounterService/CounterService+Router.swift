@@ -112,6 +112,9 @@ extension CounterService {
     {
       reply = dialect.error(429, "too many requests: retry in \(retry) s")
       reply.headers.append((name: "Retry-After", value: String(retry)))
+      // The server closes the connection after this answer: a client over its limit
+      // cannot hold connections open by keeping them busy with refused requests.
+      reply.headers.append((name: "Connection", value: "close"))
     } else {
       do {
         reply = try await body(routes, request)
@@ -140,16 +143,18 @@ extension CounterService {
   }
 
   /// The answer to `error`, thrown by the route body for `request`, with its side effects:
-  /// a store failure is counted and logged, an unexpected error logged.
+  /// a store failure is counted and logged (throttled: the first of a burst, then a summary
+  /// at most once per ``CounterServiceConfiguration/storeErrorLogInterval``), an unexpected
+  /// error logged.
   static func answer(
     _ error: any Error, _ request: HTTPRequest, dialect: Dialect, routes: CounterRoutes
   ) -> Reply {
     let answer = ServiceError.answer(for: error)
     if let error = answer as? ServiceError {
       if error.isStoreFailure {
-        routes.metrics.recordStoreError()
-        routes.configuration.log(
-          "store error on \(request.method) \(request.path): \(error.cause ?? error.message)")
+        let line =
+          "store error on \(request.method) \(request.path): \(error.cause ?? error.message)"
+        for line in routes.metrics.recordStoreError(line) { routes.configuration.log(line) }
       } else if error.isUnexpected {
         routes.configuration.log(
           "unexpected error on \(request.method) \(request.path): \(error.cause ?? "")")

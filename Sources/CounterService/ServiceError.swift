@@ -30,11 +30,17 @@ struct ServiceError: ResponseError, CustomStringConvertible {
     self.cause = cause
   }
 
-  /// The store failed (locked, damaged, full, closed, I/O): 503 with `Retry-After: 1`.
+  /// The store failed (locked, damaged, full, closed, I/O, timed out): 503 with
+  /// `Retry-After: 1`.
+  ///
+  /// The body says nothing was changed, except for ``VoteStoreError/Kind/timedOut``, where
+  /// the store cannot know: it says the outcome is unknown.
   static func storeUnavailable(_ error: VoteStoreError) -> ServiceError {
-    ServiceError(
-      .storeUnavailable, 503, "the vote store is unavailable; nothing was changed",
-      cause: error.description)
+    let message =
+      error.kind == .timedOut
+      ? "the vote store did not answer in time; the change may or may not have been made"
+      : "the vote store is unavailable; nothing was changed"
+    return ServiceError(.storeUnavailable, 503, message, cause: error.description)
   }
 
   /// A write whose result would leave ±``CounterRoutes/maxMagnitude``: 409, nothing changed.
@@ -99,13 +105,14 @@ extension ServiceError {
   /// What a route body's thrown `error` is answered with.
   ///
   /// An error that knows its answer (``ResponseError``) keeps it; a ``VoteStoreError`` is a
-  /// store failure (503), except an ``VoteStoreError/Kind/invalid`` one, which is the store
-  /// refusing the write (409); anything else is unexpected (500).
+  /// store failure (503), except a refusal (``VoteStoreError/isRefusal``: `invalid`,
+  /// `out-of-range`), which is the store refusing the write (409); anything else is
+  /// unexpected (500).
   static func answer(for error: any Error) -> any ResponseError {
     switch error {
     case let error as any ResponseError: return error
     case let error as VoteStoreError:
-      return error.kind == .invalid ? storeRefused(error) : storeUnavailable(error)
+      return error.isRefusal ? storeRefused(error) : storeUnavailable(error)
     default: return unexpected(error)
     }
   }

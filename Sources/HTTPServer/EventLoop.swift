@@ -25,6 +25,7 @@ final class EventLoop: @unchecked Sendable {
   private let configuration: HTTPServerConfiguration
   private let handler: HTTPHandler
   private let limits: HTTPParserLimits
+  private let timeouts: ConnectionStateMachine.Timeouts
   private let poller: Poller
   private var listenFD: Int32
   private let wakeReadFD: Int32
@@ -36,6 +37,10 @@ final class EventLoop: @unchecked Sendable {
   // Loop-thread state.
   private var connections: [Connection?] = []
   private var openCount = 0
+  /// Open connections per ``limitKey(_:)``, for the per-address limit.
+  private var openByAddress: [String: Int] = [:]
+  /// ``HTTPServerConfiguration/connectionLimitExemptAddresses`` as ``addressKey(_:)`` keys.
+  private let exemptAddresses: Set<String>
   private var nextID: UInt64 = 1
   private var encoder = ResponseEncoder()
   private let readBuffer: UnsafeMutableRawBufferPointer
@@ -58,20 +63,6 @@ final class EventLoop: @unchecked Sendable {
   private var stopped = false
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
-  /// Most bytes buffered for a connection while its previous request is being answered.
-  static let maxPendingBytes = 64 * 1024
-  /// How long a closing connection is drained so the client reads our last response.
-  static let lingerNanos: UInt64 = 2_000_000_000
-  /// Most bytes drained from a closing connection.
-  static let maxLingerBytes = 1 << 20
-  /// Whether the server knows `method`; others get 501 before reaching the handler.
-  static func isKnownMethod(_ method: String) -> Bool {
-    switch method {
-    case "GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH": return true
-    default: return false
-    }
-  }
-
   init(
     listenFD: Int32, configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler
   ) throws(SystemCallError) {
@@ -79,6 +70,8 @@ final class EventLoop: @unchecked Sendable {
     self.configuration = configuration
     self.handler = handler
     self.limits = configuration.parserLimits
+    self.exemptAddresses = Set(
+      configuration.connectionLimitExemptAddresses.map(EventLoop.addressKey))
     self.poller = try Poller()
     var fds: [Int32] = [0, 0]
     _ = try SystemCall.retrying("pipe") { pipe(&fds) }
@@ -89,6 +82,11 @@ final class EventLoop: @unchecked Sendable {
     try poller.add(wakeReadFD, read: true, write: false)
     try poller.add(listenFD, read: true, write: false)
     readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    timeouts = ConnectionStateMachine.Timeouts(
+      header: EventLoop.nanos(configuration.headerReadTimeout),
+      body: EventLoop.nanos(configuration.bodyReadTimeout),
+      idle: EventLoop.nanos(configuration.idleTimeout),
+      write: EventLoop.nanos(configuration.writeTimeout))
     let shortest =
       [
         configuration.headerReadTimeout, configuration.bodyReadTimeout, configuration.idleTimeout,
@@ -207,10 +205,8 @@ final class EventLoop: @unchecked Sendable {
             close(connection)
             continue
           }
-          if event.writable { flush(connection) }
-          if event.readable, connections[Int(event.fd)] === connection {
-            readable(connection)
-          }
+          if event.writable { writable(connection) }
+          if event.readable, isOpen(connection) { readable(connection) }
         }
       }
       takeCompletions()
@@ -263,23 +259,35 @@ final class EventLoop: @unchecked Sendable {
 
   // MARK: - Shutdown
 
+  /// Stops accepting and tells every connection; those with nothing to do close at once.
+  ///
+  /// Connections already in the kernel's accept queue are accepted first and every socket is
+  /// read before it is told, so a request that has reached the server is answered, with
+  /// `Connection: close`, rather than cut.
   private func beginDraining(_ grace: UInt64) {
     draining = true
     drainDeadline = now &+ grace
     if listenFD >= 0 {
+      if acceptPausedUntil == 0 { acceptConnections(batch: Int.max) }
       poller.remove(listenFD)
       SystemCall.close(listenFD)
       listenFD = -1
     }
-    for case let connection? in connections where connection.isIdle {
-      close(connection)
+    for case let connection? in connections {
+      var actions: [ConnectionStateMachine.Action] = []
+      guard absorbReadable(connection, into: &actions) else { continue }
+      connection.machine.handle(.shutdownBegan, now: now, into: &actions)
+      perform(connection, actions)
     }
   }
 
   // MARK: - Accepting
 
-  private func acceptConnections() {
-    for _ in 0..<64 {
+  /// Accepts up to `batch` connections (until the kernel's queue is empty).
+  private func acceptConnections(batch: Int = 64) {
+    var accepted = 0
+    while accepted < batch {
+      accepted += 1
       var storage = sockaddr_storage()
       var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
       let fd = withUnsafeMutablePointer(to: &storage) {
@@ -301,12 +309,20 @@ final class EventLoop: @unchecked Sendable {
       }
       var one: Int32 = 1
       _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+      let peer = SystemCall.addressText(storage)
       if openCount >= configuration.maxConnections {
-        refuseOverLimit(fd, peer: SystemCall.addressText(storage))
+        refuseOverLimit(fd, peer: peer, reason: "too many connections")
+        continue
+      }
+      let key = limitKey(peer)
+      if let key, let limit = configuration.maxConnectionsPerAddress,
+        openByAddress[key, default: 0] >= limit
+      {
+        refuseOverLimit(fd, peer: peer, reason: "too many connections from this address")
         continue
       }
       let connection = Connection(
-        fd: fd, id: nextID, peer: SystemCall.addressText(storage), limits: limits)
+        fd: fd, id: nextID, peer: peer, limitKey: key, limits: limits, timeouts: timeouts)
       nextID += 1
       do {
         try poller.add(fd, read: true, write: false)
@@ -319,15 +335,43 @@ final class EventLoop: @unchecked Sendable {
       }
       connections[Int(fd)] = connection
       openCount += 1
-      setDeadline(connection, .header)
+      if let key { openByAddress[key, default: 0] += 1 }
+      var actions: [ConnectionStateMachine.Action] = []
+      connection.machine.start(now: now, into: &actions)
+      perform(connection, actions)
     }
   }
 
-  /// Answers 503 on a connection beyond the limit and closes it, without ever tracking it.
-  private func refuseOverLimit(_ fd: Int32, peer: String) {
+  /// What `peer` counts as for ``HTTPServerConfiguration/maxConnectionsPerAddress``, or nil
+  /// when the limit is off or the address is exempt.
+  private func limitKey(_ peer: String) -> String? {
+    guard configuration.maxConnectionsPerAddress != nil else { return nil }
+    let key = EventLoop.addressKey(peer)
+    return exemptAddresses.contains(key) ? nil : key
+  }
+
+  /// The per-address limit's unit for a numeric address: an IPv4 address as it is (also
+  /// when IPv4-mapped, `::ffff:10.0.0.1`), an IPv6 address as its /64 network
+  /// (`20010db800000000::/64`).
+  static func addressKey(_ peer: String) -> String {
+    var address = peer
+    if address.hasPrefix("::ffff:"), address.contains(".") { address.removeFirst(7) }
+    guard address.contains(":") else { return address }
+    var bytes = in6_addr()
+    guard inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+    return withUnsafeBytes(of: &bytes) { raw in
+      raw.prefix(8).map { byte in
+        let hex = String(byte, radix: 16)
+        return byte < 16 ? "0" + hex : hex
+      }.joined() + "::/64"
+    }
+  }
+
+  /// Answers 503 on a connection beyond a limit and closes it, without ever tracking it.
+  private func refuseOverLimit(_ fd: Int32, peer: String, reason: String) {
     var out: [UInt8] = []
     _ = encoder.encode(
-      ResponseEncoder.errorResponse(status: 503, reason: "too many connections"),
+      ResponseEncoder.errorResponse(status: 503, reason: reason),
       headOnly: false, keepAlive: false, http10: false, into: &out)
     _ = out.withUnsafeBytes { try? SystemCall.send(fd, $0) }
     // Read what already arrived so close() sends FIN, not RST, and the client sees the 503.
@@ -338,136 +382,126 @@ final class EventLoop: @unchecked Sendable {
       AccessLogEntry(method: "-", target: "-", status: 503, bytes: 0, latency: .zero, peer: peer))
   }
 
+  // MARK: - Carrying out the machine's actions
+
+  private func isOpen(_ connection: Connection) -> Bool {
+    Int(connection.fd) < connections.count && connections[Int(connection.fd)] === connection
+  }
+
+  /// Carries out `actions` in order; after any that produced output, writes what the socket
+  /// takes and hands the outcome back to the machine, until nothing is left to do.
+  private func perform(_ connection: Connection, _ first: [ConnectionStateMachine.Action]) {
+    var actions = first
+    while true {
+      var wrote = false
+      for action in actions {
+        switch action {
+        case .dispatch(let request):
+          dispatch(connection, request)
+        case .send(let reply):
+          _ = encoder.encode(
+            reply.response, headOnly: reply.headOnly, keepAlive: reply.keepAlive,
+            http10: reply.http10, into: &connection.output)
+          wrote = true
+        case .sendError(let status, let reason, let request, let keepAlive):
+          let response = ResponseEncoder.errorResponse(status: status, reason: reason)
+          log(request, response, peer: connection.peer, since: nil)
+          _ = encoder.encode(
+            response, headOnly: false, keepAlive: keepAlive,
+            http10: request?.version.minor == 0, into: &connection.output)
+          wrote = true
+        case .sendContinue:
+          connection.output.append(contentsOf: ResponseEncoder.continueResponse)
+          wrote = true
+        case .watch(let read, let write):
+          watch(connection, read: read, write: write)
+        case .armTimer(_, let at):
+          connection.timerAt = at
+        case .cancelTimer:
+          connection.timerAt = 0
+        case .lingerClose:
+          shutdown(connection.fd, Int32(SHUT_WR))
+        case .close:
+          close(connection)
+        case .reset:
+          // Reset rather than close: the kernel would otherwise keep trying to deliver the
+          // unread response to a client that does not read.
+          var hard = linger(l_onoff: 1, l_linger: 0)
+          setsockopt(
+            connection.fd, SOL_SOCKET, SO_LINGER, &hard, socklen_t(MemoryLayout<linger>.size))
+          close(connection)
+        }
+        guard isOpen(connection) else { return }
+      }
+      guard wrote, let outcome = flush(connection) else { return }
+      actions.removeAll(keepingCapacity: true)
+      if case .writeDrained = outcome, draining {
+        guard absorbReadable(connection, into: &actions) else { return }
+      }
+      connection.machine.handle(outcome, now: now, into: &actions)
+    }
+  }
+
+  /// Feeds the machine what the socket holds now, while shutting down (see
+  /// ``ConnectionStateMachine``); false when the connection was closed on a read error.
+  private func absorbReadable(
+    _ connection: Connection, into actions: inout [ConnectionStateMachine.Action]
+  ) -> Bool {
+    guard draining else { return true }
+    while connection.watchingRead
+      && connection.machine.pending.count < ConnectionStateMachine.maxPendingBytes
+    {
+      let n: Int
+      do {
+        guard let count = try SystemCall.recv(connection.fd, readBuffer) else { return true }
+        n = count
+      } catch {
+        close(connection)
+        return false
+      }
+      if n == 0 {
+        connection.machine.handle(.endOfInput, now: now, into: &actions)
+        return true
+      }
+      let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])
+      bytes.withMemoryRebound(to: UInt8.self) {
+        connection.machine.handle(.bytesRead($0), now: now, into: &actions)
+      }
+      if case .closed = connection.machine.state { return true }
+    }
+    return true
+  }
+
   // MARK: - Reading
 
-  /// Reads what is available into `readBuffer`: the byte count (0 at end of stream), or nil
-  /// when nothing is there yet or the read failed (the connection is then closed).
-  private func receive(_ connection: Connection) -> Int? {
+  private func readable(_ connection: Connection) {
+    // Level-triggered: an event reported before the machine stopped reading is stale.
+    guard connection.watchingRead else { return }
+    let n: Int
     do {
-      return try SystemCall.recv(connection.fd, readBuffer)
+      guard let count = try SystemCall.recv(connection.fd, readBuffer) else { return }
+      n = count
     } catch {
       close(connection)
-      return nil
-    }
-  }
-
-  private func readable(_ connection: Connection) {
-    if connection.deadline == .linger {
-      lingerRead(connection)
       return
     }
-    if connection.inFlight || !connection.outputDrained {
-      // Busy: buffer a bounded amount (pipelining), then stop reading until answered.
-      if connection.pending.count >= EventLoop.maxPendingBytes {
-        watch(connection, read: false, write: connection.watchingWrite)
-        return
-      }
-      guard let n = receive(connection) else { return }
-      if n == 0 {
-        connection.readClosed = true
-        watch(connection, read: false, write: connection.watchingWrite)
-        return
-      }
-      connection.pending.append(
-        contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[0..<n]))
-      return
-    }
-    guard let n = receive(connection) else { return }
+    var actions: [ConnectionStateMachine.Action] = []
     if n == 0 {
-      // The client closed: nothing in progress to answer.
-      close(connection)
-      return
-    }
-    if connection.deadline == .idle { setDeadline(connection, .header) }
-    let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])
-    bytes.withMemoryRebound(to: UInt8.self) { feed(connection, $0) }
-  }
-
-  /// Parses `bytes`; stops at the first complete request, keeping the rest in `pending`.
-  private func feed(_ connection: Connection, _ bytes: UnsafeBufferPointer<UInt8>) {
-    var offset = 0
-    while offset < bytes.count {
-      let (event, used) = connection.parser.consume(UnsafeBufferPointer(rebasing: bytes[offset...]))
-      offset += used
-      switch event {
-      case .needMore:
-        continue
-      case .headComplete:
-        setDeadline(connection, .body)
-        if !handleExpectation(connection) { return }
-      case .request(let request):
-        if offset < bytes.count {
-          connection.pending.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[offset...]))
-        }
-        dispatch(connection, request)
-        return
-      case .failure(let failure):
-        respondAndClose(connection, status: failure.status, reason: failure.reason)
-        return
+      connection.machine.handle(.endOfInput, now: now, into: &actions)
+    } else {
+      let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])
+      bytes.withMemoryRebound(to: UInt8.self) {
+        connection.machine.handle(.bytesRead($0), now: now, into: &actions)
       }
     }
-  }
-
-  /// Answers `Expect`: 100 Continue for `100-continue`, 417 for anything else.
-  private func handleExpectation(_ connection: Connection) -> Bool {
-    guard let expect = connection.parser.headerValue("expect") else { return true }
-    if expect.trimmingSpacesAndTabs().caseInsensitiveEquals("100-continue") {
-      if connection.parser.currentMinorVersion >= 1 {
-        connection.output.append(contentsOf: ResponseEncoder.continueResponse)
-        flush(connection)
-      }
-      return connections[Int(connection.fd)] === connection
-    }
-    respondAndClose(connection, status: 417, reason: "unsupported expectation")
-    return false
-  }
-
-  /// Continues with buffered bytes after a response was written.
-  private func resume(_ connection: Connection) {
-    if !connection.pending.isEmpty {
-      let bytes = connection.pending
-      connection.pending = []
-      setDeadline(connection, .header)
-      bytes.withUnsafeBufferPointer { feed(connection, $0) }
-      guard connections[Int(connection.fd)] === connection else { return }
-    }
-    if connection.inFlight || !connection.outputDrained { return }
-    if connection.readClosed {
-      // The client sent all it will; a partial request can never complete.
-      close(connection)
-      return
-    }
-    if !connection.watchingRead || connection.watchingWrite {
-      watch(connection, read: true, write: false)
-    }
-    if connection.parser.isAtRequestBoundary && connection.pending.isEmpty {
-      if draining {
-        close(connection)
-      } else {
-        setDeadline(connection, .idle)
-      }
-    }
+    perform(connection, actions)
   }
 
   // MARK: - Handlers
 
   private func dispatch(_ connection: Connection, _ parsed: ParsedRequest) {
-    connection.inFlight = true
-    connection.inFlightIsHead = parsed.method == "HEAD"
-    connection.inFlightKeepAlive = parsed.keepAlive && !draining
-    connection.inFlightHTTP10 = parsed.version.minor == 0
-    setDeadline(connection, .none)
     let fd = connection.fd
     let id = connection.id
-    if !EventLoop.isKnownMethod(parsed.method) {
-      let response = ResponseEncoder.errorResponse(
-        status: 501, reason: "method \(parsed.method) is not implemented")
-      log(parsed, response, peer: connection.peer, since: nil)
-      // Through the queue, not directly: answering in place would recurse once per
-      // pipelined request.
-      complete(Completion(fd: fd, id: id, response: response))
-      return
-    }
     let request = HTTPRequest(
       method: HTTPMethod(rawValue: parsed.method), target: parsed.target,
       version: parsed.version, headers: parsed.headers, body: parsed.body,
@@ -524,33 +558,19 @@ final class EventLoop: @unchecked Sendable {
 
   private func deliver(_ completion: Completion) {
     guard Int(completion.fd) < connections.count,
-      let connection = connections[Int(completion.fd)], connection.id == completion.id,
-      connection.inFlight
+      let connection = connections[Int(completion.fd)], connection.id == completion.id
     else { return }
-    connection.inFlight = false
-    let keep = encoder.encode(
-      completion.response, headOnly: connection.inFlightIsHead,
-      keepAlive: connection.inFlightKeepAlive && !draining, http10: connection.inFlightHTTP10,
-      into: &connection.output)
-    if !keep { connection.closeAfterWrite = true }
-    flush(connection)
-  }
-
-  /// Answers a request the server refuses itself, then closes.
-  private func respondAndClose(_ connection: Connection, status: Int, reason: String) {
-    let response = ResponseEncoder.errorResponse(status: status, reason: reason)
-    log(nil, response, peer: connection.peer, since: nil)
-    _ = encoder.encode(
-      response, headOnly: false, keepAlive: false, http10: false, into: &connection.output)
-    connection.closeAfterWrite = true
-    connection.pending = []
-    flush(connection)
+    var actions: [ConnectionStateMachine.Action] = []
+    guard absorbReadable(connection, into: &actions) else { return }
+    connection.machine.handle(.responseReady(completion.response), now: now, into: &actions)
+    perform(connection, actions)
   }
 
   // MARK: - Writing
 
-  /// Writes what the socket takes; on completion closes, or goes on with the next request.
-  private func flush(_ connection: Connection) {
+  /// Writes what the socket takes: `.writeDrained` when all is out, `.writeBlocked` when some
+  /// is left, nil when the send failed (the connection is then closed).
+  private func flush(_ connection: Connection) -> ConnectionStateMachine.Event? {
     while !connection.outputDrained {
       let sent: Int
       do {
@@ -560,15 +580,9 @@ final class EventLoop: @unchecked Sendable {
         }
       } catch {
         close(connection)
-        return
+        return nil
       }
-      if sent == 0 {
-        if !connection.watchingWrite {
-          watch(connection, read: connection.watchingRead, write: true)
-        }
-        if connection.deadline != .write { setDeadline(connection, .write) }
-        return
-      }
+      if sent == 0 { return .writeBlocked }
       connection.outputOffset += sent
     }
     if connection.output.capacity > 64 * 1024 {
@@ -577,65 +591,29 @@ final class EventLoop: @unchecked Sendable {
       connection.output.removeAll(keepingCapacity: true)
     }
     connection.outputOffset = 0
-    if connection.inFlight {
-      // Only the interim 100 Continue was written; the request body is still coming.
-      if connection.watchingWrite { watch(connection, read: true, write: false) }
-      setDeadline(connection, .none)
-      return
+    return .writeDrained
+  }
+
+  private func writable(_ connection: Connection) {
+    guard let outcome = flush(connection) else { return }
+    var actions: [ConnectionStateMachine.Action] = []
+    if case .writeDrained = outcome {
+      guard absorbReadable(connection, into: &actions) else { return }
     }
-    if connection.closeAfterWrite {
-      beginLinger(connection)
-      return
-    }
-    if connection.parser.isReadingBody {
-      // After 100 Continue: keep reading the body, starting with what arrived meanwhile.
-      if connection.watchingWrite || !connection.watchingRead {
-        watch(connection, read: true, write: false)
-      }
-      setDeadline(connection, .body)
-      if !connection.pending.isEmpty {
-        let bytes = connection.pending
-        connection.pending = []
-        bytes.withUnsafeBufferPointer { feed(connection, $0) }
-      }
-      return
-    }
-    resume(connection)
+    connection.machine.handle(outcome, now: now, into: &actions)
+    perform(connection, actions)
   }
 
   // MARK: - Closing
 
-  /// Half-closes and drains for a while, so the client reads our last response instead of
-  /// getting a reset for the bytes it sent after it.
-  private func beginLinger(_ connection: Connection) {
-    shutdown(connection.fd, Int32(SHUT_WR))
-    if connection.readClosed {
-      close(connection)
-      return
-    }
-    connection.pending = []
-    watch(connection, read: true, write: false)
-    connection.deadline = .linger
-    connection.deadlineAt = now &+ EventLoop.lingerNanos
-  }
-
-  private func lingerRead(_ connection: Connection) {
-    while true {
-      guard let n = receive(connection) else { return }
-      connection.lingerBytes += n
-      if n == 0 || connection.lingerBytes > EventLoop.maxLingerBytes {
-        close(connection)
-        return
-      }
-    }
-  }
-
   private func close(_ connection: Connection) {
-    guard Int(connection.fd) < connections.count,
-      connections[Int(connection.fd)] === connection
-    else { return }
+    guard isOpen(connection) else { return }
     connections[Int(connection.fd)] = nil
     openCount -= 1
+    if let key = connection.limitKey {
+      let left = openByAddress[key, default: 1] - 1
+      openByAddress[key] = left > 0 ? left : nil
+    }
     SystemCall.close(connection.fd)
   }
 
@@ -650,47 +628,12 @@ final class EventLoop: @unchecked Sendable {
     }
   }
 
-  // MARK: - Deadlines
-
-  private func setDeadline(_ connection: Connection, _ kind: Connection.Deadline) {
-    connection.deadline = kind
-    switch kind {
-    case .none: connection.deadlineAt = 0
-    case .header: connection.deadlineAt = now &+ EventLoop.nanos(configuration.headerReadTimeout)
-    case .body: connection.deadlineAt = now &+ EventLoop.nanos(configuration.bodyReadTimeout)
-    case .idle: connection.deadlineAt = now &+ EventLoop.nanos(configuration.idleTimeout)
-    case .write: connection.deadlineAt = now &+ EventLoop.nanos(configuration.writeTimeout)
-    case .linger: connection.deadlineAt = now &+ EventLoop.lingerNanos
-    }
-  }
+  // MARK: - Timers
 
   private func scanDeadlines() {
     for case let connection? in connections
-    where connection.deadline != .none && connection.deadlineAt <= now {
-      switch connection.deadline {
-      case .none:
-        break
-      case .header, .body:
-        if connection.inFlight || !connection.outputDrained {
-          setDeadline(connection, .none)
-        } else if connection.deadline == .header && connection.parser.isAtRequestBoundary
-          && connection.pending.isEmpty
-        {
-          // Connected but never sent a byte: nothing to answer.
-          close(connection)
-        } else {
-          respondAndClose(connection, status: 408, reason: "request not received in time")
-        }
-      case .write:
-        // Reset rather than close: the kernel would otherwise keep trying to deliver the
-        // unread response to a client that does not read.
-        var hard = linger(l_onoff: 1, l_linger: 0)
-        setsockopt(
-          connection.fd, SOL_SOCKET, SO_LINGER, &hard, socklen_t(MemoryLayout<linger>.size))
-        close(connection)
-      case .idle, .linger:
-        close(connection)
-      }
+    where connection.timerAt != 0 && connection.timerAt <= now {
+      perform(connection, connection.machine.handle(.tick, now: now))
     }
   }
 }

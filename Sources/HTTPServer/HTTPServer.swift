@@ -104,6 +104,11 @@ public final class HTTPServer: Sendable {
     for (name, value) in positive where value <= 0 {
       throw HTTPServerError(kind: .invalidConfiguration, message: "\(name) must be positive")
     }
+    if let perAddress = c.maxConnectionsPerAddress, perAddress <= 0 {
+      throw HTTPServerError(
+        kind: .invalidConfiguration,
+        message: "maxConnectionsPerAddress must be positive (nil turns the limit off)")
+    }
     if c.maxBodyBytes < 0 {
       throw HTTPServerError(
         kind: .invalidConfiguration, message: "maxBodyBytes must not be negative")

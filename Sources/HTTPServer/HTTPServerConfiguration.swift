@@ -38,6 +38,18 @@ public struct HTTPServerConfiguration: Sendable {
   public var writeTimeout: Duration = .seconds(30)
   /// Most open client connections. Default 10,000; a connection beyond it gets 503 and is closed.
   public var maxConnections: Int = 10_000
+  /// Most open connections from one client address, or nil for no such limit. Default 1,000
+  /// (``defaultMaxConnectionsPerAddress``); a connection beyond it gets 503 and is closed,
+  /// and clients at other addresses are still served.
+  ///
+  /// IPv4 addresses count one by one (an IPv4-mapped IPv6 address as its IPv4 address); IPv6
+  /// addresses count per /64 network, the block one subscriber usually gets, so one client
+  /// cannot step around the limit by changing the low half of its address.
+  public var maxConnectionsPerAddress: Int? = HTTPServerConfiguration
+    .defaultMaxConnectionsPerAddress
+  /// Client addresses the per-address limit does not apply to, as numeric text (`10.0.0.5`,
+  /// `::1`): a reverse proxy's, whose connections carry every client. Default none.
+  public var connectionLimitExemptAddresses: Set<String> = []
   /// How many dedicated threads run request handlers. Default
   /// ``defaultHandlerThreads`` (the number of active cores, at least 2).
   ///
@@ -59,6 +71,8 @@ public struct HTTPServerConfiguration: Sendable {
     maxBodyBytes: Int = 1 << 20, headerReadTimeout: Duration = .seconds(10),
     bodyReadTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(60),
     writeTimeout: Duration = .seconds(30), maxConnections: Int = 10_000,
+    maxConnectionsPerAddress: Int? = HTTPServerConfiguration.defaultMaxConnectionsPerAddress,
+    connectionLimitExemptAddresses: Set<String> = [],
     handlerThreads: Int = HTTPServerConfiguration.defaultHandlerThreads,
     accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
   ) {
@@ -74,9 +88,22 @@ public struct HTTPServerConfiguration: Sendable {
     self.idleTimeout = idleTimeout
     self.writeTimeout = writeTimeout
     self.maxConnections = maxConnections
+    self.maxConnectionsPerAddress = maxConnectionsPerAddress
+    self.connectionLimitExemptAddresses = connectionLimitExemptAddresses
     self.handlerThreads = handlerThreads
     self.accessLog = accessLog
   }
+
+  /// The default ``maxConnectionsPerAddress``: 1,000, a tenth of the default
+  /// ``maxConnections``.
+  ///
+  /// One address holding a tenth of the table leaves the other nine tenths to everyone else,
+  /// so it takes ten addresses, not one, to fill it. An app's users behind one NAT each hold
+  /// the one to six connections a system HTTP client opens to a host, for as long as they
+  /// are active plus ``idleTimeout``, so 1,000 lets a few hundred of them use the app at the
+  /// same moment from one address. A server configured with fewer ``maxConnections``
+  /// should lower this with it (a tenth keeps the same reasoning).
+  public static let defaultMaxConnectionsPerAddress = 1_000
 
   /// The default ``handlerThreads``: the number of active cores, at least 2.
   ///

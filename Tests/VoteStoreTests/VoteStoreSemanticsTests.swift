@@ -135,23 +135,61 @@ import VoteStore
   }
 
   @Test(arguments: StoreKind.allCases)
-  func unvoteOnAZeroCounterRemovesTheVoteAndReportsAtZero(kind: StoreKind) async throws {
+  func aSetBelowTheVotersForgetsThemSoTheyMayVoteAgain(kind: StoreKind) async throws {
     try await kind.withStore { store, _ in
       _ = try await store.apply(
         CounterMutation(
           namespace: Self.ns, key: "k", delta: 1, voter: "v",
           createIfMissing: CounterCreation(namespace: Self.ns, key: "k")))
       _ = try await store.set(namespace: Self.ns, key: "k", value: 0, createIfMissing: nil)
+      #expect(try await store.statistics().voters == 0)
       let out = try await store.apply(
         CounterMutation(namespace: Self.ns, key: "k", delta: -1, voter: "v"))
-      #expect(out.outcome == .atZero)
+      #expect(out.outcome == .notVoted)
       #expect(out.record?.value == 0)
-      #expect(try await store.statistics().voters == 0)
-      // The vote is gone, so the voter may vote again.
       let back = try await store.apply(
         CounterMutation(namespace: Self.ns, key: "k", delta: 1, voter: "v"))
       #expect(back.outcome == .applied)
       #expect(back.record?.value == 1)
+      // A set at or above the voters keeps them; the rest of the count is anonymous.
+      _ = try await store.set(namespace: Self.ns, key: "k", value: 5, createIfMissing: nil)
+      #expect(try await store.statistics().voters == 1)
+      let anonymous = try await store.apply(
+        CounterMutation(namespace: Self.ns, key: "k", delta: -10))
+      #expect(anonymous.record?.value == 1)
+      #expect(
+        try await store.apply(CounterMutation(namespace: Self.ns, key: "k", delta: 1, voter: "v"))
+          .outcome == .alreadyVoted)
+    }
+  }
+
+  /// Issue 7, item 6: an anonymous decrement never takes a voter's vote.
+  @Test(arguments: StoreKind.allCases)
+  func anAnonymousDecrementTakesOnlyAnonymousVotes(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      let create = CounterCreation(namespace: Self.ns, key: "k")
+      func step(_ delta: Int64, _ voter: String? = nil) async throws -> MutationResult {
+        try await store.apply(
+          CounterMutation(
+            namespace: Self.ns, key: "k", delta: delta, voter: voter, checkBounds: true,
+            createIfMissing: create))
+      }
+      #expect(try await step(1, "alice").record?.value == 1)
+      let anonymousDown = try await step(-1)
+      #expect(anonymousDown.outcome == .atZero)
+      #expect(anonymousDown.record?.value == 1)
+      let again = try await step(1, "alice")
+      #expect(again.outcome == .alreadyVoted)
+      #expect(again.record?.value == 1)
+
+      #expect(try await step(1).record?.value == 2)
+      #expect(try await step(1).record?.value == 3)
+      #expect(try await step(-1).record?.value == 2)
+      #expect(try await step(-1).record?.value == 1)
+      #expect(try await step(-1).outcome == .atZero)
+      #expect(try await step(-1, "alice").record?.value == 0)
+      #expect(try await step(1, "alice").record?.value == 1)
+      #expect(try await store.statistics().voters == 1)
     }
   }
 

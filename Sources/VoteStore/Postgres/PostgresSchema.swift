@@ -7,7 +7,8 @@
 enum PostgresSchema {
   /// Every step from an empty database to the current schema, in order.
   static let migrations: [SchemaMigration<PostgresConnection>] = [
-    .sql(1, "counters, voters and meta tables", version1)
+    .sql(1, "counters, voters and meta tables", version1),
+    .sql(2, "anonymous part of each count", version2),
   ]
 
   /// The schema version this code writes.
@@ -47,6 +48,20 @@ enum PostgresSchema {
     INSERT INTO meta (name, value)
       SELECT 'updates:' || shard, 0 FROM generate_series(0, \(updateShards - 1)) AS shard
       ON CONFLICT (name) DO NOTHING;
+    """
+
+  // The count is anonymous votes plus voters: the voters a count already holds are taken out
+  // of it (at most all of it), and a count below its voters is raised to them.
+  private static let version2 = """
+    ALTER TABLE counters ADD COLUMN anonymous BIGINT NOT NULL DEFAULT 0;
+    WITH held AS (
+      SELECT c.id, (SELECT count(*) FROM voters v WHERE v.counter_id = c.id) AS n
+      FROM counters c)
+    UPDATE counters SET anonymous = GREATEST(0, counters.value - held.n),
+      value = GREATEST(0, counters.value - held.n) + held.n
+    FROM held WHERE held.id = counters.id;
+    ALTER TABLE counters ADD CONSTRAINT counters_anonymous_within_value
+      CHECK (anonymous >= 0 AND anonymous <= value);
     """
 
   /// Applies the missing `steps` (``migrations`` unless a test gives its own) under the

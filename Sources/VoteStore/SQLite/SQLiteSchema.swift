@@ -5,7 +5,8 @@
 enum SQLiteSchema {
   /// Every step from an empty database to the current schema, in order.
   static let migrations: [SchemaMigration<SQLiteConnection>] = [
-    .sql(1, "counters, voters and meta tables", version1)
+    .sql(1, "counters, voters and meta tables", version1),
+    .sql(2, "anonymous part of each count", version2),
   ]
 
   /// The schema version this code writes.
@@ -34,6 +35,17 @@ enum SQLiteSchema {
       value INTEGER NOT NULL
     ) WITHOUT ROWID;
     INSERT INTO meta (name, value) VALUES ('schema_version', 1), ('updates', 0);
+    """
+
+  // The count is anonymous votes plus voters: the voters a count already holds are taken out
+  // of it (at most all of it), and a count below its voters is raised to them.
+  private static let version2 = """
+    ALTER TABLE counters ADD COLUMN anonymous INTEGER NOT NULL DEFAULT 0
+      CHECK (anonymous >= 0 AND anonymous <= value);
+    UPDATE counters SET
+      anonymous = max(0, value - (SELECT count(*) FROM voters WHERE counter_id = counters.id)),
+      value = max(0, value - (SELECT count(*) FROM voters WHERE counter_id = counters.id))
+        + (SELECT count(*) FROM voters WHERE counter_id = counters.id);
     """
 
   /// Brings the database on `db` to the last of `steps` (``migrations`` unless a test gives

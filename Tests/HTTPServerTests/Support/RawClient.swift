@@ -32,20 +32,41 @@ final class RawClient {
     var text: String { String(decoding: body, as: UTF8.self) }
   }
 
-  /// Connects to `host`:`port`; throws the connect errno (ECONNREFUSED when nobody listens).
-  init(host: String = "127.0.0.1", port: Int, receiveTimeout: Int = 30) throws {
+  /// Connects to `host`:`port`, from the IPv4 address `source` when given (any 127.0.0.0/8
+  /// address works on Linux loopback); throws the connect errno (ECONNREFUSED when nobody
+  /// listens).
+  init(host: String = "127.0.0.1", port: Int, source: String? = nil, receiveTimeout: Int = 30)
+    throws
+  {
     // Connect before the object exists: a throwing class initializer may still run `deinit`,
     // which would close the descriptor a second time (possibly someone else's by then).
-    fd = try RawClient.connectedSocket(host: host, port: port, receiveTimeout: receiveTimeout)
+    fd = try RawClient.connectedSocket(
+      host: host, port: port, source: source, receiveTimeout: receiveTimeout)
   }
 
-  private static func connectedSocket(host: String, port: Int, receiveTimeout: Int) throws -> Int32
-  {
+  private static func connectedSocket(
+    host: String, port: Int, source: String?, receiveTimeout: Int
+  ) throws -> Int32 {
     let v6 = host.contains(":")
     let fd = socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: \(errno)") }
     var tv = timeval(tv_sec: receiveTimeout, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, socklen_t(MemoryLayout<timeval>.size))
+    if let source {
+      var local = sockaddr_in()
+      local.sin_family = sa_family_t(AF_INET)
+      inet_pton(AF_INET, source, &local.sin_addr)
+      let bound = withUnsafePointer(to: &local) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      if bound != 0 {
+        let code = errno
+        Glibc.close(fd)
+        throw Failure(description: "bind \(source): errno \(code)")
+      }
+    }
     let rc: Int32
     if v6 {
       var addr = sockaddr_in6()

@@ -9,7 +9,8 @@ struct ServeCommand: Command {
     name: "serve",
     abstract: "Serve vote counts over HTTP (countapi.xyz and counterapi.dev v1 compatible).",
     discussion: """
-      Opens the store (SQLite in --data-dir unless --postgres is given), checks it, and prints \
+      Opens the store (SQLite in --data-dir, created if needed, unless --postgres is given), \
+      checks it, and prints \
       'Serving on http://HOST:PORT' once it is listening. Every vote is durable before it is \
       answered. SIGTERM or SIGINT stops it gracefully (exit 0). A damaged database is refused \
       (exit 1). Routes and bodies: docs/counter-protocol.md; deployment: docs/serving.md.
