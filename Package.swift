@@ -45,6 +45,7 @@ let package = Package(
       name: "RoadmapCLI",
       dependencies: [
         "RoadmapFormat", "HTTPServer", "VoteStore", "CounterService", "FeatureVoting",
+        "RoadmapSync", "VoteFirstAPI",
       ]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
@@ -59,7 +60,9 @@ let package = Package(
       dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat"]),
     .testTarget(
       name: "RoadmapCLITests",
-      dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
+      dependencies: [
+        "RoadmapCLI", "RoadmapFormat", "roadmapctl", "RoadmapSync", "VoteFirstAPI",
+      ]),
     .testTarget(
       name: "FeatureVotingTests",
       dependencies: [

@@ -13,5 +13,6 @@ struct RoadmapctlCommand: Command {
       SchemaCommand.self,
       VotesCommand.self,
       ServeCommand.self,
+      ConvertCommand.self,
     ])
 }
