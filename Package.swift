@@ -54,14 +54,17 @@ let package = Package(
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
-      name: "RoadmapSyncTests", dependencies: ["RoadmapSync", "RoadmapFormat", "VoteFirstAPI"]),
+      name: "RoadmapSyncTests",
+      dependencies: [
+        "RoadmapSync", "RoadmapFormat", "VoteFirstAPI", "FeatureVoting",
+      ]),
     .testTarget(
       name: "CounterServiceTests",
       dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat"]),
     .testTarget(
       name: "RoadmapCLITests",
       dependencies: [
-        "RoadmapCLI", "RoadmapFormat", "roadmapctl", "RoadmapSync", "VoteFirstAPI",
+        "RoadmapCLI", "RoadmapFormat", "roadmapctl", "RoadmapSync", "VoteFirstAPI", "FeatureVoting",
       ]),
     .testTarget(
       name: "FeatureVotingTests",
