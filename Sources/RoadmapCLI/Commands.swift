@@ -14,5 +14,8 @@ struct RoadmapctlCommand: Command {
       VotesCommand.self,
       ServeCommand.self,
       ConvertCommand.self,
+      MigrateCommand.self,
+      PublishCommand.self,
+      ReconcileCommand.self,
     ])
 }
