@@ -2,7 +2,7 @@
 struct VotesCommand: Command {
   static let configuration = CommandConfiguration(
     name: "votes",
-    abstract: "Export or import every vote count (and voter set) of a store; pull counts in.",
+    abstract: "Export or import every vote count (and voter set) of a store, as JSON.",
     discussion: """
       For backups and moves between hosts or stores: 'votes export' writes one JSON document \
       that 'votes import' reads back. Run them while 'roadmapctl serve' is stopped or running: \
