@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "VoteStore", targets: ["VoteStore"]),
     .library(name: "CounterService", targets: ["CounterService"]),
     .library(name: "FeatureVoting", targets: ["FeatureVoting"]),
+    .library(name: "RoadmapSync", targets: ["RoadmapSync"]),
     .library(name: "WebBoard", targets: ["WebBoard"]),
     .executable(name: "roadmapctl", targets: ["roadmapctl"]),
   ],
@@ -39,6 +40,7 @@ let package = Package(
     // CounterService.
     .target(name: "WebBoard", dependencies: ["VoteFirstAPI"]),
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres", "CCrypto"]),
+    .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),
     .target(
       name: "CounterService",
       dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
@@ -46,6 +48,7 @@ let package = Package(
       name: "RoadmapCLI",
       dependencies: [
         "RoadmapFormat", "HTTPServer", "VoteStore", "CounterService", "FeatureVoting",
+        "RoadmapSync", "VoteFirstAPI",
       ]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
@@ -54,11 +57,18 @@ let package = Package(
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
+      name: "RoadmapSyncTests",
+      dependencies: [
+        "RoadmapSync", "RoadmapFormat", "VoteFirstAPI", "FeatureVoting",
+      ]),
+    .testTarget(
       name: "CounterServiceTests",
       dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .testTarget(
       name: "RoadmapCLITests",
-      dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl", "VoteFirstAPI"]),
+      dependencies: [
+        "RoadmapCLI", "RoadmapFormat", "roadmapctl", "RoadmapSync", "VoteFirstAPI", "FeatureVoting",
+      ]),
     .testTarget(
       name: "FeatureVotingTests",
       dependencies: [
