@@ -26,19 +26,37 @@ public struct WebBoardRoutes: Sendable {
       || path.hasPrefix(WebBoardPaths.assetPrefix + "/")
   }
 
+  /// The router patterns of every route, in the order they are tried (`GET`, also `HEAD`).
+  public static let patterns = [
+    WebBoardPaths.assetPrefix + "/:file", "/b/:project", "/b/:project/changelog",
+    "/b/:project/theme.css", "/b/:project/features/:id", "/b/:project/:board",
+  ]
+
   /// Adds the routes to `router`.
   public func register(in router: inout Router) {
     let routes = self
-    router.get(WebBoardPaths.assetPrefix + "/:file") { await routes.asset($0) }
-    router.get("/b/:project") { await routes.page($0) { try await $0.boardPage($1) } }
-    router.get("/b/:project/changelog") {
+    router.get(WebBoardRoutes.patterns[0]) { await routes.asset($0) }
+    router.get(WebBoardRoutes.patterns[1]) {
+      await routes.page($0) { try await $0.boardPage($1) }
+    }
+    router.get(WebBoardRoutes.patterns[2]) {
       await routes.page($0) { try await $0.changelogPage($1) }
     }
-    router.get("/b/:project/theme.css") { await routes.theme($0) }
-    router.get("/b/:project/features/:id") {
+    router.get(WebBoardRoutes.patterns[3]) { await routes.theme($0) }
+    router.get(WebBoardRoutes.patterns[4]) {
       await routes.page($0) { try await $0.featurePage($1) }
     }
-    router.get("/b/:project/:board") { await routes.page($0) { try await $0.boardPage($1) } }
+    router.get(WebBoardRoutes.patterns[5]) {
+      await routes.page($0) { try await $0.boardPage($1) }
+    }
+  }
+
+  /// The page a rate-limited reader gets: 429 with `Retry-After`.
+  public static func tooManyRequests(retryAfter seconds: Int) -> HTTPResponse {
+    var response = problem(
+      429, "Too many requests", "Too many requests from your address. Try again in \(seconds) s.")
+    response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds))
+    return response
   }
 
   /// A router with only these routes (404 pages for the rest of `/b/`).

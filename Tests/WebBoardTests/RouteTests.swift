@@ -169,6 +169,13 @@ struct FixtureBoardSource: WebBoardSource {
     #expect(revalidated.status == 304)
   }
 
+  @Test func rateLimitedReadersGetA429Page() {
+    let response = WebBoardRoutes.tooManyRequests(retryAfter: 7)
+    #expect(response.status == 429)
+    #expect(response.headers["Retry-After"] == "7")
+    #expect(String(decoding: response.body, as: UTF8.self).contains("Try again in 7 s."))
+  }
+
   @Test func handlesOnlyItsOwnPaths() {
     #expect(WebBoardRoutes.handles(path: "/b/demo-app"))
     #expect(WebBoardRoutes.handles(path: "/assets/board-1.css"))
