@@ -38,7 +38,7 @@ let package = Package(
     .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
     // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
     // CounterService.
-    .target(name: "WebBoard", dependencies: ["VoteFirstAPI"]),
+    .target(name: "WebBoard", dependencies: ["VoteFirstAPI", "HTTPServer"]),
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres", "CCrypto"]),
     .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),
     .target(
@@ -53,7 +53,7 @@ let package = Package(
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
-    .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI"]),
+    .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI", "HTTPServer"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
