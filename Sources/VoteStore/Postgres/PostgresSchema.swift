@@ -10,6 +10,7 @@ enum PostgresSchema {
     .sql(1, "counters, voters and meta tables", version1),
     .sql(2, "anonymous part of each count", version2),
     SchemaMigration(3, "voter ids stored as HMAC-SHA-256 hashes", apply: hashVoters),
+    .sql(4, "VoteFirst board tables", BoardSchema.postgresVersion4),
   ]
 
   /// The schema version this code writes.
