@@ -35,6 +35,20 @@ struct VotesExportCommand: Command {
       return 0
     }
     let path = context.resolvePath(output)
+    var info = stat()
+    if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
+      // A device, pipe or socket (/dev/null, a FIFO): written in place, never replaced.
+      guard let handle = FileHandle(forWritingAtPath: path) else {
+        await store.close()
+        throw CommandError.failure("cannot write \(path): cannot open it for writing")
+      }
+      defer { try? handle.close() }
+      let summary = try await export(store) { bytes in try handle.write(contentsOf: bytes) }
+      context.stderr.writeLine(
+        "Exported \(summary.counters) counters and \(summary.voters) votes with voter ids to \(path)."
+      )
+      return 0
+    }
     let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
     guard FileManager.default.createFile(atPath: temporary, contents: nil),
       let handle = FileHandle(forWritingAtPath: temporary)
