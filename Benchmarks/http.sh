@@ -26,8 +26,11 @@ import Foundation
 let port = Int(CommandLine.arguments.dropFirst().first ?? "18090") ?? 18090
 var router = Router()
 router.get("/get/:ns/:key") { _ in .json(#"{"value":42}"#) }
+// Every benchmark connection comes from 127.0.0.1: no per-address limit.
 let server = HTTPServer(
-  configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port), handler: router.handler)
+  configuration: HTTPServerConfiguration(
+    host: "127.0.0.1", port: port, maxConnectionsPerAddress: nil),
+  handler: router.handler)
 do {
   let bound = try server.start()
   print("listening on 127.0.0.1:\(bound)")
