@@ -85,6 +85,19 @@ import Testing
     #expect(left == ["wrong.json"], "\(left)")
   }
 
+  @Test func aDataDirThatCannotBeOpenedIsLeftAsItWas() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let good = try directory.write("one.json", #"{"version":1,"counters":[\#(Self.record)]}"#)
+    let notADirectory = try directory.write("data", "a plain file, not a directory\n")
+    let result = try await Roadmapctl.run(
+      ["votes", "import", good.path, "--data-dir", notADirectory.path])
+    #expect(result.exitCode == 1)
+    #expect(result.stderrText.hasPrefix("Error: "), "\(result.stderrText)")
+    #expect(
+      try String(contentsOf: notADirectory, encoding: .utf8) == "a plain file, not a directory\n")
+  }
+
   @Test func theSummaryCountsInGoodEnglish() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
