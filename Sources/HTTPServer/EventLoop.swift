@@ -618,13 +618,14 @@ final class EventLoop: @unchecked Sendable {
 
   private func close(_ connection: Connection) {
     guard isOpen(connection) else { return }
+    // The socket first, the bookkeeping after (only this thread reuses descriptor numbers).
+    SystemCall.close(connection.fd)
     connections[Int(connection.fd)] = nil
     openCount -= 1
     if let key = connection.limitKey {
       let left = openByAddress[key, default: 1] - 1
       openByAddress[key] = left > 0 ? left : nil
     }
-    SystemCall.close(connection.fd)
   }
 
   private func watch(_ connection: Connection, read: Bool, write: Bool) {
