@@ -107,8 +107,8 @@ extension CounterRoutes {
   func countapiCreate(_ request: HTTPRequest) async throws -> Reply {
     let namespace = nonEmpty(request.query("namespace")) ?? CounterRoutes.defaultNamespace
     let key = nonEmpty(request.query("key")) ?? UUID().uuidString.lowercased()
-    guard NameRules.isValidName(namespace), NameRules.isValidName(key) else {
-      return Dialect.countapi.error(400, CounterRoutes.nameRule)
+    if let problem = NameRules.problem(namespace, key) {
+      return Dialect.countapi.error(400, problem)
     }
     let rawValue = nonEmpty(request.query("value"))
     let value =
@@ -154,8 +154,8 @@ extension CounterRoutes {
   func countapiCreateHead(_ request: HTTPRequest) async throws -> Reply {
     let namespace = nonEmpty(request.query("namespace")) ?? CounterRoutes.defaultNamespace
     guard let key = nonEmpty(request.query("key")) else { return CounterRoutes.missingValue }
-    guard NameRules.isValidName(namespace), NameRules.isValidName(key) else {
-      return Dialect.countapi.error(400, CounterRoutes.nameRule)
+    if let problem = NameRules.problem(namespace, key) {
+      return Dialect.countapi.error(400, problem)
     }
     guard let record = try await store.record(namespace: namespace, key: key) else {
       return CounterRoutes.missingValue

@@ -5,20 +5,21 @@ import VoteStore
 extension CounterRoutes {
   /// `GET /counts/:ns?keys=a,b,c` → `{"counts":{"a":3,"b":0}}` in the order asked, missing
   /// keys 0, duplicates once, at most ``CounterServiceConfiguration/maxBatchKeys`` keys.
+  /// Without `keys`: every counter of the namespace, paged (``allCounts(_:_:)``).
   func batchCounts(_ request: HTTPRequest) async throws -> Reply {
     let namespace = request.parameter("ns") ?? ""
-    guard NameRules.isValidName(namespace) else {
-      return Dialect.countapi.error(400, CounterRoutes.nameRule)
+    if let problem = NameRules.problem(namespace) {
+      return Dialect.countapi.error(400, problem)
     }
     guard let list = request.query("keys") else {
-      return Dialect.countapi.error(400, "keys is required: /counts/NS?keys=a,b,c")
+      return try await allCounts(namespace, request)
     }
     var keys: [String] = []
     var seen: Set<String> = []
     for part in list.split(separator: ",", omittingEmptySubsequences: true) {
       let key = String(part)
-      guard NameRules.isValidName(key) else {
-        return Dialect.countapi.error(400, CounterRoutes.nameRule)
+      if let problem = NameRules.problem(key) {
+        return Dialect.countapi.error(400, problem)
       }
       if seen.insert(key).inserted { keys.append(key) }
       if keys.count > configuration.maxBatchKeys {
@@ -34,19 +35,68 @@ extension CounterRoutes {
     return .json(json.object)
   }
 
+  /// `GET /counts/:ns[?after=KEY&limit=N]` (no `keys`) → every counter of the namespace in
+  /// key order, one page of at most `limit` (default and maximum
+  /// ``CounterServiceConfiguration/maxBatchKeys``) counters after the key `after`:
+  /// `{"counts":{…},"next":"LAST"}`, where `next` is the `after` of the next page, or null on
+  /// the last page.
+  func allCounts(_ namespace: String, _ request: HTTPRequest) async throws -> Reply {
+    let after = request.query("after")
+    if let after, !after.isEmpty, !NameRules.isValidName(after) {
+      return Dialect.countapi.error(400, CounterRoutes.nameRule)
+    }
+    var limit = configuration.maxBatchKeys
+    if let text = request.query("limit") {
+      guard let value = Int(text), (1...configuration.maxBatchKeys).contains(value) else {
+        return Dialect.countapi.error(
+          400, "limit must be an integer from 1 to \(configuration.maxBatchKeys)")
+      }
+      limit = value
+    }
+    // The store has no per-namespace listing yet: page through its export.
+    let start = after ?? ""
+    let rows = try await store.exportAll().counters.lazy.map(\.record)
+      .filter { $0.namespace == namespace && $0.key > start }
+      .sorted { $0.key < $1.key }
+    var counts = JSONText()
+    var taken = 0
+    var last: String?
+    var more = false
+    for record in rows {
+      if taken == limit {
+        more = true
+        break
+      }
+      counts.int(record.key, record.value)
+      last = record.key
+      taken += 1
+    }
+    var json = JSONText()
+    json.raw("counts", counts.object)
+    json.string("next", more ? last : nil)
+    return .json(json.object)
+  }
+
   /// `GET /healthz` → 200 `{"status":"ok"}` when the store answers a read and a write
-  /// check, else 503 with the cause (which is also logged).
+  /// check and recent writes have not been failing; else 503
+  /// `{"status":"unavailable","error":"KIND: MESSAGE"}`, with `"writes":"failing"` between
+  /// them when real writes are what fails (a full disk, a lost database), so a monitor
+  /// sees a store that reads but cannot count votes. The cause is logged (throttled).
   func health(_ request: HTTPRequest) async -> Reply {
     do {
       try await store.checkHealth()
       return .json(#"{"status":"ok"}"#)
     } catch {
-      metrics.recordStoreError()
-      configuration.log("health check failed: \(error)")
+      for line in metrics.recordStoreError("health check failed: \(error)") {
+        configuration.log(line)
+      }
       var json = JSONText()
       json.string("status", "unavailable")
+      if store.writeHealth().isFailing { json.string("writes", "failing") }
       json.string("error", error.description)
-      return .json(json.object, status: 503)
+      var reply = Reply.json(json.object, status: 503)
+      reply.headers.append((name: "Retry-After", value: "1"))
+      return reply
     }
   }
 

@@ -12,7 +12,7 @@ struct CounterRoutes: Sendable {
   /// The namespace of countapi routes that omit it.
   static let defaultNamespace = "default"
   /// The largest count, amount or bound accepted: 2^53 - 1, so JavaScript reads it exactly.
-  static let maxMagnitude: Int64 = 9_007_199_254_740_991
+  static let maxMagnitude: Int64 = CounterLimits.maximum
   /// What an `amount` may be: ±``maxMagnitude``.
   static let amounts = -maxMagnitude...maxMagnitude
   /// What a count (`value`, `count`) may be: 0 to ``maxMagnitude``.
@@ -27,14 +27,14 @@ struct CounterRoutes: Sendable {
   let metrics: ServiceMetrics
 
   /// The message for names that break the countapi rule.
-  static let nameRule = "namespace and key must match ^[A-Za-z0-9_\\-.]{3,64}$"
+  static let nameRule = NameRules.nameRule
 
   /// The namespace and key of a keyed route, or the 400 answer when either is invalid.
   func names(_ request: HTTPRequest, _ dialect: Dialect) -> Result<(String, String), Reply> {
     let namespace = request.parameter("ns") ?? CounterRoutes.defaultNamespace
     let key = request.parameter("key") ?? request.parameter("name") ?? ""
-    guard NameRules.isValidName(namespace), NameRules.isValidName(key) else {
-      return .failure(dialect.error(400, CounterRoutes.nameRule))
+    if let problem = NameRules.problem(namespace, key) {
+      return .failure(dialect.error(400, problem))
     }
     return .success((namespace, key))
   }

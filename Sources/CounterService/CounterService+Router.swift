@@ -5,8 +5,10 @@ extension CounterService {
   /// A route body: turns a request into a reply, or throws.
   ///
   /// A thrown ``ResponseError`` (a ``ServiceError``, a ``Reply``) is answered as it says; a
-  /// ``VoteStoreError`` is a store failure (503) or, for ``VoteStoreError/Kind/invalid``, a
-  /// refused write (409); anything else is a logged 500. See ``ServiceError/answer(for:)``.
+  /// ``VoteStoreError`` is a store failure (503) or, for a refusal
+  /// (``VoteStoreError/isRefusal``), a refused write (409 out of range, 400 invalid); anything
+  /// else is a logged 500.
+  /// See ``ServiceError/answer(for:)``.
   typealias RouteBody = @Sendable (CounterRoutes, HTTPRequest) async throws -> Reply
 
   /// Builds the router: every route wrapped with JSONP checks, rate limits, store-error
@@ -33,7 +35,7 @@ extension CounterService {
             limiter: limiter)
         }
         return await run(
-          request, route: pattern, kind: .read, dialect: dialect,
+          request, route: pattern, kind: kind == nil ? nil : .read, dialect: dialect,
           body: headBody ?? { _, _ in headNotAllowed(dialect) }, routes: routes,
           limiter: limiter)
       }
@@ -112,6 +114,9 @@ extension CounterService {
     {
       reply = dialect.error(429, "too many requests: retry in \(retry) s")
       reply.headers.append((name: "Retry-After", value: String(retry)))
+      // The server closes the connection after this answer: a client over its limit
+      // cannot hold connections open by keeping them busy with refused requests.
+      reply.headers.append((name: "Connection", value: "close"))
     } else {
       do {
         reply = try await body(routes, request)
@@ -140,16 +145,18 @@ extension CounterService {
   }
 
   /// The answer to `error`, thrown by the route body for `request`, with its side effects:
-  /// a store failure is counted and logged, an unexpected error logged.
+  /// a store failure is counted and logged (throttled: the first of a burst, then a summary
+  /// at most once per ``CounterServiceConfiguration/storeErrorLogInterval``), an unexpected
+  /// error logged.
   static func answer(
     _ error: any Error, _ request: HTTPRequest, dialect: Dialect, routes: CounterRoutes
   ) -> Reply {
     let answer = ServiceError.answer(for: error)
     if let error = answer as? ServiceError {
       if error.isStoreFailure {
-        routes.metrics.recordStoreError()
-        routes.configuration.log(
-          "store error on \(request.method) \(request.path): \(error.cause ?? error.message)")
+        let line =
+          "store error on \(request.method) \(request.path): \(error.cause ?? error.message)"
+        for line in routes.metrics.recordStoreError(line) { routes.configuration.log(line) }
       } else if error.isUnexpected {
         routes.configuration.log(
           "unexpected error on \(request.method) \(request.path): \(error.cause ?? "")")

@@ -20,18 +20,31 @@ public final class CounterService: Sendable {
 
   let limiter: RateLimiter
   let metrics: ServiceMetrics
+  /// The VoteFirst board API under `/api/v1/` (docs/votefirst-api.md), when given boards.
+  let voteFirst: VoteFirstRouter?
 
-  /// Creates the service over `store`.
-  public init(store: any VoteStore, configuration: CounterServiceConfiguration = .init()) {
+  /// Creates the service over `store`; with `boards` (on the same database), it also serves
+  /// the VoteFirst board API under `/api/v1/`.
+  public init(
+    store: any VoteStore, boards: (any BoardStore)? = nil,
+    configuration: CounterServiceConfiguration = .init()
+  ) {
     self.store = store
     self.configuration = configuration
     self.limiter = RateLimiter(
       reads: configuration.readLimit, writes: configuration.writeLimit,
       maxClients: configuration.maxTrackedClients)
-    let metrics = ServiceMetrics()
+    let metrics = ServiceMetrics(logInterval: configuration.storeErrorLogInterval)
     self.metrics = metrics
     self.router = CounterService.makeRouter(
       store: store, configuration: configuration, limiter: limiter, metrics: metrics)
+    let limiter = self.limiter
+    self.voteFirst = boards.map {
+      VoteFirstRouter(
+        context: VoteFirstContext(
+          store: store, boards: $0, configuration: configuration, limiter: limiter,
+          metrics: metrics))
+    }
   }
 
   /// The handler to give to an `HTTPServer`: answers `OPTIONS` preflights, refuses methods
@@ -43,6 +56,9 @@ public final class CounterService: Sendable {
 
   /// Answers one request.
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    if let voteFirst, VoteFirstRouter.handles(request.path) {
+      return await voteFirst.respond(to: request)
+    }
     if request.method == .options {
       let start = RateLimiter.now()
       var response = HTTPResponse(status: 204)
@@ -66,7 +82,9 @@ public final class CounterService: Sendable {
     return await router.respond(to: request)
   }
 
-  /// Adds the headers every answer carries: CORS and `X-Path`.
+  /// Adds the headers every answer carries: CORS, `X-Path`, `Cache-Control: no-store` and
+  /// `X-Content-Type-Options: nosniff` (a browser never guesses a type other than the one
+  /// sent, so a JSON or JSONP answer cannot be read as HTML).
   func decorate(_ response: inout HTTPResponse, xPath: String) {
     CounterService.decorate(&response, xPath: xPath, origin: configuration.corsOrigin)
   }
@@ -77,9 +95,14 @@ public final class CounterService: Sendable {
       name: "Access-Control-Expose-Headers", value: "X-Path, Retry-After")
     response.headers.replaceOrAdd(name: "X-Path", value: xPath)
     response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+    response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
   }
 
   /// Records metrics and the access log line for an answered request.
+  ///
+  /// The line holds the client address, method, target (with the values of
+  /// ``CounterServiceConfiguration/redactedQueryParameters`` replaced by `[redacted]`),
+  /// status and time; never a header field (`Authorization`, `X-Voter-ID`).
   func finish(_ request: HTTPRequest, _ response: HTTPResponse, route: String, start: Double) {
     CounterService.finish(
       request, response, route: route, start: start, metrics: metrics,
@@ -90,13 +113,17 @@ public final class CounterService: Sendable {
     _ request: HTTPRequest, _ response: HTTPResponse, route: String, start: Double,
     metrics: ServiceMetrics, configuration: CounterServiceConfiguration
   ) {
-    let seconds = RateLimiter.now() - start
+    let now = RateLimiter.now()
+    let seconds = now - start
     metrics.recordRequest(route: route, status: response.status, seconds: seconds)
+    for line in metrics.dueLogLines(now: now) { configuration.log(line) }
     if configuration.accessLog {
       let client = clientAddress(request, trustProxy: configuration.trustProxy)
       let ms = (seconds * 1000 * 100).rounded() / 100
+      let target = AccessLogEntry.redact(
+        request.target, parameters: configuration.redactedQueryParameters)
       configuration.log(
-        "\(client.isEmpty ? "-" : client) \(request.method) \(request.target) "
+        "\(client.isEmpty ? "-" : client) \(request.method) \(target) "
           + "\(response.status) \(ms)ms")
     }
   }

@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// Everything that shapes how ``CounterService`` answers, with documented defaults.
 public struct CounterServiceConfiguration: Sendable {
   /// The token that unlocks admin routes (`/set` on any key, counterapi `/set`); nil means
@@ -24,6 +26,14 @@ public struct CounterServiceConfiguration: Sendable {
   public var maxBatchKeys: Int
   /// Log one line per request through ``log``.
   public var accessLog: Bool
+  /// The query parameters whose values no log line shows (compared case-insensitively).
+  /// Default: `HTTPServer`'s `AccessLogEntry.defaultRedactedParameters` (the admin `token`,
+  /// `voter` ids, `access_token`, `password`, `secret`). Header fields are never logged.
+  public var redactedQueryParameters: Set<String>
+  /// The shortest time between two store error lines, in seconds: the first failure of a
+  /// burst is logged at once, the rest summarized (how many, and the last) at most once per
+  /// interval. Every failure is still counted in `roadmap_store_errors_total`. Default 10.
+  public var storeErrorLogInterval: Double
   /// The version `/stats` reports.
   public var version: String
   /// Where log lines go (store failures, and requests with ``accessLog``). Default: stderr.
@@ -35,6 +45,8 @@ public struct CounterServiceConfiguration: Sendable {
     trustProxy: Bool = false, readLimit: RateLimit = .perMinute(1200),
     writeLimit: RateLimit = .perMinute(60), maxTrackedClients: Int = 10_000,
     corsOrigin: String = "*", maxBatchKeys: Int = 500, accessLog: Bool = false,
+    redactedQueryParameters: Set<String> = AccessLogEntry.defaultRedactedParameters,
+    storeErrorLogInterval: Double = 10,
     version: String = "0.1.0", log: @escaping @Sendable (String) -> Void = StandardError.write
   ) {
     self.adminToken = adminToken.flatMap { $0.isEmpty ? nil : $0 }
@@ -47,6 +59,8 @@ public struct CounterServiceConfiguration: Sendable {
     self.corsOrigin = corsOrigin
     self.maxBatchKeys = maxBatchKeys
     self.accessLog = accessLog
+    self.redactedQueryParameters = redactedQueryParameters
+    self.storeErrorLogInterval = storeErrorLogInterval
     self.version = version
     self.log = log
   }

@@ -1,3 +1,5 @@
+import RoadmapFormat
+
 /// Builds small JSON documents as text, without a JSON encoder's allocations and key sorting.
 ///
 /// The service writes a handful of fixed shapes; building them by hand keeps the key order of
@@ -33,27 +35,8 @@ struct JSONText {
   /// The finished object.
   var object: String { text + "}" }
 
-  /// `value` as a JSON string literal, escaping quotes, backslashes and control characters.
+  /// `value` as a JSON string literal (RoadmapFormat's `JSONString`, shared by every writer).
   static func quoted(_ value: String) -> String {
-    var out = "\""
-    for scalar in value.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case "\u{2028}": out += "\\u2028"
-      case "\u{2029}": out += "\\u2029"
-      default:
-        if scalar.value < 0x20 {
-          let hex = String(scalar.value, radix: 16)
-          out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-        } else {
-          out.unicodeScalars.append(scalar)
-        }
-      }
-    }
-    return out + "\""
+    JSONString.quoted(value)
   }
 }

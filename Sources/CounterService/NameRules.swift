@@ -3,12 +3,34 @@ enum NameRules {
   /// The longest voter id accepted.
   static let maxVoterLength = 128
 
-  /// Whether `name` matches countapi's `^[A-Za-z0-9_\-.]{3,64}$`.
+  /// Whether `name` matches countapi's `^[A-Za-z0-9_\-.]{3,64}$` and is not only dots
+  /// (`...` would read as a path step in URLs, file names and logs).
   static func isValidName(_ name: String) -> Bool {
+    matchesNamePattern(name) && !isOnlyDots(name)
+  }
+
+  /// Whether `name` matches `^[A-Za-z0-9_\-.]{3,64}$` (dots-only names included).
+  static func matchesNamePattern(_ name: String) -> Bool {
     let bytes = name.utf8
     guard (3...64).contains(bytes.count) else { return false }
     return bytes.allSatisfy { isAlphanumeric($0) || $0 == 0x5F || $0 == 0x2D || $0 == 0x2E }
   }
+
+  /// Whether `name` is made of dots only (`.`, `..`, `...`).
+  static func isOnlyDots(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.allSatisfy { $0 == 0x2E }
+  }
+
+  /// Why the names are refused (the 400 message), or nil when all are valid.
+  static func problem(_ names: String...) -> String? {
+    guard let bad = names.first(where: { !isValidName($0) }) else { return nil }
+    return matchesNamePattern(bad) ? dotsRule : nameRule
+  }
+
+  /// The message for names that break the countapi pattern.
+  static let nameRule = "namespace and key must match ^[A-Za-z0-9_\\-.]{3,64}$"
+  /// The message for names made of dots only.
+  static let dotsRule = "namespace and key must not be made of dots only"
 
   /// Whether `voter` is 1 to 128 characters of `A-Z a-z 0-9 _ - . : @ + = /`.
   static func isValidVoter(_ voter: String) -> Bool {

@@ -30,11 +30,17 @@ struct ServiceError: ResponseError, CustomStringConvertible {
     self.cause = cause
   }
 
-  /// The store failed (locked, damaged, full, closed, I/O): 503 with `Retry-After: 1`.
+  /// The store failed (locked, damaged, full, closed, I/O, timed out): 503 with
+  /// `Retry-After: 1`.
+  ///
+  /// The body says nothing was changed, except for ``VoteStoreError/Kind/timedOut``, where
+  /// the store cannot know: it says the outcome is unknown.
   static func storeUnavailable(_ error: VoteStoreError) -> ServiceError {
-    ServiceError(
-      .storeUnavailable, 503, "the vote store is unavailable; nothing was changed",
-      cause: error.description)
+    let message =
+      error.kind == .timedOut
+      ? "the vote store did not answer in time; the change may or may not have been made"
+      : "the vote store is unavailable; nothing was changed"
+    return ServiceError(.storeUnavailable, 503, message, cause: error.description)
   }
 
   /// A write whose result would leave ±``CounterRoutes/maxMagnitude``: 409, nothing changed.
@@ -49,12 +55,14 @@ struct ServiceError: ResponseError, CustomStringConvertible {
         + "±\(CounterRoutes.maxMagnitude); nothing was changed")
   }
 
-  /// The store refused the write as invalid (it would overflow, or break a rule the store
-  /// enforces itself): 409, nothing changed. Not a store failure.
+  /// The store refused the write (``VoteStoreError/isRefusal``), nothing changed; not a
+  /// store failure. 409 when it would take a count out of range (``VoteStoreError/Kind/outOfRange``:
+  /// the same request may succeed on another count), 400 when the input breaks a rule the
+  /// store enforces itself (``VoteStoreError/Kind/invalid``).
   static func storeRefused(_ error: VoteStoreError) -> ServiceError {
     ServiceError(
-      .storeRefused, 409, "the write was refused: \(error.message); nothing was changed",
-      cause: error.description)
+      .storeRefused, error.kind == .outOfRange ? 409 : 400,
+      "the write was refused: \(error.message); nothing was changed", cause: error.description)
   }
 
   /// A number in the request outside what the parameter allows: 400.
@@ -99,13 +107,13 @@ extension ServiceError {
   /// What a route body's thrown `error` is answered with.
   ///
   /// An error that knows its answer (``ResponseError``) keeps it; a ``VoteStoreError`` is a
-  /// store failure (503), except an ``VoteStoreError/Kind/invalid`` one, which is the store
-  /// refusing the write (409); anything else is unexpected (500).
+  /// store failure (503), except a refusal (``VoteStoreError/isRefusal``), which is the store
+  /// refusing the write (409 `out-of-range`, 400 `invalid`); anything else is unexpected (500).
   static func answer(for error: any Error) -> any ResponseError {
     switch error {
     case let error as any ResponseError: return error
     case let error as VoteStoreError:
-      return error.kind == .invalid ? storeRefused(error) : storeUnavailable(error)
+      return error.isRefusal ? storeRefused(error) : storeUnavailable(error)
     default: return unexpected(error)
     }
   }

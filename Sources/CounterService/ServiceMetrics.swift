@@ -15,12 +15,19 @@ final class ServiceMetrics: Sendable {
     var totalRequests: Int64 = 0
     var votesApplied: Int64 = 0
     var storeErrors: Int64 = 0
+    var storeErrorLinesSuppressed: Int64 = 0
+    var storeErrorLog: LogThrottle
     var rateLimited: Int64 = 0
     var latencyCounts = [Int64](repeating: 0, count: ServiceMetrics.latencyBuckets.count + 1)
     var latencySum: Double = 0
   }
 
-  private let state = Locked(State())
+  private let state: Locked<State>
+
+  /// Creates empty metrics; store error lines are throttled to one per `logInterval` seconds.
+  init(logInterval: Double = 10) {
+    state = Locked(State(storeErrorLog: LogThrottle(interval: logInterval)))
+  }
 
   /// Records one answered request.
   func recordRequest(route: String, status: Int, seconds: Double) {
@@ -39,8 +46,21 @@ final class ServiceMetrics: Sendable {
   /// Records a vote or count change that the store applied.
   func recordVoteApplied() { state.withLock { $0.votesApplied += 1 } }
 
-  /// Records a failed store call.
-  func recordStoreError() { state.withLock { $0.storeErrors += 1 } }
+  /// Records a failed store call described by `line`; returns the lines to log now (the
+  /// first of a burst, then a summary at most once per interval, see ``LogThrottle``).
+  func recordStoreError(_ line: String, now: Double = RateLimiter.now()) -> [String] {
+    state.withLock { s in
+      s.storeErrors += 1
+      let lines = s.storeErrorLog.record(line, now: now)
+      if lines.isEmpty { s.storeErrorLinesSuppressed += 1 }
+      return lines
+    }
+  }
+
+  /// The throttled store error summary when one is due at `now` (called on every answer).
+  func dueLogLines(now: Double = RateLimiter.now()) -> [String] {
+    state.withLock { $0.storeErrorLog.tick(now: now) }
+  }
 
   /// Requests answered since start.
   var totalRequests: Int64 { state.withLock { $0.totalRequests } }
@@ -64,6 +84,10 @@ final class ServiceMetrics: Sendable {
     out += "# HELP roadmap_store_errors_total Store calls that failed (answered 503).\n"
     out += "# TYPE roadmap_store_errors_total counter\n"
     out += "roadmap_store_errors_total \(s.storeErrors)\n"
+    out += "# HELP roadmap_store_error_log_suppressed_total Store errors left out of the log "
+    out += "(summarized at most once per interval instead).\n"
+    out += "# TYPE roadmap_store_error_log_suppressed_total counter\n"
+    out += "roadmap_store_error_log_suppressed_total \(s.storeErrorLinesSuppressed)\n"
     out += "# HELP roadmap_rate_limited_total Requests refused with 429.\n"
     out += "# TYPE roadmap_rate_limited_total counter\n"
     out += "roadmap_rate_limited_total \(s.rateLimited)\n"

@@ -1,8 +1,23 @@
 /// One answered request, as given to ``HTTPServerConfiguration/accessLog``.
+///
+/// An entry holds no header fields at all, so `Authorization`, `Cookie` and `X-Voter-ID`
+/// can never reach a log through it; the values of the query parameters named in
+/// ``redactedParameters`` (the admin `token`, the `voter` id, …) are replaced by
+/// `[redacted]` in ``line`` and ``redactedTarget``.
 public struct AccessLogEntry: Sendable {
+  /// The query parameters whose values a log line never shows: credentials (`token`,
+  /// `access_token`, `password`, `secret`) and personal data (`voter`, often an e-mail address).
+  public static let defaultRedactedParameters: Set<String> = [
+    "token", "access_token", "password", "secret", "voter",
+  ]
+
+  /// What a redacted value is written as.
+  public static let redactedValue = "[redacted]"
+
   /// The request method (`-` when the request line could not be read).
   public var method: String
-  /// The request target as sent (`-` when the request line could not be read).
+  /// The request target as sent (`-` when the request line could not be read). Log
+  /// ``redactedTarget`` instead.
   public var target: String
   /// The response status.
   public var status: Int
@@ -13,10 +28,14 @@ public struct AccessLogEntry: Sendable {
   public var latency: Duration
   /// The client address (`127.0.0.1`, `::1`).
   public var peer: String
+  /// The query parameters (compared case-insensitively, after percent-decoding the name)
+  /// whose values ``line`` hides. Default: ``defaultRedactedParameters``.
+  public var redactedParameters: Set<String>
 
   /// Creates an entry.
   public init(
-    method: String, target: String, status: Int, bytes: Int, latency: Duration, peer: String
+    method: String, target: String, status: Int, bytes: Int, latency: Duration, peer: String,
+    redactedParameters: Set<String> = AccessLogEntry.defaultRedactedParameters
   ) {
     self.method = method
     self.target = target
@@ -24,14 +43,52 @@ public struct AccessLogEntry: Sendable {
     self.bytes = bytes
     self.latency = latency
     self.peer = peer
+    self.redactedParameters = redactedParameters
   }
 
-  /// The entry as one log line: `peer "METHOD target" status bytes latency-ms`.
+  /// The target with the values of ``redactedParameters`` replaced by `[redacted]`.
+  public var redactedTarget: String {
+    AccessLogEntry.redact(target, parameters: redactedParameters)
+  }
+
+  /// The entry as one log line: `peer "METHOD target" status bytes latency-ms`, with the
+  /// target redacted.
   public var line: String {
     let micros =
       latency.components.seconds * 1_000_000 + latency.components.attoseconds
       / 1_000_000_000_000
     let ms = Double(micros) / 1000
-    return "\(peer) \"\(method) \(target)\" \(status) \(bytes) \(ms)ms"
+    return "\(peer) \"\(method) \(redactedTarget)\" \(status) \(bytes) \(ms)ms"
+  }
+
+  /// `target` with the value of every query parameter named in `parameters` replaced by
+  /// `[redacted]`.
+  ///
+  /// A parameter's name is percent-decoded (`+` as a space) and compared case-insensitively
+  /// before the test, so `%74oken=` and `TOKEN=` are hidden as `token=` is; the path and the
+  /// other parameters are kept byte for byte. A parameter without `=` has no value to hide.
+  public static func redact(_ target: String, parameters: Set<String>) -> String {
+    guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")), !parameters.isEmpty
+    else { return target }
+    let names = Set(parameters.map { $0.lowercased() })
+    let query = target.utf8[target.utf8.index(after: question)...]
+    var out = Array(target.utf8[...question])
+    var first = true
+    for item in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
+      if !first { out.append(UInt8(ascii: "&")) }
+      first = false
+      guard let equals = item.firstIndex(of: UInt8(ascii: "=")) else {
+        out.append(contentsOf: item)
+        continue
+      }
+      let name = URLComponentsDecoder.percentDecode(Array(item[..<equals]), plusAsSpace: true)
+      out.append(contentsOf: item[...equals])
+      if names.contains(name.lowercased()) {
+        out.append(contentsOf: redactedValue.utf8)
+      } else {
+        out.append(contentsOf: item[item.index(after: equals)...])
+      }
+    }
+    return String(decoding: out, as: UTF8.self)
   }
 }

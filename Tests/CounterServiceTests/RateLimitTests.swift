@@ -20,14 +20,28 @@ import Testing
     #expect((1...100).contains(retry))
     #expect(limited.body == "{\"error\":\"too many requests: retry in \(retry) s\"}")
     #expect(limited.headers["Access-Control-Allow-Origin"] == "*")
+    #expect(limited.headers["Connection"] == "close")
     let v1 = await h.call("/v1/ns1/feature1/up")
     #expect(v1.status == 429)
+    #expect(v1.headers["Connection"] == "close")
     #expect(v1.object["code"] as? Int == 429)
     // A different path shares the client's bucket; reads have their own.
     #expect(await h.call("/update/ns1/other?amount=1").status == 429)
     #expect(await h.call("/get/ns1/feature1").body == #"{"value":3}"#)
     // Another client is not affected.
     #expect(await h.call("/hit/ns1/feature1", from: "10.0.0.2").body == #"{"value":4}"#)
+    await h.tearDown()
+  }
+
+  @Test func onlyThe429ClosesTheConnection() async throws {
+    let h = try ServiceHarness { $0.readLimit = RateLimit(burst: 1, perSecond: 0.001) }
+    let allowed = await h.call("/get/ns1/feature1")
+    #expect(allowed.status == 404)
+    #expect(allowed.headers["Connection"] == nil)
+    let limited = await h.call("/get/ns1/feature1")
+    #expect(limited.status == 429)
+    #expect(limited.headers["Connection"] == "close")
+    #expect(await h.call("/healthz").headers["Connection"] == nil)
     await h.tearDown()
   }
 
@@ -83,6 +97,13 @@ import Testing
     }
     #expect(limiter.tableSizes.reads <= 10)
     #expect(limiter.tableSizes.writes == 0)
+  }
+
+  @Test func aVerySlowRefillNeverTraps() {
+    let limiter = RateLimiter(
+      reads: RateLimit(burst: 1, perSecond: 1e-300), writes: .unlimited, maxClients: 4)
+    #expect(limiter.take(client: "a", kind: .read, now: 0) == nil)
+    #expect(limiter.take(client: "a", kind: .read, now: 0) == 86_400 * 365)
   }
 
   @Test func perMinuteLimits() {

@@ -130,9 +130,9 @@ import Testing
       output
         == #"{"files":[{"path":"r.json","valid":false,"features":2,"diagnostics":["#
         + #"{"code":"id-not-string","severity":"error","message":"The id must be a string: "#
-        + #"write \"id\": \"1\".","path":"/0/id","line":2,"column":10},"#
+        + #"write \"id\": \"1\".","path":"/0/id","line":2,"column":10,"related":[]},"#
         + #"{"code":"c","severity":"warning","message":"quote \" backslash \\ newline \n tab \t "#
-        + #"bell \u0007","path":"/0/a~1b","line":1,"column":2}]},"#
+        + #"bell \u0007","path":"/0/a~1b","line":1,"column":2,"related":[]}]},"#
         + #"{"path":"<stdin>","valid":true,"features":2,"diagnostics":[]}]}"# + "\n")
   }
 

@@ -10,7 +10,7 @@ enum DiagnosticCodes {
     "invalid-utf8", "control-character-in-string", "non-finite-number", "invalid-number",
     "number-out-of-range", "invalid-literal", "single-quoted-string", "unquoted-key",
     "unexpected-character", "unexpected-end-of-input", "mismatched-bracket", "trailing-content",
-    "nesting-too-deep", "too-many-errors",
+    "nesting-too-deep", "too-many-errors", "not-text",
     // shape
     "not-an-array", "feature-not-object", "missing-id", "empty-id", "id-not-string",
     "wrong-type", "votes-not-integer", "localized-not-array", "localized-item-not-object",

@@ -76,6 +76,13 @@ struct SyntaxDiagnosticsTests {
       "byte-order mark", [0xEF, 0xBB, 0xBF] + Array("[]".utf8), "byte-order-mark", 1, 1,
       severity: .warning),
     Case("UTF-16", [0xFF, 0xFE, 0x5B, 0x00, 0x5D, 0x00], "invalid-encoding", 1, 1),
+    Case("PNG image", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00], "not-text", 1, 1),
+    Case(
+      "NUL byte in a string", Array(#"[{"id": "a"#.utf8) + [0x00] + Array(#""}]"#.utf8), "not-text",
+      1, 1),
+    Case("UTF-16 without BOM", [0x5B, 0x00, 0x5D, 0x00], "not-text", 1, 1),
+    Case("control byte first", [0x1B] + Array("[]".utf8), "not-text", 1, 1),
+    Case("invalid UTF-8 first", [0xC3, 0x28] + Array("[]".utf8), "not-text", 1, 1),
     Case("garbage after the array", "[] x", "trailing-content", 1, 4),
     Case("second document", "[]\n[]", "trailing-content", 2, 1),
     Case("single quotes", #"[{'id': "1"}]"#, "single-quoted-string", 1, 3),

@@ -90,7 +90,7 @@ struct WarningRuleTests {
       says: "still wins"),
     Case(
       name: "duplicate ids", json: "[{\"id\": \"7\"},\n {\"id\": \"7\"}]", code: "duplicate-id",
-      severity: .error, path: "/1/id", says: "already used by feature 0"),
+      severity: .error, path: "/1/id", says: "already used by feature #1;"),
     Case(
       name: "id with a space", json: #"[{"id": "dark mode"}]"#, code: "invalid-counter-key",
       severity: .error, path: "/0/id", says: "contains space"),

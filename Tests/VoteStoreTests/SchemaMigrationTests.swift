@@ -69,7 +69,8 @@ import Testing
       return try await group.reduce(into: [PostgresVoteStore]()) { $0.append($1) }
     }
     let rows = try await TestPostgres.shared.administer(
-      database: database, "SELECT version, count(*) FROM schema_migrations GROUP BY version")
+      database: database,
+      "SELECT version, count(*) FROM schema_migrations GROUP BY version ORDER BY version")
     let expected = (1...PostgresSchema.version).map { "\($0)|1" }.joined(separator: "\n")
     #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == expected)
     for store in stores { await store.close() }
@@ -79,13 +80,17 @@ import Testing
   @Test func aPostgresDatabaseFromBeforeSchemaMigrationsKeepsItsDataAndIsRecorded() async throws {
     let handle = try await StoreHandle.make(.postgres)
     let database = try #require(handle.databaseName)
-    let first = try handle.open()
-    _ = try await first.create(CounterCreation(namespace: "ns", key: "old", value: 7))
-    await first.close()
-    // What a build without the table left behind: version 1 in meta only.
+    // What a build without the table left behind: the version-1 tables, the version in meta.
+    let db = try PostgresConnection(connectionString: try #require(handle.connectionString))
+    try PostgresSchema.prepare(db, steps: Array(PostgresSchema.migrations.prefix(1)))
+    db.close()
     _ = try await TestPostgres.shared.administer(
       database: database,
-      "DROP TABLE schema_migrations; UPDATE meta SET value = 1 WHERE name = 'schema_version'")
+      """
+      DROP TABLE schema_migrations;
+      INSERT INTO counters (namespace, key, value, lower, upper, created_ms, updated_ms)
+      VALUES ('ns', 'old', 7, -1, 1, 0, 0)
+      """)
     let reopened = try handle.open()
     #expect(try await reopened.record(namespace: "ns", key: "old")?.value == 7)
     await reopened.close()
@@ -125,13 +130,15 @@ import Testing
       .sql(2, "half", "CREATE TABLE half (x); INSERT INTO missing VALUES (1)"),
     ]
     var failure: VoteStoreError?
-    do { try SQLiteSchema.migrate(db, steps: steps) } catch { failure = error }
+    do {
+      try SQLiteSchema.migrate(db, context: MigrationContext(voterKey: .random()), steps: steps)
+    } catch { failure = error }
     #expect(failure?.message.contains("migration 2 (half) failed") == true)
     #expect(try db.integer("PRAGMA user_version") == 1)
     #expect(try db.integer("SELECT count(*) FROM sqlite_master WHERE name = 'half'") == 0)
     // Fixed, the next open applies step 2 only.
     let fixed = [steps[0], .sql(2, "half", "CREATE TABLE half (x)")]
-    try SQLiteSchema.migrate(db, steps: fixed)
+    try SQLiteSchema.migrate(db, context: MigrationContext(voterKey: .random()), steps: fixed)
     #expect(try db.integer("PRAGMA user_version") == 2)
   }
 

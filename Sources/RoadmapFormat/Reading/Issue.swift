@@ -20,6 +20,8 @@ struct RelatedIssue: Sendable {
   var path: String
   var offset: Int?
   var location: SourceLocation?
+  /// The document `location` is in (`offset` is always in the document being read).
+  var document: RelatedLocation.Document = .same
 }
 
 /// One component of a JSON pointer while parsing.

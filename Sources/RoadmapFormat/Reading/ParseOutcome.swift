@@ -253,7 +253,7 @@ struct ParseOutcome {
         related.append(
           RelatedLocation(
             message: item.message, path: item.path, line: itemLocation.line,
-            column: itemLocation.column))
+            column: itemLocation.column, document: item.offset == nil ? item.document : .same))
       }
       result.append(
         (

@@ -333,6 +333,13 @@ struct RoadmapParser {
         "the file is UTF-16; Roadmap JSON must be UTF-8: save it as UTF-8")
       return
     }
+    if let reason = binaryEvidence(from: pos) {
+      syntaxError(
+        "not-text", at: 0, fatal: true,
+        "this is not a text file: \(reason); Roadmap JSON is UTF-8 text, so check that this is "
+          + "the right file")
+      return
+    }
     skipWhitespace()
     if stopped { return }
     guard pos < count else {

@@ -37,27 +37,46 @@ public struct LanguageResolver: Sendable {
   /// - Parameter feature: the feature to resolve.
   /// - Returns: what the user sees.
   public func resolve(_ feature: RoadmapFeature) -> ResolvedFeature {
-    ResolvedFeature(
+    let title = pick(feature.localizedTitle)
+    let status = pick(feature.localizedStatus)
+    let description = pick(feature.localizedDescription)
+    return ResolvedFeature(
       id: feature.id,
-      title: pick(feature.localizedTitle) ?? feature.title ?? "N/A",
-      status: pick(feature.localizedStatus) ?? feature.status,
-      description: pick(feature.localizedDescription) ?? feature.description ?? "",
+      title: title?.value ?? feature.title ?? "N/A",
+      status: status?.value ?? feature.status,
+      description: description?.value ?? feature.description ?? "",
       isFinished: feature.isFinished ?? false,
-      votes: feature.votes)
+      votes: feature.votes,
+      titleLanguage: title?.language,
+      statusLanguage: status?.language,
+      descriptionLanguage: description?.language)
   }
 
-  /// The value of the item chosen for this resolver's languages, or nil.
-  func pick(_ items: [LocalizedValue]?) -> String? {
+  /// Whether `language` (as written in a file) is the one the user asked for first: equal in
+  /// compatible mode, equal ignoring case and `_`/`-` otherwise.
+  ///
+  /// - Parameter language: a localized item's `language`.
+  /// - Returns: false for a fallback (another language, or a shorter tag of the chain).
+  public func isFirstChoice(_ language: String) -> Bool {
+    switch mode {
+    case .exact(let localization): return language == localization
+    case .chains(let chains):
+      return chains.first?.first.map { Self.normalize(language) == $0 } ?? false
+    }
+  }
+
+  /// The item chosen for this resolver's languages, or nil.
+  func pick(_ items: [LocalizedValue]?) -> LocalizedValue? {
     guard let items, !items.isEmpty else { return nil }
     switch mode {
     case .exact(let localization):
-      return items.first(where: { $0.language == localization })?.value
+      return items.first(where: { $0.language == localization })
     case .chains(let chains):
       let normalized = items.map { Self.normalize($0.language) }
       for chain in chains {
         for tag in chain {
           if let index = normalized.firstIndex(of: tag) {
-            return items[index].value
+            return items[index]
           }
         }
       }

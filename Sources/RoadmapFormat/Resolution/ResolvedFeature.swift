@@ -12,6 +12,14 @@ public struct ResolvedFeature: Sendable, Hashable {
   public var isFinished: Bool
   /// The vote count from the file, if any.
   public var votes: Int?
+  /// The `language` of the localized item the title was taken from, as written in the file;
+  /// nil when the plain field (or `N/A`) is shown.
+  public var titleLanguage: String?
+  /// The `language` of the localized item the status was taken from; nil for the plain field.
+  public var statusLanguage: String?
+  /// The `language` of the localized item the description was taken from; nil for the plain
+  /// field.
+  public var descriptionLanguage: String?
 
   /// Creates a resolved feature.
   ///
@@ -22,9 +30,14 @@ public struct ResolvedFeature: Sendable, Hashable {
   ///   - description: description shown.
   ///   - isFinished: finished or not.
   ///   - votes: vote count from the file.
+  ///   - titleLanguage: the language of the localized title shown, nil for the plain field.
+  ///   - statusLanguage: the language of the localized status shown, nil for the plain field.
+  ///   - descriptionLanguage: the language of the localized description shown, nil for the
+  ///     plain field.
   public init(
     id: String, title: String, status: String?, description: String, isFinished: Bool,
-    votes: Int?
+    votes: Int?, titleLanguage: String? = nil, statusLanguage: String? = nil,
+    descriptionLanguage: String? = nil
   ) {
     self.id = id
     self.title = title
@@ -32,5 +45,8 @@ public struct ResolvedFeature: Sendable, Hashable {
     self.description = description
     self.isFinished = isFinished
     self.votes = votes
+    self.titleLanguage = titleLanguage
+    self.statusLanguage = statusLanguage
+    self.descriptionLanguage = descriptionLanguage
   }
 }

@@ -99,7 +99,7 @@ struct CrossFeatureRules {
               message: "first feature with id \"\(id)\"", path: Self.idPath(firstRecord.index),
               offset: firstRecord.idOffset)
           ],
-          "id \"\(id)\" is already used by feature \(firstRecord.index); both would count votes "
+          "id \"\(id)\" is already used by feature #\(firstRecord.index + 1); both would count votes "
             + "under the same key and the app marks both as voted: give this feature a new id")
         continue
       }
@@ -175,8 +175,10 @@ struct CrossFeatureRules {
     }
   }
 
+  /// A feature named by its id and its 1-based position: `"dark" (#3)`, or `#3`
+  /// without an id.
   func describe(_ record: FeatureRecord) -> String {
-    record.id.map { "\"\(text($0))\"" } ?? "#\(record.index)"
+    record.id.map { "\"\(text($0))\" (#\(record.index + 1))" } ?? "#\(record.index + 1)"
   }
 
   /// A language present in a localized field of some features and missing in others.
@@ -330,7 +332,7 @@ struct CrossFeatureRules {
       guard reported.insert(id).inserted else { continue }
       let related = RelatedIssue(
         message: "feature \"\(id)\" in the previous version", path: Self.idPath(record.index),
-        offset: nil, location: location)
+        offset: nil, location: location, document: .previous)
       var renamedTo: String?
       if let title = record.title.map(previousText), let renamed = newByTitle[title],
         let newToken = renamed.id

@@ -2,8 +2,9 @@
 ///
 /// Keys come in a stable order: `id`, `title`, `status`, `description`, `isFinished`, `votes`,
 /// `localizedTitle`, `localizedStatus`, `localizedDescription`, then unknown keys in their
-/// original order. Absent keys are omitted. Strings are UTF-8 with only `"`, `\` and control
-/// characters escaped. Reading the output gives back equal features.
+/// original order. Absent keys are omitted. Strings are written by ``JSONString``: UTF-8, with
+/// only `"`, `\`, control characters and U+2028/U+2029 escaped. Reading the output gives back
+/// equal features.
 public enum RoadmapWriter {
   /// Writes `features` as a JSON array.
   ///
@@ -163,42 +164,7 @@ struct JSONByteWriter {
     }
   }
 
-  private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
-
   mutating func string(_ string: String) {
-    out.append(UInt8(ascii: "\""))
-    var string = string
-    string.withUTF8 { buffer in
-      var start = 0
-      for index in 0..<buffer.count {
-        let byte = buffer[index]
-        guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
-          continue
-        }
-        if start < index {
-          out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<index]))
-        }
-        start = index + 1
-        out.append(UInt8(ascii: "\\"))
-        switch byte {
-        case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
-        case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
-        case 0x0A: out.append(UInt8(ascii: "n"))
-        case 0x0D: out.append(UInt8(ascii: "r"))
-        case 0x09: out.append(UInt8(ascii: "t"))
-        case 0x08: out.append(UInt8(ascii: "b"))
-        case 0x0C: out.append(UInt8(ascii: "f"))
-        default:
-          out.append(contentsOf: [
-            UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-            Self.hex[Int(byte >> 4)], Self.hex[Int(byte & 0xF)],
-          ])
-        }
-      }
-      if start < buffer.count {
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start..<buffer.count]))
-      }
-    }
-    out.append(UInt8(ascii: "\""))
+    JSONString.appendQuoted(string, to: &out)
   }
 }

@@ -81,8 +81,9 @@ struct PostgresCounterTable {
   func insert(_ creation: CounterCreation, now: Int64) throws(VoteStoreError) -> CounterRecord? {
     try db.query(
       """
-      INSERT INTO counters (namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms)
-      VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT (namespace, key) DO NOTHING
+      INSERT INTO counters (namespace, key, value, anonymous, enable_reset, lower, upper,
+        created_ms, updated_ms)
+      VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $7) ON CONFLICT (namespace, key) DO NOTHING
       RETURNING \(Self.columns)
       """,
       Self.creationParameters(
@@ -93,38 +94,66 @@ struct PostgresCounterTable {
   /// The counter, locked until the transaction ends; created first from `creation` if given.
   private func lockedRecord(
     namespace: String, key: String, creation: CounterCreation?, now: Int64
-  ) throws(VoteStoreError) -> (record: CounterRecord, created: Bool)? {
+  ) throws(VoteStoreError) -> (record: CounterRecord, tally: CounterTally, created: Bool)? {
     guard let creation else {
       return try db.query(
-        "SELECT \(Self.columns) FROM counters WHERE namespace = $1 AND key = $2 FOR UPDATE",
+        """
+        SELECT \(Self.columns), anonymous FROM counters WHERE namespace = $1 AND key = $2
+        FOR UPDATE
+        """,
         [namespace, key]
-      ).first.map { (Self.record($0), false) }
+      ).first.map { row in
+        let record = Self.record(row)
+        return (
+          record, CounterTally(value: record.value, anonymous: PostgresText.int64(row[9])), false
+        )
+      }
     }
     guard
       let row = try db.query(
         """
-        INSERT INTO counters (namespace, key, value, enable_reset, lower, upper, created_ms,
-          updated_ms)
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
+        INSERT INTO counters (namespace, key, value, anonymous, enable_reset, lower, upper,
+          created_ms, updated_ms)
+        VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $7)
         ON CONFLICT (namespace, key) DO UPDATE SET value = counters.value
-        RETURNING \(Self.columns), (xmax = 0) AS inserted
+        RETURNING \(Self.columns), (xmax = 0) AS inserted, anonymous
         """,
         Self.creationParameters(creation, namespace: namespace, key: key, now: now)
       ).first
     else {
       throw VoteStoreError(.other, "PostgreSQL returned no row for an upsert")
     }
-    return (Self.record(row), PostgresText.bool(row[9]))
+    let record = Self.record(row)
+    return (
+      record, CounterTally(value: record.value, anonymous: PostgresText.int64(row[10])),
+      PostgresText.bool(row[9])
+    )
   }
 
-  private func store(value: Int64, of id: Int64, now: Int64) throws(VoteStoreError) {
+  /// Writes a decision: the voter set change, the tally, the updated time, one update.
+  private func carryOut(
+    _ decision: VoteDecision, on id: Int64, voter: String?, now: Int64
+  ) throws(VoteStoreError) {
+    switch (decision.voterChange, voter) {
+    case (.record, let voter?):
+      try db.query(
+        "INSERT INTO voters (counter_id, voter) VALUES ($1, $2)", [String(id), voter])
+    case (.remove, let voter?):
+      try db.query(
+        "DELETE FROM voters WHERE counter_id = $1 AND voter = $2", [String(id), voter])
+    case (.removeAll, _):
+      try db.query("DELETE FROM voters WHERE counter_id = $1", [String(id)])
+    default:
+      break
+    }
     try db.query(
       """
-      WITH changed AS (UPDATE counters SET value = $2, updated_ms = $3 WHERE id = $1)
-      UPDATE meta SET value = value + 1 WHERE name = $4
+      WITH changed AS (
+        UPDATE counters SET value = $2, anonymous = $3, updated_ms = $4 WHERE id = $1)
+      UPDATE meta SET value = value + 1 WHERE name = $5
       """,
       [
-        String(id), String(value), String(now),
+        String(id), String(decision.tally.value), String(decision.tally.anonymous), String(now),
         "updates:\(Int.random(in: 0..<PostgresSchema.updateShards))",
       ])
   }
@@ -132,52 +161,30 @@ struct PostgresCounterTable {
   func apply(_ mutation: CounterMutation, now: Int64) throws(VoteStoreError) -> MutationResult {
     try db.transaction { () throws(VoteStoreError) in
       guard
-        let (found, created) = try lockedRecord(
+        let (found, tally, created) = try lockedRecord(
           namespace: mutation.namespace, key: mutation.key,
           creation: mutation.createIfMissing, now: now)
       else {
         return MutationResult(outcome: .missing, record: nil)
       }
       var record = found
-      if mutation.checkBounds
-        && (mutation.delta < record.updateLowerBound || mutation.delta > record.updateUpperBound)
-      {
-        return MutationResult(outcome: .outOfBounds, record: record, created: created)
+      var hasVoted: Bool?
+      if let voter = mutation.voter, mutation.delta != 0 {
+        hasVoted =
+          !(try db.query(
+            "SELECT 1 FROM voters WHERE counter_id = $1 AND voter = $2", [String(record.id), voter]
+          ).rows.isEmpty)
       }
-      if mutation.delta == 0 {
-        return MutationResult(outcome: .applied, record: record, created: created)
+      let decision = try VoteDecision.apply(
+        delta: mutation.delta, voterHasVoted: hasVoted, checkBounds: mutation.checkBounds,
+        lower: record.updateLowerBound, upper: record.updateUpperBound, to: tally)
+      guard decision.changes else {
+        return MutationResult(outcome: decision.outcome, record: record, created: created)
       }
-      if let voter = mutation.voter {
-        if mutation.delta > 0 {
-          let inserted = try db.query(
-            "INSERT INTO voters (counter_id, voter) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            [String(record.id), voter]
-          ).affected
-          if inserted == 0 {
-            return MutationResult(outcome: .alreadyVoted, record: record, created: created)
-          }
-        } else {
-          let deleted = try db.query(
-            "DELETE FROM voters WHERE counter_id = $1 AND voter = $2", [String(record.id), voter]
-          ).affected
-          if deleted == 0 {
-            return MutationResult(outcome: .notVoted, record: record, created: created)
-          }
-        }
-      }
-      let (sum, wrapped) = record.value.addingReportingOverflow(mutation.delta)
-      if wrapped || sum > CounterLimits.maximum {
-        throw VoteStoreError.outOfRange(
-          "adding \(mutation.delta) to \(record.value) would leave ±\(CounterLimits.maximum)")
-      }
-      let newValue = max(0, sum)
-      if newValue == record.value {
-        return MutationResult(outcome: .atZero, record: record, created: created)
-      }
-      try store(value: newValue, of: record.id, now: now)
-      record.value = newValue
+      try carryOut(decision, on: record.id, voter: mutation.voter, now: now)
+      record.value = decision.tally.value
       record.updatedAt = now
-      return MutationResult(outcome: .applied, record: record, created: created)
+      return MutationResult(outcome: decision.outcome, record: record, created: created)
     }
   }
 
@@ -186,14 +193,15 @@ struct PostgresCounterTable {
   ) throws(VoteStoreError) -> (old: Int64, record: CounterRecord)? {
     try db.transaction { () throws(VoteStoreError) in
       guard
-        let (found, _) = try lockedRecord(
+        let (found, tally, _) = try lockedRecord(
           namespace: namespace, key: key, creation: createIfMissing, now: now)
       else { return nil }
       var record = found
+      let decision = try VoteDecision.set(value: value, on: tally)
+      try carryOut(decision, on: record.id, voter: nil, now: now)
       let old = record.value
-      record.value = max(0, value)
+      record.value = decision.tally.value
       record.updatedAt = now
-      try store(value: record.value, of: record.id, now: now)
       return (old, record)
     }
   }
@@ -204,7 +212,8 @@ struct PostgresCounterTable {
       let onConflict =
         replace
         ? """
-        DO UPDATE SET value = EXCLUDED.value, enable_reset = EXCLUDED.enable_reset,
+        DO UPDATE SET value = EXCLUDED.value, anonymous = EXCLUDED.anonymous,
+          enable_reset = EXCLUDED.enable_reset,
           lower = EXCLUDED.lower, upper = EXCLUDED.upper, created_ms = EXCLUDED.created_ms,
           updated_ms = EXCLUDED.updated_ms
         """ : "DO NOTHING"
@@ -215,11 +224,11 @@ struct PostgresCounterTable {
           let row = try db.query(
             """
             INSERT INTO counters (id, namespace, key, value, enable_reset, lower, upper,
-              created_ms, updated_ms)
+              created_ms, updated_ms, anonymous)
             VALUES (CASE WHEN $1::bigint > 0
                           AND NOT EXISTS (SELECT 1 FROM counters WHERE id = $1::bigint)
                          THEN $1::bigint ELSE nextval('counters_id_seq') END,
-                    $2, $3, $4, $5, $6, $7, $8, $9)
+                    $2, $3, $4, $5, $6, $7, $8, $9, $10)
             ON CONFLICT (namespace, key) \(onConflict)
             RETURNING id, (xmax = 0) AS inserted
             """,
@@ -228,6 +237,8 @@ struct PostgresCounterTable {
               PostgresText.bool(incoming.enableReset), String(incoming.updateLowerBound),
               String(incoming.updateUpperBound), String(incoming.createdAt),
               String(incoming.updatedAt),
+              // Validated before: the voters are distinct and no more than the count.
+              String(max(0, incoming.value - Int64(counter.voters.count))),
             ]
           ).first
         else {

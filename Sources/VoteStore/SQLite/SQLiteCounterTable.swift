@@ -63,8 +63,9 @@ struct SQLiteCounterTable {
   ) throws(VoteStoreError) -> CounterRecord? {
     try db.statement(
       """
-      INSERT INTO counters (namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7) ON CONFLICT (namespace, key) DO NOTHING
+      INSERT INTO counters (namespace, key, value, anonymous, enable_reset, lower, upper,
+        created_ms, updated_ms)
+      VALUES (?1, ?2, ?3, ?3, ?4, ?5, ?6, ?7, ?7) ON CONFLICT (namespace, key) DO NOTHING
       """
     ).run([
       .text(creation.namespace), .text(creation.key), .integer(max(0, creation.value)),
@@ -79,89 +80,99 @@ struct SQLiteCounterTable {
       createdAt: now, updatedAt: now)
   }
 
+  /// The counter with its anonymous part, for a write.
+  private func tallied(
+    namespace: String, key: String
+  ) throws(VoteStoreError) -> (record: CounterRecord, tally: CounterTally)? {
+    try db.statement(
+      "SELECT \(Self.columns), anonymous FROM counters WHERE namespace = ?1 AND key = ?2"
+    ).firstRow([.text(namespace), .text(key)]) { row in
+      let record = Self.record(row)
+      return (record, CounterTally(value: record.value, anonymous: row.int64(9)))
+    }
+  }
+
+  /// The counter for a write, created from `creation` when missing and one is given.
+  private func target(
+    namespace: String, key: String, creation: CounterCreation?, now: Int64
+  ) throws(VoteStoreError) -> (record: CounterRecord, tally: CounterTally, created: Bool)? {
+    if let (record, tally) = try tallied(namespace: namespace, key: key) {
+      return (record, tally, false)
+    }
+    guard var creation else { return nil }
+    creation.namespace = namespace
+    creation.key = key
+    guard let inserted = try insert(creation, now: now) else {
+      throw VoteStoreError(.other, "\(db.path): counter vanished while being created")
+    }
+    return (inserted, CounterTally(anonymous: inserted.value, identified: 0), true)
+  }
+
   func apply(_ mutation: CounterMutation, now: Int64) throws(VoteStoreError) -> MutationResult {
-    var created = false
-    var record: CounterRecord
-    if let existing = try self.record(namespace: mutation.namespace, key: mutation.key) {
-      record = existing
-    } else if var creation = mutation.createIfMissing {
-      creation.namespace = mutation.namespace
-      creation.key = mutation.key
-      guard let inserted = try insert(creation, now: now) else {
-        throw VoteStoreError(.other, "\(db.path): counter vanished while being created")
-      }
-      record = inserted
-      created = true
-    } else {
+    guard
+      let (found, tally, created) = try target(
+        namespace: mutation.namespace, key: mutation.key, creation: mutation.createIfMissing,
+        now: now)
+    else {
       return MutationResult(outcome: .missing, record: nil)
     }
-
-    if mutation.checkBounds
-      && (mutation.delta < record.updateLowerBound || mutation.delta > record.updateUpperBound)
-    {
-      return MutationResult(outcome: .outOfBounds, record: record, created: created)
+    var record = found
+    var hasVoted: Bool?
+    if let voter = mutation.voter, mutation.delta != 0 {
+      hasVoted =
+        try db.statement("SELECT 1 FROM voters WHERE counter_id = ?1 AND voter = ?2")
+        .firstRow([.integer(record.id), .text(voter)]) { _ in true } ?? false
     }
-    if mutation.delta == 0 {
-      return MutationResult(outcome: .applied, record: record, created: created)
+    let decision = try VoteDecision.apply(
+      delta: mutation.delta, voterHasVoted: hasVoted, checkBounds: mutation.checkBounds,
+      lower: record.updateLowerBound, upper: record.updateUpperBound, to: tally)
+    guard decision.changes else {
+      return MutationResult(outcome: decision.outcome, record: record, created: created)
     }
-    if let voter = mutation.voter {
-      if mutation.delta > 0 {
-        try db.statement(
-          "INSERT INTO voters (counter_id, voter) VALUES (?1, ?2) ON CONFLICT DO NOTHING"
-        )
-        .run([.integer(record.id), .text(voter)])
-        if db.changes == 0 {
-          return MutationResult(outcome: .alreadyVoted, record: record, created: created)
-        }
-      } else {
-        try db.statement("DELETE FROM voters WHERE counter_id = ?1 AND voter = ?2")
-          .run([.integer(record.id), .text(voter)])
-        if db.changes == 0 {
-          return MutationResult(outcome: .notVoted, record: record, created: created)
-        }
-      }
-    }
-    let (sum, wrapped) = record.value.addingReportingOverflow(mutation.delta)
-    if wrapped || sum > CounterLimits.maximum {
-      throw VoteStoreError.outOfRange(
-        "adding \(mutation.delta) to \(record.value) would leave ±\(CounterLimits.maximum)")
-    }
-    let newValue = max(0, sum)
-    if newValue == record.value {
-      // Only a decrement on a zero counter gets here (delta != 0). A voter's vote, if any,
-      // has been removed above and stays removed.
-      return MutationResult(outcome: .atZero, record: record, created: created)
-    }
-    try db.statement("UPDATE counters SET value = ?2, updated_ms = ?3 WHERE id = ?1")
-      .run([.integer(record.id), .integer(newValue), .integer(now)])
-    try countUpdate()
-    record.value = newValue
+    try carryOut(decision, on: record.id, voter: mutation.voter, now: now)
+    record.value = decision.tally.value
     record.updatedAt = now
-    return MutationResult(outcome: .applied, record: record, created: created)
+    return MutationResult(outcome: decision.outcome, record: record, created: created)
+  }
+
+  /// Writes a decision: the voter set change, the tally, the updated time, one update.
+  private func carryOut(
+    _ decision: VoteDecision, on id: Int64, voter: String?, now: Int64
+  ) throws(VoteStoreError) {
+    switch (decision.voterChange, voter) {
+    case (.record, let voter?):
+      try db.statement("INSERT INTO voters (counter_id, voter) VALUES (?1, ?2)")
+        .run([.integer(id), .text(voter)])
+    case (.remove, let voter?):
+      try db.statement("DELETE FROM voters WHERE counter_id = ?1 AND voter = ?2")
+        .run([.integer(id), .text(voter)])
+    case (.removeAll, _):
+      try db.statement("DELETE FROM voters WHERE counter_id = ?1").run([.integer(id)])
+    default:
+      break
+    }
+    try db.statement(
+      "UPDATE counters SET value = ?2, anonymous = ?3, updated_ms = ?4 WHERE id = ?1"
+    ).run([
+      .integer(id), .integer(decision.tally.value), .integer(decision.tally.anonymous),
+      .integer(now),
+    ])
+    try countUpdate()
   }
 
   func set(
     namespace: String, key: String, value: Int64, createIfMissing: CounterCreation?, now: Int64
   ) throws(VoteStoreError) -> (old: Int64, record: CounterRecord)? {
-    var record: CounterRecord
-    if let existing = try self.record(namespace: namespace, key: key) {
-      record = existing
-    } else if var creation = createIfMissing {
-      creation.namespace = namespace
-      creation.key = key
-      guard let inserted = try insert(creation, now: now) else {
-        throw VoteStoreError(.other, "\(db.path): counter vanished while being created")
-      }
-      record = inserted
-    } else {
-      return nil
-    }
+    guard
+      let (found, tally, _) = try target(
+        namespace: namespace, key: key, creation: createIfMissing, now: now)
+    else { return nil }
+    var record = found
+    let decision = try VoteDecision.set(value: value, on: tally)
+    try carryOut(decision, on: record.id, voter: nil, now: now)
     let old = record.value
-    record.value = max(0, value)
+    record.value = decision.tally.value
     record.updatedAt = now
-    try db.statement("UPDATE counters SET value = ?2, updated_ms = ?3 WHERE id = ?1")
-      .run([.integer(record.id), .integer(record.value), .integer(now)])
-    try countUpdate()
     return (old, record)
   }
 
@@ -169,6 +180,8 @@ struct SQLiteCounterTable {
     var summary = ImportSummary(imported: 0, skipped: 0)
     for counter in export.counters {
       let incoming = counter.record
+      // Validated before: the voters are distinct and no more than the count.
+      let anonymous = max(0, incoming.value - Int64(counter.voters.count))
       let id: Int64
       if let existing = try record(namespace: incoming.namespace, key: incoming.key) {
         guard replace else {
@@ -179,12 +192,12 @@ struct SQLiteCounterTable {
         try db.statement(
           """
           UPDATE counters SET value = ?2, enable_reset = ?3, lower = ?4, upper = ?5,
-            created_ms = ?6, updated_ms = ?7 WHERE id = ?1
+            created_ms = ?6, updated_ms = ?7, anonymous = ?8 WHERE id = ?1
           """
         ).run([
           .integer(id), .integer(incoming.value), .bool(incoming.enableReset),
           .integer(incoming.updateLowerBound), .integer(incoming.updateUpperBound),
-          .integer(incoming.createdAt), .integer(incoming.updatedAt),
+          .integer(incoming.createdAt), .integer(incoming.updatedAt), .integer(anonymous),
         ])
         try db.statement("DELETE FROM voters WHERE counter_id = ?1").run([.integer(id)])
       } else {
@@ -192,15 +205,15 @@ struct SQLiteCounterTable {
         try db.statement(
           """
           INSERT INTO counters (id, namespace, key, value, enable_reset, lower, upper,
-            created_ms, updated_ms)
+            created_ms, updated_ms, anonymous)
           VALUES ((SELECT CASE WHEN count(*) = 0 AND ?1 > 0 THEN ?1 END
-                   FROM counters WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                   FROM counters WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
           """
         ).run([
           .integer(incoming.id), .text(incoming.namespace), .text(incoming.key),
           .integer(incoming.value), .bool(incoming.enableReset),
           .integer(incoming.updateLowerBound), .integer(incoming.updateUpperBound),
-          .integer(incoming.createdAt), .integer(incoming.updatedAt),
+          .integer(incoming.createdAt), .integer(incoming.updatedAt), .integer(anonymous),
         ])
         id = db.lastInsertRowID
       }

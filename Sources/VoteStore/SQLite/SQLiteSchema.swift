@@ -5,7 +5,10 @@
 enum SQLiteSchema {
   /// Every step from an empty database to the current schema, in order.
   static let migrations: [SchemaMigration<SQLiteConnection>] = [
-    .sql(1, "counters, voters and meta tables", version1)
+    .sql(1, "counters, voters and meta tables", version1),
+    .sql(2, "anonymous part of each count", version2),
+    SchemaMigration(3, "voter ids stored as HMAC-SHA-256 hashes", apply: hashVoters),
+    .sql(4, "VoteFirst board tables", BoardSchema.sqliteVersion4),
   ]
 
   /// The schema version this code writes.
@@ -36,6 +39,39 @@ enum SQLiteSchema {
     INSERT INTO meta (name, value) VALUES ('schema_version', 1), ('updates', 0);
     """
 
+  // The count is anonymous votes plus voters: the voters a count already holds are taken out
+  // of it (at most all of it), and a count below its voters is raised to them.
+  private static let version2 = """
+    ALTER TABLE counters ADD COLUMN anonymous INTEGER NOT NULL DEFAULT 0
+      CHECK (anonymous >= 0 AND anonymous <= value);
+    UPDATE counters SET
+      anonymous = max(0, value - (SELECT count(*) FROM voters WHERE counter_id = counters.id)),
+      value = max(0, value - (SELECT count(*) FROM voters WHERE counter_id = counters.id))
+        + (SELECT count(*) FROM voters WHERE counter_id = counters.id);
+    """
+
+  /// Replaces every clear voter id with its keyed hash and records the key's fingerprint.
+  private static func hashVoters(
+    _ db: SQLiteConnection, _ context: MigrationContext
+  ) throws(VoteStoreError) {
+    let pairs = try db.statement("SELECT counter_id, voter FROM voters").rows { row in
+      (row.int64(0), row.text(1))
+    }
+    try db.execute("DELETE FROM voters")
+    let insert = try db.statement(
+      "INSERT INTO voters (counter_id, voter) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
+    for (id, voter) in pairs {
+      try insert.run([.integer(id), .text(context.voterKey.hash(voter))])
+    }
+    try SQLiteCounterTable(db: db).recordVoterKey(context.voterKey)
+  }
+
+  /// Throws ``VoteStoreError/Kind/incompatible`` when the database is newer than this code.
+  static func refuseNewer(_ db: SQLiteConnection) throws(VoteStoreError) {
+    let found = try db.integer("PRAGMA user_version") ?? 0
+    if found > version { throw SchemaMigrations.newer(found, latest: version, place: db.path) }
+  }
+
   /// Brings the database on `db` to the last of `steps` (``migrations`` unless a test gives
   /// its own), one transaction per missing step.
   ///
@@ -43,7 +79,8 @@ enum SQLiteSchema {
   /// left untouched. Another process migrating at the same time is harmless: each step
   /// re-reads the version under the write lock and skips what is already applied.
   static func migrate(
-    _ db: SQLiteConnection, steps migrations: [SchemaMigration<SQLiteConnection>] = migrations
+    _ db: SQLiteConnection, context: MigrationContext,
+    steps migrations: [SchemaMigration<SQLiteConnection>] = migrations
   ) throws(VoteStoreError) {
     let version = SchemaMigrations.latest(migrations)
     if let problem = SchemaMigrations.problem(migrations) {
@@ -63,7 +100,7 @@ enum SQLiteSchema {
           return
         }
         do throws(VoteStoreError) {
-          try step.apply(db)
+          try step.apply(db, context)
         } catch {
           throw VoteStoreError(
             error.kind,

@@ -37,6 +37,24 @@ import Testing
     #expect(result.stderrText.isEmpty)
   }
 
+  @Test func jsonEscapesLineSeparatorsAndControlCharacters() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    // In the file: "\u2028" escapes and a tab, all of which `show` must write escaped again.
+    try directory.write(
+      "separators.json",
+      #"[{"id": "1", "title": "Line\u2028break\u2029end", "description": "a\tb \"q\" \u0008"}]"#)
+    let result = try await show(["separators.json", "--format", "json"], in: directory)
+    #expect(result.exitCode == 0)
+    #expect(result.stdoutText.contains(#""title":"Line\u2028break\u2029end""#))
+    #expect(result.stdoutText.contains(#""description":"a\tb \"q\" \b""#))
+    #expect(!result.stdoutText.unicodeScalars.contains("\u{2028}"))
+    let decoded = try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any]
+    let feature = (decoded?["features"] as? [[String: Any]])?.first
+    #expect(feature?["title"] as? String == "Line\u{2028}break\u{2029}end")
+    #expect(feature?["description"] as? String == "a\tb \"q\" \u{8}")
+  }
+
   @Test func germanTable() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }

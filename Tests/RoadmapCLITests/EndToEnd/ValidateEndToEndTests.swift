@@ -79,7 +79,9 @@ import Testing
     #expect(files[1]["valid"] as? Bool == false)
     #expect(files[1]["features"] as? Int == 2)
     let diagnostic = try #require((files[1]["diagnostics"] as? [[String: Any]])?.first)
-    #expect(Set(diagnostic.keys) == ["code", "severity", "message", "path", "line", "column"])
+    #expect(
+      Set(diagnostic.keys) == ["code", "severity", "message", "path", "line", "column", "related"])
+    #expect((diagnostic["related"] as? [Any])?.isEmpty == true)
     #expect(diagnostic["code"] as? String == "id-not-string")
     #expect(diagnostic["severity"] as? String == "error")
     #expect(diagnostic["path"] as? String == "/1/id")

@@ -4,7 +4,8 @@ import Foundation
 ///
 ///     let server = try await TestHTTPServer.start()
 ///     defer { server.stop() }
-///     let url = server.url("/good.json")     // also /broken.json, /missing.json (404), /page.html
+///     let url = server.url("/good.json")     // also /broken.json, /missing.json (404), /page.html,
+///                                            // /sneaky.json (HTML as JSON), /good-as-html.json
 struct TestHTTPServer: Sendable {
   let process: ChildProcess
   let directory: TemporaryDirectory
@@ -20,6 +21,7 @@ struct TestHTTPServer: Sendable {
         "/page.html": (200, "text/html; charset=utf-8",
                        b"<!DOCTYPE html><html><body>[roadmap]</body></html>"),
         "/sneaky.json": (200, "application/json", b"\\n  <html><body>oops</body></html>"),
+        "/good-as-html.json": (200, "text/html; charset=utf-8", open(sys.argv[1], "rb").read()),
     }
 
     class Handler(http.server.BaseHTTPRequestHandler):

@@ -9,10 +9,12 @@ struct ServeCommand: Command {
     name: "serve",
     abstract: "Serve vote counts over HTTP (countapi.xyz and counterapi.dev v1 compatible).",
     discussion: """
-      Opens the store (SQLite in --data-dir unless --postgres is given), checks it, and prints \
+      Opens the store (SQLite in --data-dir, created if needed, unless --postgres is given), \
+      checks it, and prints \
       'Serving on http://HOST:PORT' once it is listening. Every vote is durable before it is \
       answered. SIGTERM or SIGINT stops it gracefully (exit 0). A damaged database is refused \
-      (exit 1). Routes and bodies: docs/counter-protocol.md; deployment: docs/serving.md.
+      (exit 1). Routes and bodies: docs/counter-protocol.md and, for the VoteFirst board API \
+      under /api/v1/, docs/votefirst-api.md; deployment: docs/serving.md.
       """)
 
   @Option(valueName: "address", help: "The address to listen on.")
@@ -99,9 +101,16 @@ struct ServeCommand: Command {
       maxConnectionsPerAddress, trustProxy: trustProxy)
     let signals = try ServeSignalWaiter()
     let store = try self.store.open(context, mustExist: false)
+    let boards: any BoardStore
+    do {
+      boards = try self.store.openBoards(beside: store)
+    } catch {
+      await store.close()
+      throw error
+    }
     let stderr = context.stderr
     let service = CounterService(
-      store: store,
+      store: store, boards: boards,
       configuration: CounterServiceConfiguration(
         adminToken: adminToken,
         strictCountapi: strictCountapi,
@@ -112,11 +121,14 @@ struct ServeCommand: Command {
         accessLog: accessLog,
         version: RoadmapCLI.version,
         log: { stderr.writeLine($0) }))
+    // Bodies up to 32 MiB: a VoteFirst batch import of 10,000 features is one request.
+    serverConfiguration.maxBodyBytes = 32 << 20
     let server = HTTPServer(configuration: serverConfiguration, handler: service.handler)
     let boundPort: Int
     do {
       boundPort = try server.start()
     } catch {
+      await boards.close()
       await store.close()
       throw CommandError.failure("cannot listen on \(host):\(port): \(error)")
     }
@@ -126,6 +138,7 @@ struct ServeCommand: Command {
     let signal = await signals.wait()
     stderr.writeLine("Received signal \(signal); finishing requests in flight…")
     await server.shutdown(gracePeriod: .seconds(10))
+    await boards.close()
     await store.close()
     stderr.writeLine("Stopped.")
     return 0

@@ -14,9 +14,10 @@ import RoadmapFormat
 /// the way an app fetches it, or `-` for standard input.
 ///
 /// A file that cannot be read and a URL that cannot be reached are failures (exit 1) whose message
-/// names the input. A URL that answers with a status other than 200, or with an HTML page, loads
-/// with a diagnostic saying so: the Roadmap package hands such a body to its decoder and shows an
-/// empty roadmap.
+/// names the input. A URL that answers with a status other than 200, or with a body that is an
+/// HTML page, loads with an error saying so: the Roadmap package hands such a body to its decoder
+/// and shows an empty roadmap. A JSON body sent as `text/html` loads with a warning only, since
+/// the app decodes it all the same.
 enum InputLoader {
   /// How `-` is named in diagnostics.
   static let standardInputName = "<stdin>"
@@ -98,7 +99,7 @@ enum InputLoader {
           path: "", line: 1, column: 1))
     }
     let contentType = (http.value(forHTTPHeaderField: "Content-Type") ?? "").lowercased()
-    if contentType.contains("text/html") || looksLikeHTML(loaded.bytes) {
+    if looksLikeHTML(loaded.bytes) {
       loaded.transportProblems.append(
         Diagnostic(
           code: "html-body", severity: .error,
@@ -106,6 +107,16 @@ enum InputLoader {
             + (contentType.isEmpty ? "" : " (Content-Type: \(contentType))")
             + ". Link the raw file (for GitHub: raw.githubusercontent.com), not the page "
             + "that shows it.",
+          path: "", line: 1, column: 1))
+    } else if contentType.contains("text/html") {
+      // The app decodes any body whatever its type, so this works; but it is a sign of a
+      // misconfigured host, and proxies or CDNs may treat an HTML page differently.
+      loaded.transportProblems.append(
+        Diagnostic(
+          code: "html-content-type", severity: .warning,
+          message: "The server sends this JSON with Content-Type: \(contentType). The Roadmap "
+            + "package decodes it anyway, but serve it as application/json so caches and "
+            + "proxies do not treat it as a page.",
           path: "", line: 1, column: 1))
     }
     return loaded

@@ -6,6 +6,10 @@ struct LoadedInput: Sendable {
   var displayPath: String
   /// The body.
   var bytes: [UInt8]
-  /// A problem found before the JSON is read: an HTTP status other than 200, an HTML page.
+  /// A problem found before the JSON is read: an HTTP status other than 200, an HTML page
+  /// (errors), a JSON body sent as `text/html` (a warning).
   var transportProblems: [Diagnostic] = []
+
+  /// The transport errors: when there is one, the body is not checked as JSON.
+  var transportErrors: [Diagnostic] { transportProblems.filter { $0.severity == .error } }
 }

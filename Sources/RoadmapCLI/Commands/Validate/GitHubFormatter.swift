@@ -19,7 +19,8 @@ enum GitHubFormatter {
         }
         var message = diagnostic.message
         for related in diagnostic.related {
-          message += "\n\(file.displayPath):\(related.line):\(related.column): \(related.message)"
+          message +=
+            "\n\(file.path(of: related)):\(related.line):\(related.column): \(related.message)"
         }
         output += "::\(command) file=\(escapeProperty(file.displayPath)),line=\(diagnostic.line),"
         output += "col=\(diagnostic.column),title=\(escapeProperty(diagnostic.code))::"

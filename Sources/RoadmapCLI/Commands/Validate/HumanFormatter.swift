@@ -1,7 +1,8 @@
 import RoadmapFormat
 
 /// `path:line:column: severity: message [code]`, the source line, a caret under the column, the
-/// related places as notes, and a summary line per file.
+/// related places as notes (each naming its own file), and a summary line per file. A file that
+/// is not text gets no excerpt (it would be a line of unprintable bytes).
 enum HumanFormatter {
   static func render(_ files: [ValidatedFile], summaries: Bool = true) -> String {
     var output = ""
@@ -10,11 +11,13 @@ enum HumanFormatter {
       for diagnostic in file.diagnostics {
         output += "\(file.displayPath):\(diagnostic.line):\(diagnostic.column): "
         output += "\(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\n"
-        if let excerpt = lines.excerpt(line: diagnostic.line, column: diagnostic.column) {
+        if diagnostic.code != "not-text",
+          let excerpt = lines.excerpt(line: diagnostic.line, column: diagnostic.column)
+        {
           output += excerpt.source + "\n" + excerpt.caret + "\n"
         }
         for related in diagnostic.related {
-          output += "\(file.displayPath):\(related.line):\(related.column): note: "
+          output += "\(file.path(of: related)):\(related.line):\(related.column): note: "
           output += related.message + "\n"
         }
       }

@@ -1,7 +1,8 @@
 import RoadmapFormat
 
 /// Exactly `{"files":[{"path":…,"valid":bool,"features":N,"diagnostics":[{"code":…,"severity":…,
-/// "message":…,"path":…,"line":N,"column":N}]}]}` on one line, lines and columns 1-based.
+/// "message":…,"path":…,"line":N,"column":N,"related":[{"file":…,"path":…,"line":N,"column":N,
+/// "message":…}]}]}]}` on one line, lines and columns 1-based.
 enum JSONFormatter {
   static func render(_ files: [ValidatedFile]) -> String {
     "{\"files\":[" + files.map(renderFile).joined(separator: ",") + "]}\n"
@@ -17,7 +18,15 @@ enum JSONFormatter {
       output += "\"severity\":\(JSONText.quote(diagnostic.severity.rawValue)),"
       output += "\"message\":\(JSONText.quote(diagnostic.message)),"
       output += "\"path\":\(JSONText.quote(diagnostic.path)),"
-      output += "\"line\":\(max(1, diagnostic.line)),\"column\":\(max(1, diagnostic.column))}"
+      output += "\"line\":\(max(1, diagnostic.line)),\"column\":\(max(1, diagnostic.column)),"
+      output += "\"related\":["
+      output += diagnostic.related.map { related in
+        "{\"file\":\(JSONText.quote(file.path(of: related))),"
+          + "\"path\":\(JSONText.quote(related.path)),"
+          + "\"line\":\(max(1, related.line)),\"column\":\(max(1, related.column)),"
+          + "\"message\":\(JSONText.quote(related.message))}"
+      }.joined(separator: ",")
+      output += "]}"
     }
     return output + "]}"
   }

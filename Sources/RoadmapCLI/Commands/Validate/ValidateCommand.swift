@@ -66,7 +66,7 @@ struct ValidateCommand: Command {
     var previousBytes: [UInt8]? = nil
     if let old = previous {
       let loaded = try await InputLoader.load(old, context: context)
-      if let problem = loaded.transportProblems.first {
+      if let problem = loaded.transportErrors.first {
         throw CommandError.failure("cannot use --previous '\(old)': \(problem.message)")
       }
       previousBytes = loaded.bytes
@@ -80,7 +80,8 @@ struct ValidateCommand: Command {
     for input in inputs {
       switch await Self.load(input, context: context) {
       case .success(let loaded):
-        let file = Self.validate(loaded, with: validator, previous: previousBytes, strict: strict)
+        var file = Self.validate(loaded, with: validator, previous: previousBytes, strict: strict)
+        file.previousPath = previous.map { $0 == "-" ? InputLoader.standardInputName : $0 }
         allValid = allValid && file.isValid
         switch format {
         case .json: context.stdout.write((written > 0 ? "," : "") + JSONFormatter.renderFile(file))
@@ -112,7 +113,8 @@ struct ValidateCommand: Command {
     }
   }
 
-  /// Validates one loaded input; transport problems (HTTP status, HTML) replace the JSON checks.
+  /// Validates one loaded input; transport errors (HTTP status, HTML) replace the JSON checks,
+  /// transport warnings (an HTML content type) come before them.
   static func validate(
     _ input: LoadedInput,
     with validator: RoadmapValidator,
@@ -121,9 +123,9 @@ struct ValidateCommand: Command {
   ) -> ValidatedFile {
     var diagnostics = input.transportProblems
     var featureCount = 0
-    if diagnostics.isEmpty {
+    if input.transportErrors.isEmpty {
       let report = validator.validate(input.bytes, previous: previous)
-      diagnostics = report.diagnostics
+      diagnostics += report.diagnostics
       featureCount = report.featureCount
     }
     for index in diagnostics.indices {

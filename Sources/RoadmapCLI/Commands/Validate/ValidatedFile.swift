@@ -12,6 +12,13 @@ struct ValidatedFile: Sendable {
   var featureCount: Int
   /// Whether the file passes: no errors, and no warnings under `--strict`.
   var isValid: Bool
+  /// How to name the previous version (`--previous`), for related places in it.
+  var previousPath: String? = nil
+
+  /// The file a related place is in: this one, or the previous version.
+  func path(of related: RelatedLocation) -> String {
+    related.document == .previous ? previousPath ?? "<previous>" : displayPath
+  }
 
   var errorCount: Int { diagnostics.count { $0.severity == .error } }
   var warningCount: Int { diagnostics.count { $0.severity == .warning } }

@@ -5,7 +5,11 @@ import VoteStore
 struct VotesExportCommand: Command {
   static let configuration = CommandConfiguration(
     name: "export",
-    abstract: "Write every counter and its voters as JSON (to stdout or a file).")
+    abstract: "Write every counter and its voters as JSON (to stdout or a file).",
+    discussion: """
+      The store must already exist: a --data-dir without votes.sqlite3 is an error (exit 1), \
+      not an empty export, and nothing is created there.
+      """)
 
   @OptionGroup var store: VotesStoreOptions
 

@@ -8,7 +8,8 @@ struct VotesImportCommand: Command {
     abstract: "Load a 'votes export' file into a store, all or nothing.",
     discussion: """
       Counters that already exist are left as they are (and counted as skipped) unless \
-      --replace is given, which overwrites them with the file's counts and voters.
+      --replace is given, which overwrites them with the file's counts and voters. A --data-dir \
+      without a store gets a new one.
       """)
 
   @Argument(help: "The export to load; '-' reads standard input.")
@@ -29,26 +30,105 @@ struct VotesImportCommand: Command {
     } catch {
       throw CommandError.failure("cannot read \(file): \(error.localizedDescription)")
     }
-    let export: VoteExport
-    do {
-      export = try JSONDecoder().decode(VoteExport.self, from: Data(bytes))
-    } catch {
-      throw CommandError.failure("\(file) is not a 'roadmapctl votes export' file: \(error)")
+    let export = try Self.decode(bytes, file: file)
+    let summary = try await importCleanly(export, context)
+    context.stdout.writeLine(Self.summaryLine(summary))
+    return 0
+  }
+}
+
+extension VotesImportCommand {
+  /// Imports `export` into the store the options name. A failed import into a data
+  /// directory that held no store leaves no store (nor a directory it had to create)
+  /// behind: a mistyped path or a bad file never leaves an empty `votes.sqlite3`.
+  func importCleanly(_ export: VoteExport, _ context: CommandContext) async throws
+    -> ImportSummary
+  {
+    let directory = URL(fileURLWithPath: context.resolvePath(store.dataDir))
+    let database = directory.appendingPathComponent(SQLiteVoteStore.fileName)
+    let usesDirectory = (store.postgres ?? "").isEmpty
+    let manager = FileManager.default
+    let hadDirectory = manager.fileExists(atPath: directory.path)
+    let hadDatabase = manager.fileExists(atPath: database.path)
+    let hadVoterKey = manager.fileExists(atPath: database.path + "-voter-key")
+    func removeWhatWeCreated() {
+      guard usesDirectory, !hadDatabase else { return }
+      if !hadDirectory {
+        try? manager.removeItem(at: directory)
+        return
+      }
+      for suffix in ["", "-wal", "-shm", "-journal"] + (hadVoterKey ? [] : ["-voter-key"]) {
+        try? manager.removeItem(atPath: database.path + suffix)
+      }
     }
-    let store = try self.store.open(context, mustExist: false)
-    let summary: ImportSummary
+    let opened: any VoteStore
     do {
-      summary = try await store.importAll(export, replace: replace)
+      opened = try store.open(context, mustExist: false)
     } catch {
-      await store.close()
+      removeWhatWeCreated()
+      throw error
+    }
+    do {
+      let summary = try await opened.importAll(export, replace: replace)
+      await opened.close()
+      return summary
+    } catch {
+      await opened.close()
+      removeWhatWeCreated()
       throw CommandError.failure("nothing was imported: \(error)")
     }
-    await store.close()
-    var line = "Imported \(summary.imported) counters"
+  }
+
+  /// `Imported 1 counter.`, `Imported 3 counters, skipped 1 that already exists (…).`
+  static func summaryLine(_ summary: ImportSummary) -> String {
+    var line = "Imported \(summary.imported) \(summary.imported == 1 ? "counter" : "counters")"
     if summary.skipped > 0 {
-      line += ", skipped \(summary.skipped) that already exist (use --replace to overwrite them)"
+      line +=
+        summary.skipped == 1
+        ? ", skipped 1 that already exists (use --replace to overwrite it)"
+        : ", skipped \(summary.skipped) that already exist (use --replace to overwrite them)"
     }
-    context.stdout.writeLine(line + ".")
-    return 0
+    return line + "."
+  }
+
+  /// The export in `bytes`, or a failure that says in words what is wrong and where.
+  static func decode(_ bytes: [UInt8], file: String) throws(CommandError) -> VoteExport {
+    let what = "a 'roadmapctl votes export' file (JSON: {\"version\":1,\"counters\":[…]})"
+    if bytes.contains(0) || String(bytes: bytes, encoding: .utf8) == nil {
+      throw .failure("\(file) is not a text file; expected \(what).")
+    }
+    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+      throw .failure("\(file) is empty; expected \(what).")
+    }
+    switch VoteExport.read(bytes) {
+    case .success(let export):
+      return export
+    case .failure(let found):
+      throw .failure(describe(found.problems, file: file))
+    }
+  }
+
+  /// Every problem, one per line, each with `file:line:column` (a syntax error alone: the
+  /// file cannot be read further).
+  static func describe(_ problems: [ImportProblem], file: String) -> String {
+    func place(_ problem: ImportProblem) -> String {
+      guard let line = problem.line, let column = problem.column else { return file }
+      return "\(file):\(line):\(column)"
+    }
+    if problems.count == 1, let only = problems.first, only.index == nil, only.path.isEmpty {
+      return "\(place(only)): \(only.message)."
+    }
+    var text =
+      "nothing was imported: \(file) has \(problems.count) "
+      + (problems.count == 1 ? "problem" : "problems") + ":"
+    for problem in problems {
+      var line = "\n  \(place(problem)): "
+      if !problem.path.isEmpty { line += problem.path }
+      if let index = problem.index {
+        line += " (counter \(index + 1)" + (problem.counter.map { ", \($0)" } ?? "") + ")"
+      }
+      text += line + ": " + problem.message + "."
+    }
+    return text
   }
 }

@@ -11,7 +11,7 @@ struct VotesStoreOptions: ParsableArguments {
 
   @Option(
     valueName: "dir",
-    help: "The directory of the embedded SQLite store (votes.sqlite3), created if needed.")
+    help: "The directory of the embedded SQLite store (votes.sqlite3).")
   var dataDir: String = defaultDataDirectory
 
   @Option(

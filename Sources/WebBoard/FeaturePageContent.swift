@@ -1,0 +1,18 @@
+import VoteFirstAPI
+
+/// What the page of one feature shows.
+public struct FeaturePageContent: Sendable, Hashable {
+  /// The feature's board, with the project's settings, stages and tags.
+  public var snapshot: BoardSnapshot
+  /// The feature.
+  public var feature: Feature
+  /// The release it shipped in, when it names one that exists.
+  public var release: Release?
+
+  /// Creates the content of a feature page.
+  public init(snapshot: BoardSnapshot, feature: Feature, release: Release? = nil) {
+    self.snapshot = snapshot
+    self.feature = feature
+    self.release = release
+  }
+}

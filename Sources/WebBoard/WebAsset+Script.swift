@@ -1,0 +1,166 @@
+extension WebAsset {
+  /// The script's text: voting with a per-browser voter id, and the suggestion form.
+  ///
+  /// The voter id lives in `localStorage` (`roadmapbridge.voter`) and is copied into the
+  /// `rb_voter` cookie (path `/b`), so the server draws the page with this browser's votes
+  /// pressed. Votes go to the board API (`POST`/`DELETE …/features/:id/vote` with
+  /// `X-Voter-ID`), the same counter the apps vote in.
+  static let js = #"""
+    (function () {
+      "use strict";
+      var body = document.body;
+      var api = body.getAttribute("data-api");
+      if (!api) { return; }
+      var KEY = "roadmapbridge.voter";
+      var COOKIE = "rb_voter";
+
+      function newID() {
+        if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+        var bytes = new Uint8Array(16);
+        crypto.getRandomValues(bytes);
+        return Array.prototype.map.call(bytes, function (b) {
+          return (b + 256).toString(16).slice(1);
+        }).join("");
+      }
+      var voter = null;
+      try { voter = window.localStorage.getItem(KEY); } catch (e) { voter = null; }
+      if (!voter || !/^[A-Za-z0-9_\-.:@+=\/]{1,128}$/.test(voter)) {
+        voter = newID();
+        try { window.localStorage.setItem(KEY, voter); } catch (e) { /* private mode */ }
+      }
+      var cookieKnown = document.cookie.split(/;\s*/).indexOf(COOKIE + "=" + voter) >= 0;
+      document.cookie = COOKIE + "=" + voter + "; Path=/b; Max-Age=31536000; SameSite=Lax";
+
+      var status = document.getElementById("vote-status");
+      function say(text) { if (status) { status.textContent = text; } }
+
+      var reasons = {
+        voting_disabled_project: "Voting is closed for this project.",
+        voting_disabled_board: "Voting is closed on this board.",
+        voting_disabled_stage: "Voting is closed in this stage.",
+        rate_limited: "Too many votes at once. Try again in a moment.",
+        feature_not_found: "This feature is no longer on the board.",
+        store_unavailable: "The server could not save your vote. Try again later."
+      };
+
+      function buttonsFor(id) {
+        return document.querySelectorAll('.vote-button[data-feature="' + id + '"]');
+      }
+      function show(id, votes, voted) {
+        Array.prototype.forEach.call(buttonsFor(id), function (button) {
+          button.setAttribute("aria-pressed", voted ? "true" : "false");
+          button.querySelector(".vote-count").textContent = String(votes);
+          button.querySelector(".vote-noun").textContent = votes === 1 ? "vote" : "votes";
+        });
+      }
+      function state(button) {
+        return {
+          votes: parseInt(button.querySelector(".vote-count").textContent, 10) || 0,
+          voted: button.getAttribute("aria-pressed") === "true"
+        };
+      }
+      function request(method, path, body) {
+        var headers = { "X-Voter-ID": voter, "Accept": "application/json" };
+        if (body !== undefined) { headers["Content-Type"] = "application/json"; }
+        return fetch(api + path, {
+          method: method, headers: headers, credentials: "same-origin",
+          body: body === undefined ? undefined : JSON.stringify(body)
+        }).then(function (response) {
+          return response.text().then(function (text) {
+            var json = null;
+            try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
+            return { ok: response.ok, status: response.status, json: json };
+          });
+        });
+      }
+      function failure(answer) {
+        var error = answer && answer.json && answer.json.error;
+        if (error && reasons[error.code]) { return reasons[error.code]; }
+        if (error && error.message) { return error.message; }
+        return "The server refused (HTTP " + (answer ? answer.status : "?") + ").";
+      }
+
+      var busy = {};
+      function toggle(button) {
+        var id = button.getAttribute("data-feature");
+        if (busy[id]) { return; }
+        var before = state(button);
+        var wanted = !before.voted;
+        busy[id] = true;
+        button.setAttribute("aria-busy", "true");
+        show(id, Math.max(0, before.votes + (wanted ? 1 : -1)), wanted);
+        say("");
+        request(wanted ? "POST" : "DELETE", "/features/" + id + "/vote").then(function (answer) {
+          if (answer.ok && answer.json && typeof answer.json.votes === "number") {
+            show(id, answer.json.votes, answer.json.voted === true);
+            say(answer.json.voted ? "Vote counted." : "Vote removed.");
+          } else {
+            show(id, before.votes, before.voted);
+            say(failure(answer));
+          }
+        }, function () {
+          show(id, before.votes, before.voted);
+          say("Could not reach the server; your vote was not changed.");
+        }).then(function () {
+          busy[id] = false;
+          button.removeAttribute("aria-busy");
+        });
+      }
+
+      var buttons = document.querySelectorAll(".vote-button[data-feature]");
+      var seen = {};
+      Array.prototype.forEach.call(buttons, function (button) {
+        button.disabled = false;
+        button.addEventListener("click", function () { toggle(button); });
+        var id = button.getAttribute("data-feature");
+        if (!cookieKnown && !seen[id]) {
+          seen[id] = true;
+          request("GET", "/features/" + id).then(function (answer) {
+            if (answer.ok && answer.json && !busy[id]) {
+              show(id, answer.json.votes, answer.json.voted === true);
+            }
+          }, function () { /* the page keeps what the server drew */ });
+        }
+      });
+
+      var form = document.getElementById("suggest-form");
+      if (form) {
+        var fieldset = form.querySelector("fieldset");
+        var title = form.querySelector('[name="title"]');
+        var description = form.querySelector('[name="description"]');
+        var send = document.getElementById("suggest-send");
+        var done = document.getElementById("suggest-status");
+        var length = function (text) { return Array.from(text).length; };
+        var check = function () {
+          var t = title.value.trim(), d = description.value.trim();
+          send.disabled = !(t && d && length(title.value) <= 254 && length(description.value) <= 2000);
+        };
+        fieldset.disabled = false;
+        title.addEventListener("input", check);
+        description.addEventListener("input", check);
+        check();
+        form.addEventListener("submit", function (event) {
+          event.preventDefault();
+          check();
+          if (send.disabled) { return; }
+          send.disabled = true;
+          done.textContent = "Sending…";
+          request("POST", "/suggestions", {
+            title: title.value.trim(), description: description.value.trim()
+          }).then(function (answer) {
+            if (answer.ok) {
+              form.reset();
+              done.textContent = "Thank you. Your suggestion is waiting for approval.";
+            } else {
+              done.textContent = failure(answer);
+            }
+            check();
+          }, function () {
+            done.textContent = "Could not reach the server; nothing was sent.";
+            check();
+          });
+        });
+      }
+    })();
+    """#
+}

@@ -1,0 +1,85 @@
+import Testing
+import WebBoard
+
+/// The release-notes renderer, as a table: Markdown in, exact HTML out.
+@Suite struct MarkdownTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    var markdown: String
+    var html: String
+    var testDescription: String { markdown.debugDescription }
+  }
+
+  static let cases: [Case] = [
+    Case(markdown: "", html: ""),
+    Case(markdown: "Hello", html: "<p>Hello</p>"),
+    Case(markdown: "one\ntwo\n\nthree", html: "<p>one\ntwo</p>\n<p>three</p>"),
+    Case(markdown: "# Big", html: "<h3>Big</h3>"),
+    Case(markdown: "### Small ###", html: "<h5>Small</h5>"),
+    Case(markdown: "###### Six", html: "<h6>Six</h6>"),
+    Case(markdown: "####### Seven", html: "<p>####### Seven</p>"),
+    Case(markdown: "#NoSpace", html: "<p>#NoSpace</p>"),
+    Case(markdown: "- a\n- b", html: "<ul><li>a</li><li>b</li></ul>"),
+    Case(markdown: "* a\n+ b", html: "<ul><li>a</li><li>b</li></ul>"),
+    Case(markdown: "1. a\n2) b", html: "<ol><li>a</li><li>b</li></ol>"),
+    Case(markdown: "- a\n  more\n- b", html: "<ul><li>a more</li><li>b</li></ul>"),
+    Case(markdown: "- a\n1. b", html: "<ul><li>a</li></ul>\n<ol><li>b</li></ol>"),
+    Case(markdown: "Text\n- item", html: "<p>Text</p>\n<ul><li>item</li></ul>"),
+    Case(
+      markdown: "**bold** and *em* and _em_",
+      html: "<p><strong>bold</strong> and <em>em</em> and <em>em</em></p>"),
+    Case(markdown: "**bold *both***", html: "<p><strong>bold <em>both</em></strong></p>"),
+    Case(markdown: "snake_case_name", html: "<p>snake_case_name</p>"),
+    Case(markdown: "2 * 3 * 4", html: "<p>2 * 3 * 4</p>"),
+    Case(markdown: "**unclosed", html: "<p>**unclosed</p>"),
+    Case(markdown: "`<code>` here", html: "<p><code>&lt;code&gt;</code> here</p>"),
+    Case(markdown: "\\*not em\\*", html: "<p>*not em*</p>"),
+    Case(
+      markdown: "[site](https://example.org/a?b=1&c=2)",
+      html:
+        "<p><a href=\"https://example.org/a?b=1&amp;c=2\" rel=\"nofollow noopener\">site</a></p>"),
+    Case(
+      markdown: "[Mail](mailto:team@example.org)",
+      html: "<p><a href=\"mailto:team@example.org\" rel=\"nofollow noopener\">Mail</a></p>"),
+    Case(markdown: "[x](javascript:alert(1))", html: "<p>x)</p>"),
+    Case(markdown: "[x](JavaScript:alert`1`)", html: "<p>x</p>"),
+    Case(markdown: "[x](data:text/html,hi)", html: "<p>x</p>"),
+    Case(markdown: "[x](/relative)", html: "<p>x</p>"),
+    Case(
+      markdown: "[x]( https://ok.example )",
+      html: "<p><a href=\"https://ok.example\" rel=\"nofollow noopener\">x</a></p>"),
+    Case(markdown: "[x](https://a b)", html: "<p>x</p>"),
+    Case(
+      markdown: "[**bold** link](http://a.example)",
+      html:
+        "<p><a href=\"http://a.example\" rel=\"nofollow noopener\"><strong>bold</strong> link</a></p>"
+    ),
+    Case(markdown: "![logo](https://a.example/x.png)", html: "<p>logo</p>"),
+    Case(markdown: "[not a link]", html: "<p>[not a link]</p>"),
+    Case(markdown: "<b>raw</b>", html: "<p>&lt;b&gt;raw&lt;/b&gt;</p>"),
+    Case(
+      markdown: "<script>alert(1)</script>", html: "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>"),
+    Case(markdown: "# <i>head</i>", html: "<h3>&lt;i&gt;head&lt;/i&gt;</h3>"),
+    Case(markdown: "```\n<b>\n  x\n```", html: "<pre><code>&lt;b&gt;\n  x</code></pre>"),
+    Case(markdown: "```\nunclosed", html: "<pre><code>unclosed</code></pre>"),
+    Case(markdown: "a\r\n\r\nb", html: "<p>a</p>\n<p>b</p>"),
+    Case(
+      markdown: "\"quotes\" & 'apostrophes'",
+      html: "<p>&quot;quotes&quot; &amp; &#39;apostrophes&#39;</p>"),
+  ]
+
+  @Test(arguments: cases)
+  func renders(_ example: Case) {
+    #expect(Markdown.render(example.markdown).text == example.html)
+  }
+
+  @Test(
+    arguments: [(String, Bool)]([
+      ("https://a.example", true), ("HTTP://A.EXAMPLE", true), ("mailto:a@b.c", true),
+      ("javascript:alert(1)", false), (" javascript:x", false), ("java\tscript:x", false),
+      ("https://a.example/\u{0}", false), ("vbscript:x", false), ("data:text/html,x", false),
+      ("//evil.example", false), ("ftp://a.example", false), ("", false),
+    ]))
+  func safeLinks(_ address: String, _ safe: Bool) {
+    #expect(Markdown.isSafeLink(address) == safe)
+  }
+}
