@@ -4,12 +4,12 @@
 enum BoardSchema {
   /// Step 3 for SQLite: every table `WITHOUT ROWID` (its primary key is the table: one page
   /// each on an empty database, ten pages in all).
-  static let sqliteVersion3 =
+  static let sqliteVersion4 =
     statements.map { $0.hasPrefix("CREATE TABLE") ? $0 + " WITHOUT ROWID" : $0 }
     .joined(separator: ";\n") + ";"
 
   /// Step 3 for PostgreSQL.
-  static let postgresVersion3 = statements.joined(separator: ";\n") + ";"
+  static let postgresVersion4 = statements.joined(separator: ";\n") + ";"
 
   /// Projects, id sequences, features, and the five item tables of ``BoardItemKind``.
   private static let statements: [String] =
