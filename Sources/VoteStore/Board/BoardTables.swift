@@ -6,6 +6,8 @@
 /// its counter's, whichever route voted.
 public struct BoardTables {
   let db: any BoardSQL
+  /// The store's voter key: voter ids are kept as its hashes.
+  let voterKey: VoterKey
 
   // MARK: Projects
 
@@ -290,11 +292,12 @@ public struct BoardTables {
       [.text(namespace), .text(key)])?[0].integer ?? 0
   }
 
-  /// Whether `voter` holds a vote on the counter.
+  /// Whether `voter` (the id as the client sent it) holds a vote on the counter.
   public func hasVoted(_ namespace: String, key: String, voter: String) throws(VoteStoreError)
     -> Bool
   {
-    try db.first(
+    let voter = voterKey.hash(voter)
+    return try db.first(
       """
       SELECT 1 FROM counters c JOIN voters v ON v.counter_id = c.id
       WHERE c.namespace = ?1 AND c.key = ?2 AND v.voter = ?3
