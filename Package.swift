@@ -25,6 +25,9 @@ let package = Package(
     .systemLibrary(
       name: "CPostgres", path: "Sources/CPostgres",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    .systemLibrary(
+      name: "CCrypto", path: "Sources/CCrypto",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
     // epoll and accept4 for HTTPServer on Linux (Swift's Glibc module exports neither).
     .target(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "RoadmapFormat"),
@@ -35,12 +38,12 @@ let package = Package(
     .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
     // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
     // CounterService.
-    .target(name: "WebBoard", dependencies: ["VoteFirstAPI"]),
-    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
+    .target(name: "WebBoard", dependencies: ["VoteFirstAPI", "HTTPServer"]),
+    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres", "CCrypto"]),
     .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),
     .target(
       name: "CounterService",
-      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .target(
       name: "RoadmapCLI",
       dependencies: [
@@ -50,7 +53,7 @@ let package = Package(
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
-    .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI"]),
+    .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI", "HTTPServer"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
@@ -60,7 +63,7 @@ let package = Package(
       ]),
     .testTarget(
       name: "CounterServiceTests",
-      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .testTarget(
       name: "RoadmapCLITests",
       dependencies: [

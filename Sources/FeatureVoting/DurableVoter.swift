@@ -163,7 +163,22 @@ final class CountCache: @unchecked Sendable {
   private let lock = NSLock()
   private var counts: [String: Int] = [:]
 
-  func set(_ id: String, _ count: Int) { lock.withLock { counts[id] = count } }
-  func get(_ id: String) -> Int? { lock.withLock { counts[id] } }
-  func clear() { lock.withLock { counts = [:] } }
+  // lock()/unlock() rather than withLock, which Apple platforms have only since iOS 16.
+  func set(_ id: String, _ count: Int) {
+    lock.lock()
+    counts[id] = count
+    lock.unlock()
+  }
+
+  func get(_ id: String) -> Int? {
+    lock.lock()
+    defer { lock.unlock() }
+    return counts[id]
+  }
+
+  func clear() {
+    lock.lock()
+    counts = [:]
+    lock.unlock()
+  }
 }

@@ -64,14 +64,18 @@ public struct FileVoter: FeatureVoter {
   public func count(for feature: RoadmapFeature) async throws(VotingError) -> Int {
     if feature.isFinished == true { return 0 }
     let key = keys.key(for: feature.id)
-    return try await offThread { () throws(VotingError) in
-      try VoteFile.read(file).counts[key] ?? 0
+    let file = self.file
+    return try await offThread {
+      FileVoter.capture { () throws(VotingError) in try VoteFile.read(file).counts[key] ?? 0 }
     }
   }
 
   /// A whole board in one read of the file.
   public func counts(for features: [RoadmapFeature]) async throws(VotingError) -> [String: Int] {
-    let content = try await offThread { () throws(VotingError) in try VoteFile.read(file) }
+    let file = self.file
+    let content = try await offThread {
+      FileVoter.capture { () throws(VotingError) in try VoteFile.read(file) }
+    }
     var counts: [String: Int] = [:]
     for feature in features {
       counts[feature.id] =
@@ -102,28 +106,39 @@ public struct FileVoter: FeatureVoter {
     }
     let key = keys.key(for: feature.id)
     let voter = try identity?.id()
-    return try await offThread { () throws(VotingError) in
-      try FileLock.holding(lockFile) { () throws(VotingError) in
-        var content = try VoteFile.read(file)
-        let count = content.apply(key: key, voter: voter, up: up)
-        try StateFile.write(try content.encoded(file), to: file)
-        return count
+    let (file, lockFile) = (self.file, self.lockFile)
+    return try await offThread {
+      FileVoter.capture { () throws(VotingError) in
+        try FileLock.holding(lockFile) { () throws(VotingError) in
+          var content = try VoteFile.read(file)
+          let count = content.apply(key: key, voter: voter, up: up)
+          try StateFile.write(try content.encoded(file), to: file)
+          return count
+        }
       }
     }
   }
 
+  /// Runs `work` on a dispatch queue. It takes a Result-returning closure rather than a
+  /// typed-throws one: escaping typed-throws function types need runtime support that iOS 15
+  /// and macOS 12 lack.
   private func offThread<T: Sendable>(
-    _ work: @escaping @Sendable () throws(VotingError) -> T
+    _ work: @escaping @Sendable () -> Result<T, VotingError>
   ) async throws(VotingError) -> T {
     let result: Result<T, VotingError> = await withCheckedContinuation { continuation in
       DispatchQueue.global(qos: .userInitiated).async {
-        do throws(VotingError) {
-          continuation.resume(returning: .success(try work()))
-        } catch {
-          continuation.resume(returning: .failure(error))
-        }
+        continuation.resume(returning: work())
       }
     }
     return try result.get()
+  }
+
+  /// `body`'s value or error as a Result.
+  private static func capture<T>(_ body: () throws(VotingError) -> T) -> Result<T, VotingError> {
+    do throws(VotingError) {
+      return .success(try body())
+    } catch {
+      return .failure(error)
+    }
   }
 }

@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Musl)
+  import Musl
 #elseif canImport(Darwin)
   import Darwin
 #endif
@@ -107,6 +109,8 @@ enum Glue {
   static func write(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
       Glibc.write(fd, buffer, count)
+    #elseif canImport(Musl)
+      Musl.write(fd, buffer, count)
     #else
       Darwin.write(fd, buffer, count)
     #endif
