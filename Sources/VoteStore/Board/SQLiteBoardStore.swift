@@ -16,8 +16,8 @@ public final class SQLiteBoardStore: BoardStore {
     try self.init(path: store.path, options: options)
   }
 
-  /// Opens the board tables in the database at `path` (created if missing), applying the
-  /// store's schema migrations (the board tables are one of them) as the vote store does.
+  /// Opens the board tables in the database at `path`, which a ``SQLiteVoteStore`` has
+  /// already opened and migrated (the board tables are one of its schema migrations).
   ///
   /// Throws `.io` when the file cannot be opened, `.incompatible` when its schema was
   /// written by a newer build.
@@ -25,12 +25,20 @@ public final class SQLiteBoardStore: BoardStore {
     self.path = path
     let timeout = Int32(clamping: options.busyTimeoutMilliseconds)
     let connection = try SQLiteConnection(
-      path: path, create: true, busyTimeoutMilliseconds: timeout)
+      path: path, create: false, busyTimeoutMilliseconds: timeout)
     var readConnections: [SQLiteConnection] = []
     do throws(VoteStoreError) {
       _ = try connection.strings("PRAGMA journal_mode = WAL")
       try connection.execute("PRAGMA synchronous = FULL")
-      try SQLiteSchema.migrate(connection)
+      // The vote store opened first migrated the file (its voter key is needed for that);
+      // the board store only checks that it finds the schema this code writes.
+      let found = try connection.integer("PRAGMA user_version") ?? 0
+      guard found == SQLiteSchema.version else {
+        throw VoteStoreError(
+          .incompatible,
+          "\(path) has schema version \(found), not \(SQLiteSchema.version): open it as a vote "
+            + "store first (roadmapctl serve does), which migrates it")
+      }
       for _ in 0..<max(1, min(options.readConnections, 4)) {
         let reader = try SQLiteConnection(
           path: path, create: false, busyTimeoutMilliseconds: timeout)
