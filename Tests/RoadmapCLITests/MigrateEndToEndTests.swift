@@ -116,7 +116,9 @@ import Testing
     let cut = try await run(migrate(limited), in: directory)
     limited.process.kill()
     #expect(cut.exitCode == 1)
-    #expect(cut.stderrText.contains("/api/v1/demo-app/stages answered HTTP 429 rate_limited"))
+    #expect(
+      cut.stderrText.contains(
+        "of project demo-app on \(SyncSupport.url(limited)) failed: HTTP 429 rate_limited"))
     #expect(cut.stderrText.contains("creating stages: 3/4"))
 
     let board = try await SyncSupport.serve(in: directory, name: "board")
@@ -162,7 +164,10 @@ import Testing
         "--key", "wrong",
       ], in: directory)
     #expect(wrong.exitCode == 1)
-    #expect(wrong.stderrText.contains("answered HTTP 403 forbidden"))
+    #expect(
+      wrong.stderrText.contains(
+        "GET the export of project demo-app on \(SyncSupport.url(board)) failed: HTTP 403 forbidden"
+      ))
     #expect(wrong.stderrText.contains("Is --key the server's admin token?"))
     let missing = try await run(
       ["publish", "--server", SyncSupport.url(board), "--project", "demo-app", "--board", "nope"],
