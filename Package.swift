@@ -43,7 +43,7 @@ let package = Package(
     .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),
     .target(
       name: "CounterService",
-      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
+      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI", "RoadmapSync"]),
     .target(
       name: "RoadmapCLI",
       dependencies: [

@@ -59,6 +59,12 @@ public final class CounterService: Sendable {
     if let voteFirst, VoteFirstRouter.handles(request.path) {
       return await voteFirst.respond(to: request)
     }
+    if let voteFirst, request.method != .options,
+      let project = RoadmapJSONRoute.project(of: request.path)
+    {
+      return await RoadmapJSONRoute.respond(
+        to: request, project: project, context: voteFirst.context)
+    }
     if request.method == .options {
       let start = RateLimiter.now()
       var response = HTTPResponse(status: 204)
