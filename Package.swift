@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "VoteStore", targets: ["VoteStore"]),
     .library(name: "CounterService", targets: ["CounterService"]),
     .library(name: "FeatureVoting", targets: ["FeatureVoting"]),
+    .library(name: "RoadmapSync", targets: ["RoadmapSync"]),
     .library(name: "WebBoard", targets: ["WebBoard"]),
     .executable(name: "roadmapctl", targets: ["roadmapctl"]),
   ],
@@ -24,6 +25,9 @@ let package = Package(
     .systemLibrary(
       name: "CPostgres", path: "Sources/CPostgres",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    .systemLibrary(
+      name: "CCrypto", path: "Sources/CCrypto",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
     // epoll and accept4 for HTTPServer on Linux (Swift's Glibc module exports neither).
     .target(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "RoadmapFormat"),
@@ -35,13 +39,17 @@ let package = Package(
     // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
     // CounterService.
     .target(name: "WebBoard", dependencies: ["VoteFirstAPI", "HTTPServer"]),
-    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
+    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres", "CCrypto"]),
+    .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),
     .target(
       name: "CounterService",
-      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .target(
       name: "RoadmapCLI",
-      dependencies: ["RoadmapFormat", "HTTPServer", "VoteStore", "CounterService"]),
+      dependencies: [
+        "RoadmapFormat", "HTTPServer", "VoteStore", "CounterService", "FeatureVoting",
+        "RoadmapSync", "VoteFirstAPI",
+      ]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
@@ -49,17 +57,29 @@ let package = Package(
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
+      name: "RoadmapSyncTests",
+      dependencies: [
+        "RoadmapSync", "RoadmapFormat", "VoteFirstAPI", "FeatureVoting",
+      ]),
+    .testTarget(
       name: "CounterServiceTests",
-      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .testTarget(
       name: "RoadmapCLITests",
-      dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
+      dependencies: [
+        "RoadmapCLI", "RoadmapFormat", "roadmapctl", "RoadmapSync", "VoteFirstAPI", "FeatureVoting",
+      ]),
     .testTarget(
       name: "FeatureVotingTests",
       dependencies: [
         "FeatureVoting", "RoadmapFormat", "HTTPServer", "CounterService", "VoteStore",
-        "roadmapctl",
+        "roadmapctl", "file-voter-stress",
       ]),
+    // A helper process for FeatureVotingTests (two processes voting through one file); not a
+    // product.
+    .executableTarget(
+      name: "file-voter-stress", dependencies: ["FeatureVoting", "RoadmapFormat"],
+      path: "Tests/FileVoterStress"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -134,7 +134,10 @@ struct ConnectionStateMachine {
 
   /// Whether a handler's response asks to close the connection (`Connection: close`).
   static func asksToClose(_ response: HTTPResponse) -> Bool {
-    response.headers.values(for: "connection").contains { $0.lowercased().contains("close") }
+    for field in response.headers where field.name.caseInsensitiveEquals("connection") {
+      if field.value.lowercased().contains("close") { return true }
+    }
+    return false
   }
 
   private(set) var state: State = .idle(fresh: true)

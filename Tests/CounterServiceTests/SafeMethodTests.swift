@@ -66,6 +66,15 @@ import Testing
     await h.tearDown()
   }
 
+  @Test func headOnHealthAndMetricsIsNeverLimited() async throws {
+    let h = try ServiceHarness { $0.readLimit = RateLimit(burst: 1, perSecond: 0.001) }
+    for _ in 0..<5 {
+      #expect(await h.call("/healthz", method: .head).status == 200)
+      #expect(await h.call("/metrics", method: .head).status == 200)
+    }
+    await h.tearDown()
+  }
+
   @Test func headOnAWritingRouteWithoutAReadIs405() {
     let reply = CounterService.headNotAllowed(.counterapi)
     #expect(reply.status == 405)

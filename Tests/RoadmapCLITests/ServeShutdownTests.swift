@@ -10,7 +10,7 @@ import Testing
   import Darwin
 #endif
 
-@Suite struct ServeShutdownTests {
+@Suite(.timeLimit(.minutes(5))) struct ServeShutdownTests {
   /// What one load connection saw of one request.
   struct Outcome: Sendable {
     /// When the request's last byte was handed to the kernel (monotonic nanoseconds).

@@ -33,13 +33,15 @@ import Testing
   @Test func aWrongShapeNamesThePlaceInWords() async throws {
     #expect(
       try await Self.refuse(#"[{"id":"1"}]"#)
-        == "Error: FILE is not a 'roadmapctl votes export' file (JSON: {\"version\":1,\"counters\":[…]}): "
-        + "the top level: expected an object, found an array.\n")
+        == "Error: nothing was imported: FILE has 1 problem:\n"
+        + "  FILE:1:1: the top level: expected an object "
+        + "({\"version\":2,\"voterKey\":…,\"counters\":[…]}), found an array.\n")
     let second = Self.record.replacingOccurrences(of: #""value":3"#, with: #""value":"3""#)
     let mismatch = try await Self.refuse(#"{"version":1,"counters":[\#(Self.record),\#(second)]}"#)
     #expect(
       mismatch.hasSuffix(
-        ": counters[1].record.value (counter 2): expected an integer, found a string.\n"),
+        ": counters[1].record.value (counter 2, app.example/feature1): expected an integer, found a string.\n"
+      ),
       "\(mismatch)")
     let missing = Self.record.replacingOccurrences(of: #""key":"feature1","#, with: "")
     #expect(
@@ -48,13 +50,16 @@ import Testing
     let null = Self.record.replacingOccurrences(of: #""value":3"#, with: #""value":null"#)
     #expect(
       try await Self.refuse(#"{"version":1,"counters":[\#(null)]}"#)
-        .hasSuffix(": counters[0].record.value (counter 1): expected an integer, found null.\n"))
+        .hasSuffix(
+          ": counters[0].record.value (counter 1, app.example/feature1): expected an integer, "
+            + "found null.\n"))
     let huge = Self.record.replacingOccurrences(
       of: #""value":3"#, with: #""value":99999999999999999999"#)
     let tooBig = try await Self.refuse(#"{"version":1,"counters":[\#(huge)]}"#)
     #expect(
       tooBig.contains(
-        "counters[0].record.value (counter 1): 99999999999999999999 is not a whole number"),
+        "FILE:1:95: counters[0].record.value (counter 1, app.example/feature1): "
+          + "99999999999999999999 is out of range"),
       "\(tooBig)")
   }
 

@@ -1,0 +1,56 @@
+// RoadmapBridgeVoter: add this one file to an app that uses the Roadmap package
+// (github.com/AvdLee/Roadmap), next to a package dependency on RoadmapBridge's `FeatureVoting`
+// product, to count its votes on a self-hosted `roadmapctl serve`:
+//
+//     RoadmapView(configuration: RoadmapConfiguration(
+//       roadmapJSONURL: URL(string: "https://example.com/roadmap.json")!,
+//       voter: RoadmapBridgeVoter(
+//         server: URL(string: "https://votes.example.com")!,
+//         namespace: Bundle.main.bundleIdentifier ?? "com.example.app")))
+//
+// What it adds to the Roadmap package's own voter: one vote per install (a random id kept in
+// Application Support, or your user id), sent as X-Voter-ID so the server counts it once;
+// voted state per namespace, marked when the server accepted the vote; votes cast offline kept
+// and sent later; percent-encoded ids; timeouts and retries; and the rows' reads, which the
+// Roadmap package makes one by one, gathered into one request for the whole board.
+import FeatureVoting
+import Foundation
+import Roadmap
+
+/// The Roadmap package's `FeatureVoter`, counting through `roadmapctl serve`.
+struct RoadmapBridgeVoter: Roadmap.FeatureVoter {
+  private let voter: CoalescingVoter<DurableVoter<CountingAPIVoter>>
+
+  /// A voter for `namespace` on `server`.
+  ///
+  /// - Parameters:
+  ///   - server: where `roadmapctl serve` runs, such as `https://votes.example.com`.
+  ///   - namespace: the counters' namespace; the Roadmap package uses the bundle identifier.
+  ///   - voterID: your app's user id, or nil for a random id made once per install.
+  init(server: URL, namespace: String, voterID: String? = nil) {
+    let identity = voterID.flatMap { try? VoterIdentity(appUserID: $0) } ?? .installation()
+    let counting = CountingAPIVoter(
+      server: server, namespace: namespace, dialect: .roadmapBridge, identity: identity)
+    voter = CoalescingVoter(base: DurableVoter(base: counting))
+  }
+
+  func fetch(for feature: Roadmap.RoadmapFeature) async -> Int {
+    await voter.fetch(for: Self.ours(feature))
+  }
+
+  func vote(for feature: Roadmap.RoadmapFeature) async -> Int? {
+    await voter.vote(for: Self.ours(feature))
+  }
+
+  func unvote(for feature: Roadmap.RoadmapFeature) async -> Int? {
+    await voter.unvote(for: Self.ours(feature))
+  }
+
+  /// The Roadmap package shows only `id`, `title`, `status` and `votes` to other modules.
+  /// `isFinished` is internal to it, so a finished row's count is read too (one more key in the
+  /// board's one request).
+  private static func ours(_ feature: Roadmap.RoadmapFeature) -> VotingFeature {
+    VotingFeature(
+      id: feature.id, title: feature.title, status: feature.status, votes: feature.votes)
+  }
+}
