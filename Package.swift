@@ -38,10 +38,12 @@ let package = Package(
     .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
     .target(
       name: "CounterService",
-      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .target(
       name: "RoadmapCLI",
-      dependencies: ["RoadmapFormat", "HTTPServer", "VoteStore", "CounterService"]),
+      dependencies: [
+        "RoadmapFormat", "HTTPServer", "VoteStore", "CounterService", "FeatureVoting",
+      ]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
@@ -50,7 +52,7 @@ let package = Package(
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
       name: "CounterServiceTests",
-      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .testTarget(
       name: "RoadmapCLITests",
       dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
@@ -58,8 +60,13 @@ let package = Package(
       name: "FeatureVotingTests",
       dependencies: [
         "FeatureVoting", "RoadmapFormat", "HTTPServer", "CounterService", "VoteStore",
-        "roadmapctl",
+        "roadmapctl", "file-voter-stress",
       ]),
+    // A helper process for FeatureVotingTests (two processes voting through one file); not a
+    // product.
+    .executableTarget(
+      name: "file-voter-stress", dependencies: ["FeatureVoting", "RoadmapFormat"],
+      path: "Tests/FileVoterStress"),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -5,13 +5,14 @@ import VoteStore
 extension CounterRoutes {
   /// `GET /counts/:ns?keys=a,b,c` → `{"counts":{"a":3,"b":0}}` in the order asked, missing
   /// keys 0, duplicates once, at most ``CounterServiceConfiguration/maxBatchKeys`` keys.
+  /// Without `keys`: every counter of the namespace, paged (``allCounts(_:_:)``).
   func batchCounts(_ request: HTTPRequest) async throws -> Reply {
     let namespace = request.parameter("ns") ?? ""
     if let problem = NameRules.problem(namespace) {
       return Dialect.countapi.error(400, problem)
     }
     guard let list = request.query("keys") else {
-      return Dialect.countapi.error(400, "keys is required: /counts/NS?keys=a,b,c")
+      return try await allCounts(namespace, request)
     }
     var keys: [String] = []
     var seen: Set<String> = []
@@ -31,6 +32,48 @@ extension CounterRoutes {
     for key in keys { counts.int(key, values[key] ?? 0) }
     var json = JSONText()
     json.raw("counts", counts.object)
+    return .json(json.object)
+  }
+
+  /// `GET /counts/:ns[?after=KEY&limit=N]` (no `keys`) → every counter of the namespace in
+  /// key order, one page of at most `limit` (default and maximum
+  /// ``CounterServiceConfiguration/maxBatchKeys``) counters after the key `after`:
+  /// `{"counts":{…},"next":"LAST"}`, where `next` is the `after` of the next page, or null on
+  /// the last page.
+  func allCounts(_ namespace: String, _ request: HTTPRequest) async throws -> Reply {
+    let after = request.query("after")
+    if let after, !after.isEmpty, !NameRules.isValidName(after) {
+      return Dialect.countapi.error(400, CounterRoutes.nameRule)
+    }
+    var limit = configuration.maxBatchKeys
+    if let text = request.query("limit") {
+      guard let value = Int(text), (1...configuration.maxBatchKeys).contains(value) else {
+        return Dialect.countapi.error(
+          400, "limit must be an integer from 1 to \(configuration.maxBatchKeys)")
+      }
+      limit = value
+    }
+    // The store has no per-namespace listing yet: page through its export.
+    let start = after ?? ""
+    let rows = try await store.exportAll().counters.lazy.map(\.record)
+      .filter { $0.namespace == namespace && $0.key > start }
+      .sorted { $0.key < $1.key }
+    var counts = JSONText()
+    var taken = 0
+    var last: String?
+    var more = false
+    for record in rows {
+      if taken == limit {
+        more = true
+        break
+      }
+      counts.int(record.key, record.value)
+      last = record.key
+      taken += 1
+    }
+    var json = JSONText()
+    json.raw("counts", counts.object)
+    json.string("next", more ? last : nil)
     return .json(json.object)
   }
 

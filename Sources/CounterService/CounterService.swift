@@ -20,9 +20,15 @@ public final class CounterService: Sendable {
 
   let limiter: RateLimiter
   let metrics: ServiceMetrics
+  /// The VoteFirst board API under `/api/v1/` (docs/votefirst-api.md), when given boards.
+  let voteFirst: VoteFirstRouter?
 
-  /// Creates the service over `store`.
-  public init(store: any VoteStore, configuration: CounterServiceConfiguration = .init()) {
+  /// Creates the service over `store`; with `boards` (on the same database), it also serves
+  /// the VoteFirst board API under `/api/v1/`.
+  public init(
+    store: any VoteStore, boards: (any BoardStore)? = nil,
+    configuration: CounterServiceConfiguration = .init()
+  ) {
     self.store = store
     self.configuration = configuration
     self.limiter = RateLimiter(
@@ -32,6 +38,13 @@ public final class CounterService: Sendable {
     self.metrics = metrics
     self.router = CounterService.makeRouter(
       store: store, configuration: configuration, limiter: limiter, metrics: metrics)
+    let limiter = self.limiter
+    self.voteFirst = boards.map {
+      VoteFirstRouter(
+        context: VoteFirstContext(
+          store: store, boards: $0, configuration: configuration, limiter: limiter,
+          metrics: metrics))
+    }
   }
 
   /// The handler to give to an `HTTPServer`: answers `OPTIONS` preflights, refuses methods
@@ -43,6 +56,9 @@ public final class CounterService: Sendable {
 
   /// Answers one request.
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    if let voteFirst, VoteFirstRouter.handles(request.path) {
+      return await voteFirst.respond(to: request)
+    }
     if request.method == .options {
       let start = RateLimiter.now()
       var response = HTTPResponse(status: 204)

@@ -21,7 +21,7 @@ import VoteStore
         #"{"counts":{"feature3":1,"feature1":2}}"#),
       Step("/counts/ns1?keys=", 200, #"{"counts":{}}"#),
       Step("/counts/other?keys=feature1", 200, #"{"counts":{"feature1":0}}"#),
-      Step("/counts/ns1", 400, #"{"error":"keys is required: /counts/NS?keys=a,b,c"}"#),
+      Step("/counts/ns1", 200, #"{"counts":{"feature1":2,"feature3":1},"next":null}"#),
       Step(
         "/counts/ns1?keys=k1a,k2a,k3a,k4a,k5a", 400,
         #"{"error":"too many keys: at most 4 per request"}"#),
@@ -140,7 +140,7 @@ import VoteStore
 /// A store that runs out of space: writes that were not kept are never acknowledged.
 @Suite struct FullStoreTests {
   @Test func fullDatabaseAnswers503AndAcknowledgesOnlyWhatWasKept() async throws {
-    let h = try ServiceHarness(options: SQLiteVoteStoreOptions(maximumPageCount: 12))
+    let h = try ServiceHarness(options: SQLiteVoteStoreOptions(maximumPageCount: 22))  // 10: boards
     var acknowledged: [String] = []
     var refused = 0
     for i in 0..<3000 {

@@ -9,6 +9,7 @@ enum PostgresSchema {
   static let migrations: [SchemaMigration<PostgresConnection>] = [
     .sql(1, "counters, voters and meta tables", version1),
     .sql(2, "anonymous part of each count", version2),
+    .sql(3, "VoteFirst board tables", BoardSchema.postgresVersion3),
   ]
 
   /// The schema version this code writes.

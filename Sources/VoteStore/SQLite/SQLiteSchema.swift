@@ -7,6 +7,7 @@ enum SQLiteSchema {
   static let migrations: [SchemaMigration<SQLiteConnection>] = [
     .sql(1, "counters, voters and meta tables", version1),
     .sql(2, "anonymous part of each count", version2),
+    .sql(3, "VoteFirst board tables", BoardSchema.sqliteVersion3),
   ]
 
   /// The schema version this code writes.

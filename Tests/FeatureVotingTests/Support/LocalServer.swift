@@ -90,7 +90,18 @@ final class ClosedPort: @unchecked Sendable {
   /// `http://127.0.0.1:PORT`.
   var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
-  deinit { close(fd) }
+  private let closed = NSLock()
+  private var isOpen = true
+
+  /// Frees the port, so a server can start on it ("the network is back").
+  func release() {
+    closed.withLock {
+      if isOpen { close(fd) }
+      isOpen = false
+    }
+  }
+
+  deinit { release() }
 }
 
 struct ClosedPortError: Error {}

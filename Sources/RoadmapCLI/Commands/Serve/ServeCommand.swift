@@ -13,7 +13,8 @@ struct ServeCommand: Command {
       checks it, and prints \
       'Serving on http://HOST:PORT' once it is listening. Every vote is durable before it is \
       answered. SIGTERM or SIGINT stops it gracefully (exit 0). A damaged database is refused \
-      (exit 1). Routes and bodies: docs/counter-protocol.md; deployment: docs/serving.md.
+      (exit 1). Routes and bodies: docs/counter-protocol.md and, for the VoteFirst board API \
+      under /api/v1/, docs/votefirst-api.md; deployment: docs/serving.md.
       """)
 
   @Option(valueName: "address", help: "The address to listen on.")
@@ -69,9 +70,16 @@ struct ServeCommand: Command {
     }
     let signals = try ServeSignalWaiter()
     let store = try self.store.open(context, mustExist: false)
+    let boards: any BoardStore
+    do {
+      boards = try self.store.openBoards(beside: store)
+    } catch {
+      await store.close()
+      throw error
+    }
     let stderr = context.stderr
     let service = CounterService(
-      store: store,
+      store: store, boards: boards,
       configuration: CounterServiceConfiguration(
         adminToken: adminToken,
         strictCountapi: strictCountapi,
@@ -83,11 +91,14 @@ struct ServeCommand: Command {
         version: RoadmapCLI.version,
         log: { stderr.writeLine($0) }))
     let server = HTTPServer(
-      configuration: HTTPServerConfiguration(host: host, port: port), handler: service.handler)
+      // Bodies up to 32 MiB: a VoteFirst batch import of 10,000 features is one request.
+      configuration: HTTPServerConfiguration(host: host, port: port, maxBodyBytes: 32 << 20),
+      handler: service.handler)
     let boundPort: Int
     do {
       boundPort = try server.start()
     } catch {
+      await boards.close()
       await store.close()
       throw CommandError.failure("cannot listen on \(host):\(port): \(error)")
     }
@@ -97,6 +108,7 @@ struct ServeCommand: Command {
     let signal = await signals.wait()
     stderr.writeLine("Received signal \(signal); finishing requests in flight…")
     await server.shutdown(gracePeriod: .seconds(10))
+    await boards.close()
     await store.close()
     stderr.writeLine("Stopped.")
     return 0

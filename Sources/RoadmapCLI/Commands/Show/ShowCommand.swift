@@ -1,3 +1,4 @@
+import FeatureVoting
 import RoadmapFormat
 
 /// `roadmapctl show`: what an app user in one language sees, feature by feature.
@@ -9,7 +10,9 @@ struct ShowCommand: Command {
       Prints each feature's resolved title, status, description and whether it is finished, so \
       you can check a translation before publishing. By default languages fall back along their \
       BCP 47 chain (zh-Hans-CN, zh-Hans, zh) and ignore case; --compatible resolves exactly as the \
-      Roadmap package does, with --language as the app's first localization.
+      Roadmap package does, with --language as the app's first localization. With --votes-from \
+      it adds each feature's vote count, read from a counting API (one request for the whole \
+      board from roadmapctl serve), and --sort votes puts the most voted first.
       """)
 
   /// How `show` prints the features.
@@ -31,6 +34,30 @@ struct ShowCommand: Command {
 
   @Option(help: "How to print it.")
   var format: OutputFormat = .table
+
+  @Option(
+    valueName: "url",
+    help: "Add each feature's vote count, read from this counting API (http or https).",
+    validate: { ShowVotes.problem(with: $0) })
+  var votesFrom: String?
+
+  @Option(help: "The counting API's protocol, with --votes-from.")
+  var dialect: ShowVotes.Dialect = .roadmapctl
+
+  @Option(
+    valueName: "ns",
+    help: "The counters' namespace, with --votes-from (the Roadmap package uses the app's "
+      + "bundle identifier).",
+    validate: { $0.isEmpty ? "--namespace needs a namespace, such as com.example.app." : nil })
+  var namespace: String = "default"
+
+  @Option(
+    valueName: "template", help: "How a feature id becomes a counter key; {id} is the id.",
+    validate: { (try? KeyTemplate($0)) == nil ? "--key-template must contain {id} once." : nil })
+  var keyTemplate: String = "feature{id}"
+
+  @Option(help: "The order of the features: as in the file, or most votes first.")
+  var sort: ShowVotes.Order = .file
 
   func validate() throws {
     if compatible, language.count > 1 {
@@ -63,18 +90,30 @@ struct ShowCommand: Command {
       compatible
       ? LanguageResolver.roadmapCompatible(localization: languages[0])
       : LanguageResolver.fallback(preferredLanguages: languages)
-    let features = document.features.map(resolver.resolve)
+    var features = document.features.map(resolver.resolve)
     for note in ShowLanguageNotes.notes(
       for: document.features, resolved: features, resolver: resolver, languages: languages,
       path: loaded.displayPath)
     {
       context.stderr.writeLine(note)
     }
+    if let votesFrom {
+      do {
+        let counts = try await ShowVotes.counts(
+          of: document.features, server: votesFrom, dialect: dialect, namespace: namespace,
+          keys: try KeyTemplate(keyTemplate))
+        features = ShowVotes.apply(counts, to: features)
+      } catch {
+        context.stderr.writeLine("Error: cannot read the votes from \(votesFrom): \(error)")
+        return 1
+      }
+    }
+    if sort == .votes { features = ShowVotes.sortedByVotes(features) }
     if format == .json {
       context.stdout.write(
         ShowFormatter.json(features, languages: languages, compatible: compatible))
     } else {
-      context.stdout.write(ShowFormatter.table(features))
+      context.stdout.write(ShowFormatter.table(features, votes: votesFrom != nil))
     }
     return 0
   }

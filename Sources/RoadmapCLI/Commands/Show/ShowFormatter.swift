@@ -6,20 +6,25 @@ enum ShowFormatter {
   static let maximumTitleWidth = 40
   static let maximumStatusWidth = 24
 
-  /// `ID  TITLE  STATUS  FINISHED` rows, each followed by its description, indented.
-  static func table(_ features: [ResolvedFeature]) -> String {
+  /// `ID  TITLE  STATUS  FINISHED` rows (with `votes`, a right-aligned `VOTES` column before
+  /// `FINISHED`, `-` for a feature without a count), each followed by its description, indented.
+  static func table(_ features: [ResolvedFeature], votes: Bool = false) -> String {
     if features.isEmpty { return "No features.\n" }
     let idWidth = max(2, features.map { width(of: $0.id) }.max() ?? 0)
     let titleWidth = min(
       maximumTitleWidth, max(5, features.map { width(of: $0.title) }.max() ?? 0))
     let statusWidth = min(
       maximumStatusWidth, max(6, features.map { width(of: $0.status ?? "-") }.max() ?? 0))
+    let votesWidth = max(5, features.map { String($0.votes ?? 0).count }.max() ?? 0)
+    let votesHeader = votes ? "  " + padLeft("VOTES", votesWidth) : ""
     var output =
       pad("ID", idWidth) + "  " + pad("TITLE", titleWidth) + "  " + pad("STATUS", statusWidth)
-      + "  FINISHED\n"
+      + votesHeader + "  FINISHED\n"
     for feature in features {
       var row = pad(feature.id, idWidth) + "  " + pad(feature.title, titleWidth) + "  "
-      row += pad(feature.status ?? "-", statusWidth) + "  " + (feature.isFinished ? "yes" : "no")
+      row += pad(feature.status ?? "-", statusWidth)
+      if votes { row += "  " + padLeft(feature.votes.map(String.init) ?? "-", votesWidth) }
+      row += "  " + (feature.isFinished ? "yes" : "no")
       output += row + "\n"
       if !feature.description.isEmpty {
         let description = feature.description.split(
@@ -44,6 +49,11 @@ enum ShowFormatter {
         + "\"votes\":\(feature.votes.map(String.init) ?? "null")}"
     }.joined(separator: ",")
     return output + "]}\n"
+  }
+
+  /// `text` (a number) right-aligned in `width` columns.
+  static func padLeft(_ text: String, _ width: Int) -> String {
+    String(repeating: " ", count: max(0, width - text.count)) + text
   }
 
   /// `text` cut or padded to `width` terminal columns.

@@ -1,0 +1,69 @@
+import Foundation
+
+extension CountingAPIVoter {
+  /// The count in the answer to `operation`, or why there is none.
+  func interpret(
+    _ response: TransportResponse, of operation: Operation, url: String
+  ) throws(VotingError) -> Int {
+    let body = AnswerBody(response.body)
+    switch response.status {
+    case 200..<300:
+      switch body.integer(dialect.countField) {
+      case .some(let count): return count
+      case .none:
+        throw .badAnswer(
+          "expected \(dialect.name)'s {\"\(dialect.countField)\": N}, got \(body.excerpt)",
+          status: response.status, url: url)
+      }
+    default:
+      if operation != .vote && isMissingKey(response.status, body) { return 0 }
+      throw failure(response, body: body, url: url)
+    }
+  }
+
+  /// The counts in a batch answer, `{"counts":{"KEY":N,…}}`.
+  func interpretBatch(_ response: TransportResponse, url: String) throws(VotingError) -> [String:
+    Int]
+  {
+    let body = AnswerBody(response.body)
+    guard (200..<300).contains(response.status) else {
+      throw failure(response, body: body, url: url)
+    }
+    guard let counts = body.integerMap("counts") else {
+      throw .badAnswer(
+        "expected {\"counts\": {\"KEY\": N, …}}, got \(body.excerpt)", status: response.status,
+        url: url)
+    }
+    return counts
+  }
+
+  /// Whether the answer says "no such counter" in this dialect (which reads as 0).
+  func isMissingKey(_ status: Int, _ body: AnswerBody) -> Bool {
+    switch dialect.code {
+    case .counterAPIV1:
+      return status == 400 && body.string("message")?.lowercased() == "record not found"
+    case .countapi, .roadmapBridge, .tally:
+      return status == 404 && body.isNull("value")
+    }
+  }
+
+  /// The error for a non-2xx answer.
+  func failure(_ response: TransportResponse, body: AnswerBody, url: String) -> VotingError {
+    let status = response.status
+    switch status {
+    case 429:
+      return .rateLimited(retryAfter: response.retryAfter, url: url)
+    case 500..<600:
+      return .serverError(
+        status: status, detail: body.reason, url: url, retryAfter: response.retryAfter)
+    case 400..<500:
+      var reason = body.reason
+      if status == 403, dialect.code != .counterAPIV1, let value = body.integer("value") {
+        reason = "the change is outside the key's update bounds; the count stays \(value)"
+      }
+      return .refused(status: status, reason: reason, url: url)
+    default:
+      return .badAnswer("status \(status): \(body.excerpt)", status: status, url: url)
+    }
+  }
+}

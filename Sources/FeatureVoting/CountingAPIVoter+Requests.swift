@@ -1,0 +1,177 @@
+import Foundation
+import RoadmapFormat
+
+extension CountingAPIVoter {
+  /// One call on one counter.
+  enum Operation: Sendable {
+    case read, vote, unvote
+  }
+
+  /// The longest request target a batch request is built to (our server allows 8 KiB for the
+  /// whole request line).
+  static let maxBatchTargetBytes = 6_000
+
+  /// Sends `operation` for the feature `id` and returns the count the server answered.
+  func perform(_ operation: Operation, id: String) async throws(VotingError) -> Int {
+    let key = keys.key(for: id)
+    let url = try self.url(for: operation, key: key)
+    var headers = ["Accept": "application/json"]
+    var retry = readRetry
+    if operation != .read {
+      let voterID = try identity?.id()
+      if let voterID { headers["X-Voter-ID"] = voterID }
+      if !(dialect.writesAreIdempotentWithVoterID && voterID != nil) { retry = .none }
+    }
+    let request = TransportRequest(url: url, headers: headers, timeout: timeout)
+    return try await send(request, retry: retry) { response throws(VotingError) in
+      try self.interpret(response, of: operation, url: url.absoluteString)
+    }
+  }
+
+  /// The counts of `features` through the batch route, in chunks.
+  func batchCounts(_ features: [RoadmapFeature]) async throws(VotingError) -> [String: Int] {
+    var result: [String: Int] = [:]
+    var idsByKey: [String: [String]] = [:]
+    var keyOrder: [String] = []
+    for feature in features {
+      if feature.isFinished == true {
+        result[feature.id] = 0
+        continue
+      }
+      let key = keys.key(for: feature.id)
+      if idsByKey[key] == nil { keyOrder.append(key) }
+      idsByKey[key, default: []].append(feature.id)
+    }
+    for chunk in batchChunks(keyOrder) {
+      let url = try batchURL(chunk)
+      let request = TransportRequest(
+        url: url, headers: ["Accept": "application/json"], timeout: timeout)
+      let counts = try await send(request, retry: readRetry) { response throws(VotingError) in
+        try self.interpretBatch(response, url: url.absoluteString)
+      }
+      for key in chunk {
+        for id in idsByKey[key] ?? [] { result[id] = counts[key] ?? 0 }
+      }
+    }
+    return result
+  }
+
+  /// Splits keys into chunks of at most ``maxBatchKeys`` whose encoded list stays under
+  /// ``maxBatchTargetBytes``.
+  func batchChunks(_ keys: [String]) -> [[String]] {
+    var chunks: [[String]] = []
+    var current: [String] = []
+    var bytes = 0
+    for key in keys {
+      let size = PercentEncoding.segment(key).utf8.count + 1
+      if !current.isEmpty
+        && (current.count >= maxBatchKeys || bytes + size > Self.maxBatchTargetBytes)
+      {
+        chunks.append(current)
+        current = []
+        bytes = 0
+      }
+      current.append(key)
+      bytes += size
+    }
+    if !current.isEmpty { chunks.append(current) }
+    return chunks
+  }
+
+  /// Sends `request` and interprets the answer, retrying retryable failures per `retry`.
+  func send<Value>(
+    _ request: TransportRequest, retry: RetryPolicy,
+    _ interpret: (TransportResponse) throws(VotingError) -> Value
+  ) async throws(VotingError) -> Value {
+    var attempt = 1
+    while true {
+      do throws(VotingError) {
+        let response = try await transport.send(request)
+        return try interpret(response)
+      } catch {
+        guard attempt < retry.attempts, retry.isRetryable(error) else { throw error }
+        let wait = retry.delay(after: attempt, retryAfter: error.retryAfter)
+        do {
+          try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+        } catch {
+          throw .invalidRequest("cancelled while waiting to retry \(request.url.absoluteString)")
+        }
+        attempt += 1
+      }
+    }
+  }
+
+  /// The URL of `operation` on `key` in this voter's dialect.
+  func url(for operation: Operation, key: String) throws(VotingError) -> URL {
+    let ns = namespace
+    switch (dialect.code, operation) {
+    case (.countapi, .read), (.roadmapBridge, .read), (.tally, .read):
+      return try build(["get", ns, key])
+    case (.countapi, .vote), (.roadmapBridge, .vote):
+      return try build(["hit", ns, key])
+    case (.countapi, .unvote), (.roadmapBridge, .unvote):
+      return try build(["update", ns, key], query: "amount=-1")
+    case (.counterAPIV1, .read):
+      return try build(["v1", ns, key])
+    case (.counterAPIV1, .vote):
+      return try build(["v1", ns, key, "up"])
+    case (.counterAPIV1, .unvote):
+      return try build(["v1", ns, key, "down"])
+    case (.tally, .vote):
+      return try build(["add", ns, key], query: "delta=1")
+    case (.tally, .unvote):
+      return try build(["add", ns, key], query: "delta=-1")
+    }
+  }
+
+  /// `/counts/NS?keys=a,b,c`.
+  func batchURL(_ keys: [String]) throws(VotingError) -> URL {
+    try build(
+      ["counts", namespace],
+      query: "keys=" + keys.map(PercentEncoding.segment).joined(separator: ","))
+  }
+
+  /// The server URL with `segments` (each percent-encoded) appended to its path.
+  func build(_ segments: [String], query: String? = nil) throws(VotingError) -> URL {
+    var base = server.absoluteString
+    if let cut = base.firstIndex(where: { $0 == "?" || $0 == "#" }) { base = String(base[..<cut]) }
+    while base.hasSuffix("/") { base.removeLast() }
+    var text = base + "/" + segments.map(PercentEncoding.segment).joined(separator: "/")
+    if let query { text += "?" + query }
+    guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+      throw .invalidRequest("cannot build a URL from the server \(server.absoluteString)")
+    }
+    return url
+  }
+}
+
+extension CountingAPIVoter {
+  /// Every counter of the namespace by key, following the pages of `GET /counts/NS`
+  /// (``CountingDialect/roadmapBridge`` only: the other dialects cannot list counters).
+  public func allCounts() async throws(VotingError) -> [String: Int] {
+    guard dialect.hasBatchRoute else {
+      throw .invalidRequest("\(dialect.name) servers cannot list a namespace's counters")
+    }
+    var counts: [String: Int] = [:]
+    var after: String?
+    repeat {
+      let query = after.map { "after=" + PercentEncoding.segment($0) }
+      let url = try build(["counts", namespace], query: query)
+      let request = TransportRequest(
+        url: url, headers: ["Accept": "application/json"], timeout: timeout)
+      let page = try await send(request, retry: readRetry) {
+        response throws(VotingError) -> ([String: Int], String?) in
+        let body = AnswerBody(response.body)
+        let counts = try self.interpretBatch(response, url: url.absoluteString)
+        return (counts, body.string("next"))
+      }
+      counts.merge(page.0) { _, new in new }
+      guard page.1 != after else {
+        throw .badAnswer(
+          "the page after '\(after ?? "")' points to itself", url: url.absoluteString)
+      }
+      after = page.1
+    } while after != nil
+    return counts
+  }
+}

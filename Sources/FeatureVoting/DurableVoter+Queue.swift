@@ -1,0 +1,135 @@
+import Foundation
+import RoadmapFormat
+
+extension DurableVoter {
+  /// Sends the offline queue in order. Accepted votes update the voted state; refused ones are
+  /// undone and reported; sending stops at the first failure that may pass (offline, timed out,
+  /// rate limited, server error), leaving it and the rest queued.
+  @discardableResult
+  public func flush() async throws(VotingError) -> FlushReport {
+    try await gate.run { () throws(VotingError) in try await sendQueue() }
+  }
+
+  /// The refusals of queued votes sent by an implicit flush (before another call) since the
+  /// last time they were taken, oldest first; taking them clears the list.
+  public func takeRefusals() throws(VotingError) -> [FlushReport.Refusal] {
+    let stored = try ledger.update { state in
+      defer { state.refusals = [] }
+      return state.refusals
+    }
+    return stored.map { refusal in
+      FlushReport.Refusal(
+        vote: refusal.vote,
+        error: .refused(
+          status: refusal.status ?? 0, reason: refusal.reason ?? refusal.message,
+          url: "queued \(refusal.vote.action.rawValue) of '\(refusal.vote.featureID)'"))
+    }
+  }
+
+  /// Sends the queue if it holds anything; failures stay in the queue (and refusals in the
+  /// state file, for ``takeRefusals()``).
+  func flushIfQueued() async {
+    guard let state = try? ledger.state(), !state.queue.isEmpty else { return }
+    _ = try? await gate.run { () throws(VotingError) in try await sendQueue(keepRefusals: true) }
+  }
+
+  /// Sends the queue; the caller holds the gate.
+  func sendQueue(keepRefusals: Bool = false) async throws(VotingError) -> FlushReport {
+    var report = FlushReport()
+    while let next = try ledger.state().queue.first {
+      let feature = RoadmapFeature(id: next.featureID)
+      do throws(VotingError) {
+        let count =
+          next.action == .vote
+          ? try await base.castVote(for: feature) : try await base.withdrawVote(for: feature)
+        lastKnown.set(next.featureID, count)
+        try ledger.update { state in
+          state.queue.removeFirst()
+          state.confirm(next.action, next.featureID)
+        }
+        report.sent.append(next)
+      } catch {
+        if DurableVoter.mayPass(error) {
+          report.stoppedBy = error
+          break
+        }
+        try ledger.update { state in
+          state.queue.removeFirst()
+          if keepRefusals {
+            state.refusals.append(
+              VoteLedger.StoredRefusal(
+                vote: next, message: error.message, reason: error.reason, status: error.status))
+          }
+        }
+        report.refused.append(FlushReport.Refusal(vote: next, error: error))
+      }
+    }
+    report.remaining = try ledger.state().queue.count
+    return report
+  }
+
+  /// One vote or unvote, holding the gate.
+  func write(_ action: PendingVote.Action, _ feature: RoadmapFeature) async throws(VotingError)
+    -> Int
+  {
+    if feature.isFinished == true {
+      throw .invalidRequest("'\(feature.id)' is finished: finished features take no votes")
+    }
+    return try await gate.run { () throws(VotingError) in
+      var state = try ledger.state()
+      if !state.queue.isEmpty {
+        _ = try await sendQueue(keepRefusals: true)
+        state = try ledger.state()
+      }
+      let standing = state.hasVoted(feature.id)
+      if standing == (action == .vote) {
+        // Already as asked: send nothing (one vote per install, even on anonymous counters).
+        return try await currentCount(feature, state)
+      }
+      if !state.queue.isEmpty {
+        return try queue(action, feature)
+      }
+      do throws(VotingError) {
+        let count =
+          action == .vote
+          ? try await base.castVote(for: feature) : try await base.withdrawVote(for: feature)
+        lastKnown.set(feature.id, count)
+        try ledger.update { $0.confirm(action, feature.id) }
+        return count
+      } catch  where error.kind == .offline {
+        return try queue(action, feature)
+      }
+    }
+  }
+
+  /// Queues `action` and answers the count it will make.
+  private func queue(_ action: PendingVote.Action, _ feature: RoadmapFeature) throws(VotingError)
+    -> Int
+  {
+    let state = try ledger.update { state in
+      state.enqueue(PendingVote(featureID: feature.id, action: action))
+      return state
+    }
+    return max(0, (lastKnown.get(feature.id) ?? 0) + state.pendingDelta(feature.id))
+  }
+
+  /// The count as it stands, from the server if it answers, else the last one seen.
+  private func currentCount(
+    _ feature: RoadmapFeature, _ state: VoteLedger.State
+  ) async throws(VotingError) -> Int {
+    let raw: Int
+    do throws(VotingError) {
+      raw = try await base.count(for: feature)
+      lastKnown.set(feature.id, raw)
+    } catch {
+      guard let known = lastKnown.get(feature.id) else { throw error }
+      raw = known
+    }
+    return max(0, raw + state.pendingDelta(feature.id))
+  }
+
+  /// Whether a failed send may succeed later unchanged (so the vote stays queued).
+  static func mayPass(_ error: VotingError) -> Bool {
+    [.offline, .timedOut, .rateLimited, .serverError, .storage].contains(error.kind)
+  }
+}

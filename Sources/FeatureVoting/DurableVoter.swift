@@ -1,0 +1,169 @@
+import Foundation
+import RoadmapFormat
+
+/// A ``FeatureVoter`` that remembers which features this voter voted for, per namespace, and
+/// keeps votes cast offline until they can be sent.
+///
+///     let identity = VoterIdentity.installation()
+///     let voter = DurableVoter(
+///       base: CountingAPIVoter(server: url, namespace: "com.example.app", identity: identity))
+///
+/// - **Voted state.** A feature counts as voted once the server accepted the vote (not before,
+///   and not when it failed). ``hasVoted(for:)`` answers from it; a vote for a feature already
+///   voted for, or an unvote of one not voted for, sends nothing and answers the current count,
+///   so one install votes once even against an anonymous counter. The state is kept per
+///   namespace, not in one global list.
+/// - **Offline queue.** A vote or unvote that fails with ``VotingError/Kind/offline`` is queued
+///   on disk, reads as cast (``hasVoted(for:)``, and counts include it), and is sent, in order,
+///   by ``flush()`` or before the next call once the server answers again. A vote and an unvote
+///   of the same feature cancel out in the queue. A queued vote the server refuses is undone and
+///   reported with its reason (``FlushReport``, ``takeRefusals()``). A queued vote is sent again
+///   if the app dies between the server's answer and the file update; with a voter id on
+///   `roadmapctl serve` that repeat changes nothing, so each vote counts exactly once.
+/// - **Files.** One JSON file per namespace in the directory the app chooses, replaced
+///   atomically (temporary file, `fsync`, `rename`): an app killed mid-write loses nothing.
+///   A damaged file is a ``VotingError/Kind/storage`` error naming it, never a silent reset.
+///
+/// Calls from many tasks are safe; writes and queue sends run one at a time, in call order.
+public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
+  /// The voter that talks to the server.
+  public let base: Base
+  /// The namespace whose state this voter keeps.
+  public let namespace: String
+  /// The voter identity to remove on ``forget()``, if any.
+  public let identity: VoterIdentity?
+  let ledger: VoteLedger
+  let gate = SerialGate()
+  let lastKnown = CountCache()
+
+  /// Creates a voter keeping its state for `namespace` in `directory`.
+  ///
+  /// - Parameters:
+  ///   - base: the voter that talks to the server.
+  ///   - namespace: the namespace the state belongs to.
+  ///   - directory: where the state file goes; ``VoterIdentity/defaultDirectory`` by default.
+  ///   - identity: the identity ``forget()`` removes along with the state.
+  public init(
+    base: Base, namespace: String, directory: URL = VoterIdentity.defaultDirectory,
+    identity: VoterIdentity? = nil
+  ) {
+    self.base = base
+    self.namespace = namespace
+    self.identity = identity
+    self.ledger = VoteLedger(
+      file: VoteLedger.file(for: namespace, in: directory), namespace: namespace)
+  }
+
+  /// The state file of this namespace.
+  public var stateFile: URL { ledger.file }
+
+  // MARK: The Roadmap package's three methods
+
+  /// The count (including this voter's queued vote); 0 on failure and for a finished feature.
+  public func fetch(for feature: RoadmapFeature) async -> Int {
+    (try? await count(for: feature)) ?? 0
+  }
+
+  /// Votes (or queues the vote when offline); the new count, or nil on failure.
+  public func vote(for feature: RoadmapFeature) async -> Int? {
+    try? await castVote(for: feature)
+  }
+
+  /// Unvotes (or queues the unvote when offline); the new count, or nil on failure.
+  public func unvote(for feature: RoadmapFeature) async -> Int? {
+    try? await withdrawVote(for: feature)
+  }
+
+  // MARK: Reads
+
+  /// The server's count plus this voter's queued change; queued votes are sent first.
+  public func count(for feature: RoadmapFeature) async throws(VotingError) -> Int {
+    if feature.isFinished == true { return 0 }
+    await flushIfQueued()
+    let raw = try await base.count(for: feature)
+    lastKnown.set(feature.id, raw)
+    return max(0, raw + (try ledger.state().pendingDelta(feature.id)))
+  }
+
+  /// A whole board through the base voter's batch read, with queued changes applied.
+  public func counts(for features: [RoadmapFeature]) async throws(VotingError) -> [String: Int] {
+    await flushIfQueued()
+    let raw = try await base.counts(for: features)
+    let state = try ledger.state()
+    var counts: [String: Int] = [:]
+    for (id, count) in raw {
+      lastKnown.set(id, count)
+      counts[id] = max(0, count + state.pendingDelta(id))
+    }
+    return counts
+  }
+
+  /// A whole board; features that could not be read are 0.
+  public func fetch(for features: [RoadmapFeature]) async -> [String: Int] {
+    await flushIfQueued()
+    let raw = await base.fetch(for: features)
+    let state = try? ledger.state()
+    return raw.mapValues { $0 }.reduce(into: [:]) { counts, entry in
+      counts[entry.key] = max(0, entry.value + (state?.pendingDelta(entry.key) ?? 0))
+    }
+  }
+
+  /// Whether this voter's vote for `feature` stands: accepted by the server, or queued.
+  public func hasVoted(for feature: RoadmapFeature) throws(VotingError) -> Bool {
+    try ledger.state().hasVoted(feature.id)
+  }
+
+  /// The ids of the features this voter's vote stands for, queued votes included, sorted.
+  public func votedFeatureIDs() throws(VotingError) -> [String] {
+    let state = try ledger.state()
+    let ids = Set(state.voted + state.queue.map(\.featureID))
+    return ids.filter { state.hasVoted($0) }.sorted()
+  }
+
+  /// The offline queue, oldest first.
+  public func pendingVotes() throws(VotingError) -> [PendingVote] {
+    try ledger.state().queue
+  }
+
+  // MARK: Writes
+
+  /// Casts the vote, or queues it when the server cannot be reached (then the answer is the
+  /// last count seen plus one). A feature already voted for sends nothing.
+  public func castVote(for feature: RoadmapFeature) async throws(VotingError) -> Int {
+    try await write(.vote, feature)
+  }
+
+  /// Withdraws the vote, or queues the unvote when offline. A feature not voted for sends
+  /// nothing; withdrawing a queued vote removes it from the queue.
+  public func withdrawVote(for feature: RoadmapFeature) async throws(VotingError) -> Int {
+    try await write(.unvote, feature)
+  }
+
+  /// Removes this namespace's state file (voted state, queue, refusals) and the voter identity's
+  /// file, so the install votes as a new voter from now on.
+  public func forget() async throws(VotingError) {
+    try await gate.run { () throws(VotingError) in
+      try ledger.remove()
+      try identity?.forget()
+      lastKnown.clear()
+    }
+  }
+}
+
+extension DurableVoter where Base == CountingAPIVoter {
+  /// A durable voter over `base`, for its namespace and identity, keeping state in `directory`.
+  public init(base: CountingAPIVoter, directory: URL = VoterIdentity.defaultDirectory) {
+    self.init(
+      base: base, namespace: base.namespace, directory: directory, identity: base.identity)
+  }
+}
+
+/// The last count the server answered per feature, for answers to queued votes.
+final class CountCache: @unchecked Sendable {
+  private let lock = NSLock()
+  private var counts: [String: Int] = [:]
+
+  func set(_ id: String, _ count: Int) { lock.withLock { counts[id] = count } }
+  func get(_ id: String) -> Int? { lock.withLock { counts[id] } }
+  func clear() { lock.withLock { counts = [:] } }
+}

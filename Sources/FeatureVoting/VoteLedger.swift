@@ -1,0 +1,135 @@
+import Foundation
+
+/// One namespace's voting state on this device, in one JSON file written atomically: the
+/// features the server accepted this voter's vote for, the offline queue, and refusals not yet
+/// reported.
+///
+///     {"version":1,"namespace":"com.example.app","voted":["1","4"],
+///      "queue":[{"featureID":"7","action":"vote","castAt":1764570000}],"refusals":[]}
+final class VoteLedger: @unchecked Sendable {
+  /// The file's content.
+  struct State: Codable, Equatable {
+    var version = 1
+    var namespace: String
+    var voted: [String] = []
+    var queue: [PendingVote] = []
+    var refusals: [StoredRefusal] = []
+  }
+
+  /// A refusal as kept on disk until the app asks for it.
+  struct StoredRefusal: Codable, Equatable {
+    var vote: PendingVote
+    var message: String
+    var reason: String?
+    var status: Int?
+  }
+
+  let file: URL
+  let namespace: String
+  private let lock = NSLock()
+  private var loaded: State?
+
+  init(file: URL, namespace: String) {
+    self.file = file
+    self.namespace = namespace
+  }
+
+  /// The file for `namespace` in `directory`: `votes-NS.json`, the namespace percent-encoded.
+  static func file(for namespace: String, in directory: URL) -> URL {
+    directory.appendingPathComponent("votes-\(PercentEncoding.segment(namespace)).json")
+  }
+
+  /// The current state (read from the file on first use).
+  func state() throws(VotingError) -> State {
+    lock.lock()
+    defer { lock.unlock() }
+    return try current()
+  }
+
+  /// Changes the state and writes it to the file before returning; on a write failure the
+  /// state stays as it was.
+  @discardableResult
+  func update<T>(_ change: (inout State) -> T) throws(VotingError) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    var state = try current()
+    let result = change(&state)
+    if state != loaded {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys]
+      let data: Data
+      do { data = try encoder.encode(state) } catch {
+        throw .storage(file: file.path, "cannot be encoded: \(error)")
+      }
+      try StateFile.write(data, to: file)
+      loaded = state
+    }
+    return result
+  }
+
+  /// Removes the file and forgets the state.
+  func remove() throws(VotingError) {
+    lock.lock()
+    defer { lock.unlock() }
+    try StateFile.remove(file)
+    loaded = State(namespace: namespace)
+  }
+
+  private func current() throws(VotingError) -> State {
+    if let loaded { return loaded }
+    guard let data = try StateFile.read(file) else {
+      let fresh = State(namespace: namespace)
+      loaded = fresh
+      return fresh
+    }
+    do {
+      let state = try JSONDecoder().decode(State.self, from: data)
+      guard state.version == 1 else {
+        throw VotingError.storage(
+          file: file.path, "has version \(state.version); this library reads version 1")
+      }
+      loaded = state
+      return state
+    } catch let error as VotingError {
+      throw error
+    } catch {
+      throw .storage(
+        file: file.path,
+        "is not a voting state file (\(error)); move it away to start with no votes")
+    }
+  }
+}
+
+extension VoteLedger.State {
+  /// Whether this voter's vote for `id` stands, counting queued votes.
+  func hasVoted(_ id: String) -> Bool {
+    let pending = queue.last { $0.featureID == id }
+    if let pending { return pending.action == .vote }
+    return voted.contains(id)
+  }
+
+  /// What the queue adds to the server's count of `id`: +1, −1 or 0.
+  func pendingDelta(_ id: String) -> Int {
+    guard let pending = queue.last(where: { $0.featureID == id }) else { return 0 }
+    return pending.action == .vote ? 1 : -1
+  }
+
+  /// Queues `vote`; a queued opposite of the same feature cancels out with it instead.
+  mutating func enqueue(_ vote: PendingVote) {
+    if let index = queue.lastIndex(where: { $0.featureID == vote.featureID }),
+      queue[index].action != vote.action
+    {
+      queue.remove(at: index)
+    } else {
+      queue.append(vote)
+    }
+  }
+
+  /// Records that the server accepted `vote`.
+  mutating func confirm(_ vote: PendingVote.Action, _ id: String) {
+    switch vote {
+    case .vote: if !voted.contains(id) { voted.append(id) }
+    case .unvote: voted.removeAll { $0 == id }
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import FeatureVoting
+import Foundation
+import RoadmapFormat
+
+/// `show --votes-from`: the vote counts of a roadmap's features, read through
+/// `CountingAPIVoter`, and the `--sort` order.
+enum ShowVotes {
+  /// The counting API protocols `--dialect` names.
+  enum Dialect: String, CaseIterable, ExpressibleByArgument {
+    case roadmapctl, countapi, counterapi, tally
+
+    /// The FeatureVoting dialect.
+    var counting: CountingDialect {
+      switch self {
+      case .roadmapctl: .roadmapBridge
+      case .countapi: .countapi
+      case .counterapi: .counterAPIV1
+      case .tally: .tally
+      }
+    }
+  }
+
+  /// The orders `--sort` names.
+  enum Order: String, CaseIterable, ExpressibleByArgument {
+    case file, votes
+  }
+
+  /// Why `--votes-from` is not a server URL, or nil when it is one.
+  static func problem(with url: String) -> String? {
+    guard let parsed = URL(string: url), let scheme = parsed.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", parsed.host?.isEmpty == false
+    else {
+      return "--votes-from needs an http or https URL, such as https://votes.example.com."
+    }
+    return nil
+  }
+
+  /// The counts of `features` by id from the server (finished features are not asked for).
+  static func counts(
+    of features: [RoadmapFeature], server: String, dialect: Dialect, namespace: String,
+    keys: KeyTemplate
+  ) async throws(VotingError) -> [String: Int] {
+    guard let url = URL(string: server) else {
+      throw .invalidRequest("--votes-from \(server) is not a URL")
+    }
+    let voter = CountingAPIVoter(
+      server: url, namespace: namespace, dialect: dialect.counting, keys: keys)
+    return try await voter.counts(for: features)
+  }
+
+  /// `features` with the server's counts as their votes (nil for finished features).
+  static func apply(_ counts: [String: Int], to features: [ResolvedFeature]) -> [ResolvedFeature] {
+    features.map { feature in
+      var feature = feature
+      feature.votes = feature.isFinished ? nil : counts[feature.id] ?? 0
+      return feature
+    }
+  }
+
+  /// Most votes first; ties and features without votes keep their order, the latter last.
+  static func sortedByVotes(_ features: [ResolvedFeature]) -> [ResolvedFeature] {
+    features.enumerated().sorted { left, right in
+      switch (left.element.votes, right.element.votes) {
+      case (let l?, let r?) where l != r: return l > r
+      case (.some, nil): return true
+      case (nil, .some): return false
+      default: return left.offset < right.offset
+      }
+    }.map(\.element)
+  }
+}

@@ -1,0 +1,89 @@
+import FeatureVoting
+import Foundation
+import RoadmapFormat
+import Testing
+
+@Suite("FileVoter")
+struct FileVoterTests {
+  @Test("two processes voting through one file at once: every vote counted")
+  func twoProcesses() async throws {
+    let directory = try temporaryDirectory()
+    let file = directory.appendingPathComponent("votes.json")
+    let helper = try HelperBinary.url("file-voter-stress")
+    let votes = 150
+    async let first = HelperBinary.run(helper, [file.path, "a", "\(votes)", "7"])
+    async let second = HelperBinary.run(helper, [file.path, "b", "\(votes)", "7"])
+    let results = try await [first, second]
+    for (status, out, err) in results {
+      #expect(status == 0, "\(err)")
+      #expect(out == "cast \(votes)\n")
+    }
+    let content = try #require(
+      JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+    let counts = try #require(content["counts"] as? [String: Int])
+    #expect(counts.values.reduce(0, +) == 2 * votes)
+    let voters = try #require(content["voters"] as? [String: [String]])
+    #expect(voters.values.map(\.count).reduce(0, +) == 2 * (votes - votes / 5))
+    let board = (0..<7).map { RoadmapFeature(id: "\($0)") }
+    let read = try await FileVoter(file: file).counts(for: board)
+    #expect(read.values.reduce(0, +) == 2 * votes)
+    let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+    #expect(leftovers == ["votes.json", "votes.json.lock"])
+  }
+
+  @Test("once per voter with an identity; anonymous votes count every time")
+  func semantics() async throws {
+    let file = try temporaryDirectory().appendingPathComponent("votes.json")
+    let alice = FileVoter(file: file, identity: try VoterIdentity(appUserID: "alice"))
+    let anonymous = FileVoter(file: file)
+    let feature = RoadmapFeature(id: "1")
+    #expect(try await alice.count(for: feature) == 0)
+    #expect(try await alice.castVote(for: feature) == 1)
+    #expect(try await alice.castVote(for: feature) == 1)
+    #expect(try await anonymous.castVote(for: feature) == 2)
+    #expect(try await anonymous.castVote(for: feature) == 3)
+    #expect(try await anonymous.withdrawVote(for: feature) == 2)
+    #expect(try await anonymous.withdrawVote(for: feature) == 1)
+    // Alice's vote is hers: an anonymous unvote cannot take it.
+    #expect(try await anonymous.withdrawVote(for: feature) == 1)
+    #expect(try await alice.withdrawVote(for: feature) == 0)
+    #expect(try await alice.withdrawVote(for: feature) == 0)
+    #expect(await anonymous.fetch(for: feature) == 0)
+    #expect(try await anonymous.counts(for: features("1", "2")) == ["1": 0, "2": 0])
+    #expect(try await FileVoter(file: file, keys: .plainID).count(for: feature) == 0)
+  }
+
+  @Test(
+    "a corrupt or unreadable file is an error naming it, never a reset",
+    arguments: [
+      "{\"version\":1,\"counts\":{\"feature1\":", "[]", "{\"version\":2,\"counts\":{}}",
+      "{\"version\":1,\"counts\":{\"feature1\":-4}}",
+      "{\"version\":1,\"counts\":{\"feature1\":\"3\"}}",
+    ])
+  func corrupt(content: String) async throws {
+    let file = try temporaryDirectory().appendingPathComponent("votes.json")
+    try Data(content.utf8).write(to: file)
+    let voter = FileVoter(file: file)
+    for error in [
+      await votingError { try await voter.count(for: RoadmapFeature(id: "1")) },
+      await votingError { try await voter.castVote(for: RoadmapFeature(id: "1")) },
+      await votingError { try await voter.counts(for: features("1")) },
+    ] {
+      #expect(error?.kind == .storage)
+      #expect(error?.file == file.path)
+      #expect(error?.message.hasPrefix(file.path) == true)
+    }
+    #expect(await voter.vote(for: RoadmapFeature(id: "1")) == nil)
+    #expect(try String(contentsOf: file, encoding: .utf8) == content)
+  }
+
+  @Test("a vote file in a place that cannot be written is an error naming it")
+  func unwritable() async throws {
+    let blocker = try temporaryDirectory().appendingPathComponent("not-a-directory")
+    try Data("x".utf8).write(to: blocker)
+    let voter = FileVoter(file: blocker.appendingPathComponent("votes.json"))
+    let error = await votingError { try await voter.castVote(for: RoadmapFeature(id: "1")) }
+    #expect(error?.kind == .storage)
+    #expect(error?.message.contains("not-a-directory") == true)
+  }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+/// `roadmapctl show --votes-from`: the real binary reading counts from a real
+/// `roadmapctl serve` on port 0, in each dialect the server speaks.
+@Suite struct ShowVotesEndToEndTests {
+  static let roadmap = """
+    [{"id":"1","title":"Dark mode","status":"planned"},
+     {"id":"2","title":"Widgets","status":"planned"},
+     {"id":"3","title":"Sync"},
+     {"id":"4","title":"Done","isFinished":true}]
+    """
+
+  /// A served store with feature2 at 2 votes and feature3 at 1 in namespace com.example.app.
+  func seeded() async throws -> (ServeProcess, TemporaryDirectory) {
+    let directory = try TemporaryDirectory()
+    try directory.write("roadmap.json", Self.roadmap)
+    let server = try await ServeProcess.start(
+      dataDirectory: directory.url.appendingPathComponent("data"))
+    for target in [
+      "/hit/com.example.app/feature2", "/hit/com.example.app/feature2",
+      "/hit/com.example.app/feature3",
+    ] {
+      #expect(try await server.get(target).status == 200)
+    }
+    return (server, directory)
+  }
+
+  @Test(arguments: ["roadmapctl", "countapi", "counterapi"])
+  func votesColumnSortedByVotes(dialect: String) async throws {
+    let (server, directory) = try await seeded()
+    defer {
+      server.process.kill()
+      directory.remove()
+    }
+    let result = try await Roadmapctl.run(
+      [
+        "show", "roadmap.json", "--votes-from", "http://127.0.0.1:\(server.port)", "--dialect",
+        dialect,
+        "--namespace", "com.example.app", "--sort", "votes",
+      ],
+      workingDirectory: directory.url)
+    #expect(result.exitCode == 0, "\(result.stderrText)")
+    #expect(
+      result.stdoutText == """
+        ID  TITLE      STATUS   VOTES  FINISHED
+        2   Widgets    planned      2  no
+        3   Sync       -            1  no
+        1   Dark mode  planned      0  no
+        4   Done       -            -  yes
+
+        """)
+    #expect(result.stderrText.isEmpty)
+  }
+
+  @Test func jsonWithVotesInFileOrder() async throws {
+    let (server, directory) = try await seeded()
+    defer {
+      server.process.kill()
+      directory.remove()
+    }
+    let result = try await Roadmapctl.run(
+      [
+        "show", "roadmap.json", "--votes-from", "http://127.0.0.1:\(server.port)",
+        "--namespace", "com.example.app", "--format", "json",
+      ],
+      workingDirectory: directory.url)
+    #expect(result.exitCode == 0)
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any]
+    let features = try #require(object?["features"] as? [[String: Any]])
+    #expect(features.map { $0["id"] as? String } == ["1", "2", "3", "4"])
+    #expect(features.map { $0["votes"] as? Int } == [0, 2, 1, nil])
+  }
+
+  @Test func unreachableServerIsAnError() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    // A server that was started and stopped: its port is closed.
+    let server = try await ServeProcess.start(
+      dataDirectory: directory.url.appendingPathComponent("data"))
+    #expect(try await server.stop() == 0)
+    let result = try await Roadmapctl.run(
+      ["show", "roadmap.json", "--votes-from", "http://127.0.0.1:\(server.port)"],
+      workingDirectory: directory.url)
+    #expect(result.exitCode == 1)
+    #expect(result.stdoutText.isEmpty)
+    #expect(
+      result.stderrText.hasPrefix(
+        "Error: cannot read the votes from http://127.0.0.1:\(server.port): offline"))
+  }
+
+  @Test func badOptionsAreUsageErrors() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    for (arguments, message) in [
+      (["--votes-from", "ftp://example.com"], "Error: --votes-from needs an http or https URL"),
+      (
+        ["--votes-from", "http://127.0.0.1:9", "--key-template", "feature"],
+        "Error: --key-template must contain {id} once."
+      ),
+      (["--dialect", "sidetrack"], "Error: "),
+      (["--sort", "title"], "Error: "),
+    ] {
+      let result = try await Roadmapctl.run(
+        ["show", "roadmap.json"] + arguments, workingDirectory: directory.url)
+      #expect(result.exitCode == 64, "\(arguments)")
+      #expect(result.stderrText.hasPrefix(message), "\(result.stderrText)")
+    }
+  }
+
+  @Test func sortByTheFilesVotesWithoutAServer() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("votes.json", #"[{"id":"a","votes":1},{"id":"b","votes":5},{"id":"c"}]"#)
+    let result = try await Roadmapctl.run(
+      ["show", "votes.json", "--sort", "votes", "--format", "json"], workingDirectory: directory.url
+    )
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any]
+    let features = try #require(object?["features"] as? [[String: Any]])
+    #expect(features.map { $0["id"] as? String } == ["b", "a", "c"])
+  }
+}
