@@ -143,6 +143,12 @@ struct SeededBoard {
       try await b.isEnabled(try await button(ids.darkMode))
     }
     #expect(try await count(ids.darkMode) == 12)
+    // A new voter holds no votes: the script asks the server for nothing.
+    let fetched =
+      try await b.execute(
+        "return performance.getEntriesByType('resource').filter(function (e) { "
+          + "return e.initiatorType === 'fetch'; }).length;") as? Int
+    #expect(fetched == 0)
     #expect(
       try await b.findAll(".vote-button[data-feature=\"\(ids.shipped)\"]").isEmpty,
       "finished: no button")
@@ -165,6 +171,18 @@ struct SeededBoard {
     try await b.refresh()
     #expect(try await pressed(ids.darkMode))
     #expect(try await count(ids.darkMode) == 13)
+
+    // The cookie gone (cleared by the reader), the page is drawn without the vote, and the
+    // script asks for this voter's votes and presses the button again.
+    try await b.command("DELETE", "/cookie/rb_voter")
+    try await b.refresh()
+    try await b.wait("votes asked for") { try await pressed(ids.darkMode) }
+    let asked =
+      try await b.execute(
+        "return performance.getEntriesByType('resource').filter(function (e) { "
+          + "return e.initiatorType === 'fetch'; }).map(function (e) { return e.name; });")
+      as? [String] ?? []
+    #expect(asked.contains("\(server.base)/api/v1/\(project)/features/\(ids.darkMode)"), "\(asked)")
 
     // Unvote.
     try await b.wait("buttons enabled") { try await b.isEnabled(try await button(ids.darkMode)) }
