@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "VoteStore", targets: ["VoteStore"]),
     .library(name: "CounterService", targets: ["CounterService"]),
     .library(name: "FeatureVoting", targets: ["FeatureVoting"]),
+    .library(name: "RoadmapSync", targets: ["RoadmapSync"]),
     .library(name: "WebBoard", targets: ["WebBoard"]),
     .executable(name: "roadmapctl", targets: ["roadmapctl"]),
   ],
@@ -24,6 +25,9 @@ let package = Package(
     .systemLibrary(
       name: "CPostgres", path: "Sources/CPostgres",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    .systemLibrary(
+      name: "CCrypto", path: "Sources/CCrypto",
+      providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
     // epoll and accept4 for HTTPServer on Linux (Swift's Glibc module exports neither).
     .target(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "RoadmapFormat"),
@@ -34,28 +38,41 @@ let package = Package(
     .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
     // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
     // CounterService.
-    .target(name: "WebBoard", dependencies: ["VoteFirstAPI"]),
-    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres"]),
+    .target(name: "WebBoard", dependencies: ["VoteFirstAPI", "HTTPServer"]),
+    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres", "CCrypto"]),
+    .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),
     .target(
       name: "CounterService",
-      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: [
+        "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI", "RoadmapSync", "WebBoard",
+      ]),
     .target(
       name: "RoadmapCLI",
       dependencies: [
         "RoadmapFormat", "HTTPServer", "VoteStore", "CounterService", "FeatureVoting",
+        "RoadmapSync", "VoteFirstAPI",
       ]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
-    .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI"]),
+    .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI", "HTTPServer"]),
+    // Headless Chromium through chromedriver against the built roadmapctl.
+    .testTarget(name: "WebBoardBrowserTests", dependencies: ["WebBoard", "roadmapctl"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
+      name: "RoadmapSyncTests",
+      dependencies: [
+        "RoadmapSync", "RoadmapFormat", "VoteFirstAPI", "FeatureVoting",
+      ]),
+    .testTarget(
       name: "CounterServiceTests",
-      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat"]),
+      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
     .testTarget(
       name: "RoadmapCLITests",
-      dependencies: ["RoadmapCLI", "RoadmapFormat", "roadmapctl"]),
+      dependencies: [
+        "RoadmapCLI", "RoadmapFormat", "roadmapctl", "RoadmapSync", "VoteFirstAPI", "FeatureVoting",
+      ]),
     .testTarget(
       name: "FeatureVotingTests",
       dependencies: [

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # http.sh — HTTPServer throughput, tail latency and idle-connection memory, side by side with
-# nginx in one run of ../shared/bench/service_anchors.sh.
+# nginx in one run of ../shared/bench/service_anchors.sh when it is there (BENCH_DIR=... to point
+# elsewhere); without it (a clone, or PEERS=0), our own wrk rows (Benchmarks/lib/load.sh).
 #
 #   Benchmarks/http.sh            # RUNS=3 DURATION=8s, all anchors (nginx, webdis, redis)
 #   RUNS=1 DURATION=5s Benchmarks/http.sh   # quick iteration
@@ -25,8 +26,11 @@ import Foundation
 let port = Int(CommandLine.arguments.dropFirst().first ?? "18090") ?? 18090
 var router = Router()
 router.get("/get/:ns/:key") { _ in .json(#"{"value":42}"#) }
+// Every benchmark connection comes from 127.0.0.1: no per-address limit.
 let server = HTTPServer(
-  configuration: HTTPServerConfiguration(host: "127.0.0.1", port: port), handler: router.handler)
+  configuration: HTTPServerConfiguration(
+    host: "127.0.0.1", port: port, maxConnectionsPerAddress: nil),
+  handler: router.handler)
 do {
   let bound = try server.start()
   print("listening on 127.0.0.1:\(bound)")
@@ -46,10 +50,23 @@ clang -c -O2 -I "$ROOT/Sources/CEpoll/include" "$ROOT/Sources/CEpoll/shim.c" -o 
 swiftc -O -wmo -module-name HTTPBench "$ROOT"/Sources/HTTPServer/*.swift "$OUT/main.swift" \
   -I "$OUT/cepoll" "$OUT/cepoll/shim.o" -o "$OUT/http-bench-server"
 
-if [ "${IDLE_ONLY:-0}" != 1 ]; then
+if [ "${IDLE_ONLY:-0}" != 1 ] && [ "${PEERS:-1}" != 0 ] && [ -x "$BENCH/service_anchors.sh" ]; then
   OURS_START="$OUT/http-bench-server $PORT" OURS_URL_GET="http://127.0.0.1:$PORT/get/ns/feature1" \
   OURS_LABEL="HTTPServer" SKIP_SQLITE=1 RUNS="${RUNS:-3}" DURATION="${DURATION:-8s}" \
   RB_N="${RB_N:-50000}" "$BENCH/service_anchors.sh"
+elif [ "${IDLE_ONLY:-0}" != 1 ]; then
+  . "$ROOT/Benchmarks/lib/load.sh"
+  load_require
+  "$OUT/http-bench-server" "$PORT" > "$OUT/load-server.log" 2>&1 &
+  LPID=$!
+  load_wait "http://127.0.0.1:$PORT/get/ns/feature1"
+  echo "HTTPServer, loopback, wrk -t$THREADS -d$DURATION, median of $RUNS rounds"
+  echo
+  load_header
+  load_rows "HTTPServer GET" "http://127.0.0.1:$PORT/get/ns/feature1"
+  kill -TERM $LPID 2>/dev/null; wait $LPID 2>/dev/null || true
+  echo
+  echo "(no peer anchors: $BENCH/service_anchors.sh is not here)"
 fi
 
 # ---------- idle connections: memory and threads ----------

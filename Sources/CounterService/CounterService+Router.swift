@@ -5,8 +5,10 @@ extension CounterService {
   /// A route body: turns a request into a reply, or throws.
   ///
   /// A thrown ``ResponseError`` (a ``ServiceError``, a ``Reply``) is answered as it says; a
-  /// ``VoteStoreError`` is a store failure (503) or, for ``VoteStoreError/Kind/invalid``, a
-  /// refused write (409); anything else is a logged 500. See ``ServiceError/answer(for:)``.
+  /// ``VoteStoreError`` is a store failure (503) or, for a refusal
+  /// (``VoteStoreError/isRefusal``), a refused write (409 out of range, 400 invalid); anything
+  /// else is a logged 500.
+  /// See ``ServiceError/answer(for:)``.
   typealias RouteBody = @Sendable (CounterRoutes, HTTPRequest) async throws -> Reply
 
   /// Builds the router: every route wrapped with JSONP checks, rate limits, store-error
@@ -33,7 +35,7 @@ extension CounterService {
             limiter: limiter)
         }
         return await run(
-          request, route: pattern, kind: .read, dialect: dialect,
+          request, route: pattern, kind: kind == nil ? nil : .read, dialect: dialect,
           body: headBody ?? { _, _ in headNotAllowed(dialect) }, routes: routes,
           limiter: limiter)
       }

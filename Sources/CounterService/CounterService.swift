@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import VoteStore
+import WebBoard
 
 /// The vote-counter routes: countapi.xyz and counterapi.dev v1 compatible, plus batch
 /// counts, health and metrics, over any ``VoteStore``.
@@ -20,9 +21,17 @@ public final class CounterService: Sendable {
 
   let limiter: RateLimiter
   let metrics: ServiceMetrics
+  /// The VoteFirst board API under `/api/v1/` (docs/votefirst-api.md), when given boards.
+  let voteFirst: VoteFirstRouter?
+  /// The web board under `/b/` and `/assets/` (docs/web-board.md), when given boards.
+  let webBoard: WebBoardFront?
 
-  /// Creates the service over `store`.
-  public init(store: any VoteStore, configuration: CounterServiceConfiguration = .init()) {
+  /// Creates the service over `store`; with `boards` (on the same database), it also serves
+  /// the VoteFirst board API under `/api/v1/`.
+  public init(
+    store: any VoteStore, boards: (any BoardStore)? = nil,
+    configuration: CounterServiceConfiguration = .init()
+  ) {
     self.store = store
     self.configuration = configuration
     self.limiter = RateLimiter(
@@ -32,6 +41,19 @@ public final class CounterService: Sendable {
     self.metrics = metrics
     self.router = CounterService.makeRouter(
       store: store, configuration: configuration, limiter: limiter, metrics: metrics)
+    let limiter = self.limiter
+    self.voteFirst = boards.map {
+      VoteFirstRouter(
+        context: VoteFirstContext(
+          store: store, boards: $0, configuration: configuration, limiter: limiter,
+          metrics: metrics))
+    }
+    self.webBoard = boards.map {
+      WebBoardFront(
+        context: VoteFirstContext(
+          store: store, boards: $0, configuration: configuration, limiter: limiter,
+          metrics: metrics))
+    }
   }
 
   /// The handler to give to an `HTTPServer`: answers `OPTIONS` preflights, refuses methods
@@ -43,6 +65,18 @@ public final class CounterService: Sendable {
 
   /// Answers one request.
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
+    if let voteFirst, VoteFirstRouter.handles(request.path) {
+      return await voteFirst.respond(to: request)
+    }
+    if let voteFirst, request.method != .options,
+      let project = RoadmapJSONRoute.project(of: request.path)
+    {
+      return await RoadmapJSONRoute.respond(
+        to: request, project: project, context: voteFirst.context)
+    }
+    if let webBoard, WebBoardRoutes.handles(path: request.path) {
+      return await webBoard.respond(to: request)
+    }
     if request.method == .options {
       let start = RateLimiter.now()
       var response = HTTPResponse(status: 204)

@@ -61,7 +61,9 @@ final class RateLimiter: Sendable {
       return nil
     }
     table[client] = bucket
-    return max(1, Int(((1 - bucket.tokens) / limit.perSecond).rounded(.up)))
+    // Clamped before the conversion: a very slow refill must not trap `Int(_:)`.
+    let wait = ((1 - bucket.tokens) / limit.perSecond).rounded(.up)
+    return max(1, Int(min(wait, 86_400 * 365)))
   }
 
   /// Drops idle clients (their buckets would be full by now); if that frees less than a

@@ -55,12 +55,14 @@ struct ServiceError: ResponseError, CustomStringConvertible {
         + "±\(CounterRoutes.maxMagnitude); nothing was changed")
   }
 
-  /// The store refused the write as invalid (it would overflow, or break a rule the store
-  /// enforces itself): 409, nothing changed. Not a store failure.
+  /// The store refused the write (``VoteStoreError/isRefusal``), nothing changed; not a
+  /// store failure. 409 when it would take a count out of range (``VoteStoreError/Kind/outOfRange``:
+  /// the same request may succeed on another count), 400 when the input breaks a rule the
+  /// store enforces itself (``VoteStoreError/Kind/invalid``).
   static func storeRefused(_ error: VoteStoreError) -> ServiceError {
     ServiceError(
-      .storeRefused, 409, "the write was refused: \(error.message); nothing was changed",
-      cause: error.description)
+      .storeRefused, error.kind == .outOfRange ? 409 : 400,
+      "the write was refused: \(error.message); nothing was changed", cause: error.description)
   }
 
   /// A number in the request outside what the parameter allows: 400.
@@ -105,9 +107,8 @@ extension ServiceError {
   /// What a route body's thrown `error` is answered with.
   ///
   /// An error that knows its answer (``ResponseError``) keeps it; a ``VoteStoreError`` is a
-  /// store failure (503), except a refusal (``VoteStoreError/isRefusal``: `invalid`,
-  /// `out-of-range`), which is the store refusing the write (409); anything else is
-  /// unexpected (500).
+  /// store failure (503), except a refusal (``VoteStoreError/isRefusal``), which is the store
+  /// refusing the write (409 `out-of-range`, 400 `invalid`); anything else is unexpected (500).
   static func answer(for error: any Error) -> any ResponseError {
     switch error {
     case let error as any ResponseError: return error

@@ -43,6 +43,9 @@ final class EventLoop: @unchecked Sendable {
   private let exemptAddresses: Set<String>
   private var nextID: UInt64 = 1
   private var encoder = ResponseEncoder()
+  /// What the connection being handled must do next: filled by its machine, emptied by
+  /// ``perform(_:)`` (loop thread only, empty between events).
+  private var actions: [ConnectionStateMachine.Action] = []
   private let readBuffer: UnsafeMutableRawBufferPointer
   private var now: UInt64 = 0
   private var nextScan: UInt64 = 0
@@ -261,8 +264,9 @@ final class EventLoop: @unchecked Sendable {
 
   /// Stops accepting and tells every connection; those with nothing to do close at once.
   ///
-  /// Connections already in the kernel's accept queue are accepted first and every socket is
-  /// read before it is told, so a request that has reached the server is answered, with
+  /// Connections already in the kernel's accept queue are accepted first, and an idle
+  /// connection is closed only if its socket holds nothing (``ConnectionStateMachine/Action/
+  /// closeUnlessReadable``), so a request that has reached the server is answered, with
   /// `Connection: close`, rather than cut.
   private func beginDraining(_ grace: UInt64) {
     draining = true
@@ -274,10 +278,8 @@ final class EventLoop: @unchecked Sendable {
       listenFD = -1
     }
     for case let connection? in connections {
-      var actions: [ConnectionStateMachine.Action] = []
-      guard absorbReadable(connection, into: &actions) else { continue }
       connection.machine.handle(.shutdownBegan, now: now, into: &actions)
-      perform(connection, actions)
+      perform(connection)
     }
   }
 
@@ -336,9 +338,8 @@ final class EventLoop: @unchecked Sendable {
       connections[Int(fd)] = connection
       openCount += 1
       if let key { openByAddress[key, default: 0] += 1 }
-      var actions: [ConnectionStateMachine.Action] = []
       connection.machine.start(now: now, into: &actions)
-      perform(connection, actions)
+      perform(connection)
     }
   }
 
@@ -388,13 +389,15 @@ final class EventLoop: @unchecked Sendable {
     Int(connection.fd) < connections.count && connections[Int(connection.fd)] === connection
   }
 
-  /// Carries out `actions` in order; after any that produced output, writes what the socket
-  /// takes and hands the outcome back to the machine, until nothing is left to do.
-  private func perform(_ connection: Connection, _ first: [ConnectionStateMachine.Action]) {
-    var actions = first
+  /// Carries out ``actions`` in order and empties it; after any that produced output, writes
+  /// what the socket takes and hands the outcome back to the machine, until nothing is left.
+  private func perform(_ connection: Connection) {
     while true {
       var wrote = false
-      for action in actions {
+      var index = 0
+      while index < actions.count {
+        let action = actions[index]
+        index += 1
         switch action {
         case .dispatch(let request):
           dispatch(connection, request)
@@ -421,6 +424,21 @@ final class EventLoop: @unchecked Sendable {
           connection.timerAt = 0
         case .lingerClose:
           shutdown(connection.fd, Int32(SHUT_WR))
+        case .closeUnlessReadable:
+          // Look and close back to back: the shorter the gap, the fewer requests can
+          // arrive in it unanswered.
+          do {
+            if let n = try SystemCall.recv(connection.fd, readBuffer), n > 0 {
+              let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])
+              bytes.withMemoryRebound(to: UInt8.self) {
+                connection.machine.handle(.bytesRead($0), now: now, into: &actions)
+              }
+            } else {
+              close(connection)
+            }
+          } catch {
+            close(connection)
+          }
         case .close:
           close(connection)
         case .reset:
@@ -431,22 +449,19 @@ final class EventLoop: @unchecked Sendable {
             connection.fd, SOL_SOCKET, SO_LINGER, &hard, socklen_t(MemoryLayout<linger>.size))
           close(connection)
         }
-        guard isOpen(connection) else { return }
+        if !isOpen(connection) { break }
       }
-      guard wrote, let outcome = flush(connection) else { return }
       actions.removeAll(keepingCapacity: true)
-      if case .writeDrained = outcome, draining {
-        guard absorbReadable(connection, into: &actions) else { return }
-      }
+      guard isOpen(connection), wrote, let outcome = flush(connection) else { return }
       connection.machine.handle(outcome, now: now, into: &actions)
     }
   }
 
-  /// Feeds the machine what the socket holds now, while shutting down (see
-  /// ``ConnectionStateMachine``); false when the connection was closed on a read error.
-  private func absorbReadable(
-    _ connection: Connection, into actions: inout [ConnectionStateMachine.Action]
-  ) -> Bool {
+  /// Feeds the machine what the socket holds now, while shutting down, before it decides
+  /// whether an answer is the connection's last (see ``ConnectionStateMachine``), adding to
+  /// ``actions``; false when the connection was closed on a read error (``actions`` is then
+  /// empty).
+  private func absorbReadable(_ connection: Connection) -> Bool {
     guard draining else { return true }
     while connection.watchingRead
       && connection.machine.pending.count < ConnectionStateMachine.maxPendingBytes
@@ -457,6 +472,7 @@ final class EventLoop: @unchecked Sendable {
         n = count
       } catch {
         close(connection)
+        actions.removeAll(keepingCapacity: true)
         return false
       }
       if n == 0 {
@@ -485,7 +501,6 @@ final class EventLoop: @unchecked Sendable {
       close(connection)
       return
     }
-    var actions: [ConnectionStateMachine.Action] = []
     if n == 0 {
       connection.machine.handle(.endOfInput, now: now, into: &actions)
     } else {
@@ -494,7 +509,7 @@ final class EventLoop: @unchecked Sendable {
         connection.machine.handle(.bytesRead($0), now: now, into: &actions)
       }
     }
-    perform(connection, actions)
+    perform(connection)
   }
 
   // MARK: - Handlers
@@ -560,10 +575,9 @@ final class EventLoop: @unchecked Sendable {
     guard Int(completion.fd) < connections.count,
       let connection = connections[Int(completion.fd)], connection.id == completion.id
     else { return }
-    var actions: [ConnectionStateMachine.Action] = []
-    guard absorbReadable(connection, into: &actions) else { return }
+    guard absorbReadable(connection) else { return }
     connection.machine.handle(.responseReady(completion.response), now: now, into: &actions)
-    perform(connection, actions)
+    perform(connection)
   }
 
   // MARK: - Writing
@@ -596,25 +610,22 @@ final class EventLoop: @unchecked Sendable {
 
   private func writable(_ connection: Connection) {
     guard let outcome = flush(connection) else { return }
-    var actions: [ConnectionStateMachine.Action] = []
-    if case .writeDrained = outcome {
-      guard absorbReadable(connection, into: &actions) else { return }
-    }
     connection.machine.handle(outcome, now: now, into: &actions)
-    perform(connection, actions)
+    perform(connection)
   }
 
   // MARK: - Closing
 
   private func close(_ connection: Connection) {
     guard isOpen(connection) else { return }
+    // The socket first, the bookkeeping after (only this thread reuses descriptor numbers).
+    SystemCall.close(connection.fd)
     connections[Int(connection.fd)] = nil
     openCount -= 1
     if let key = connection.limitKey {
       let left = openByAddress[key, default: 1] - 1
       openByAddress[key] = left > 0 ? left : nil
     }
-    SystemCall.close(connection.fd)
   }
 
   private func watch(_ connection: Connection, read: Bool, write: Bool) {
@@ -633,7 +644,8 @@ final class EventLoop: @unchecked Sendable {
   private func scanDeadlines() {
     for case let connection? in connections
     where connection.timerAt != 0 && connection.timerAt <= now {
-      perform(connection, connection.machine.handle(.tick, now: now))
+      connection.machine.handle(.tick, now: now, into: &actions)
+      perform(connection)
     }
   }
 }

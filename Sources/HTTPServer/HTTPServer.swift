@@ -82,10 +82,12 @@ public final class HTTPServer: Sendable {
   /// Stops accepting, lets in-flight requests finish within `gracePeriod`, closes idle
   /// connections, and returns once every connection is closed.
   ///
-  /// New connections are refused from the moment this is called; a request that arrives on
-  /// an open connection during the grace period is still answered, with `Connection: close`.
-  /// Connections still busy when the grace period ends are closed. Returns at once if the
-  /// server never started; calling it again waits for the same shutdown.
+  /// Connections already in the kernel's accept queue are taken, then new ones are refused.
+  /// Every request whose bytes have reached the server (read, pipelined behind another, or
+  /// still in the socket) is answered, the last one on each connection with
+  /// `Connection: close`; connections with nothing to answer close at once. Connections
+  /// still busy when the grace period ends are closed. Returns at once if the server never
+  /// started; calling it again waits for the same shutdown.
   public func shutdown(gracePeriod: Duration) async {
     let loop = state.withLock { s in
       s.shutDown = true

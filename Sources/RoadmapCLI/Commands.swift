@@ -13,5 +13,9 @@ struct RoadmapctlCommand: Command {
       SchemaCommand.self,
       VotesCommand.self,
       ServeCommand.self,
+      ConvertCommand.self,
+      MigrateCommand.self,
+      PublishCommand.self,
+      ReconcileCommand.self,
     ])
 }

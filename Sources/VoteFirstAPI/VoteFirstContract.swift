@@ -109,6 +109,8 @@ public enum VoteFirstContract {
     public static let stageInUse = "stage_in_use"
     /// 409: deleting a tag features still use.
     public static let tagInUse = "tag_in_use"
+    /// 409: deleting a board that holds features or columns.
+    public static let boardInUse = "board_in_use"
     /// 409: a suggestion already approved or rejected.
     public static let alreadyDecided = "already_decided"
     /// 413: a batch or body too large.
@@ -119,6 +121,8 @@ public enum VoteFirstContract {
     public static let rateLimited = "rate_limited"
     /// 503: the store failed.
     public static let storeUnavailable = "store_unavailable"
+    /// 500: the server failed unexpectedly.
+    public static let internalError = "internal_error"
   }
 
   /// Every call of the contract: its method and its path pattern under the prefix.

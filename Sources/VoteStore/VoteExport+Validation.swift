@@ -1,23 +1,175 @@
 extension VoteExport {
-  /// Checks an export before it is imported; throws ``VoteStoreError/Kind/invalid`` naming
-  /// the first problem (wrong version, empty names, negative values, a duplicated counter).
+  /// The earliest timestamp an import accepts: 1970-01-01T00:00:00Z.
+  public static let earliestTimestamp: Int64 = 0
+  /// The latest timestamp an import accepts: 9999-12-31T23:59:59.999Z (RFC 3339's last).
+  public static let latestTimestamp: Int64 = 253_402_300_799_999
+
+  /// Every problem that keeps this export from being imported, checked by the same rules a
+  /// live write applies (see ``read(_:)`` for the rules); empty when it may be imported.
+  public func problems() -> [ImportProblem] {
+    let drafts = counters.enumerated().map { CounterDraft(index: $0.offset, $0.element) }
+    let found = ExportRules.check(version: version, voterKey: voterKey, drafts: drafts)
+    return ExportRules.place(found, drafts: drafts, lines: nil)
+  }
+
+  /// Throws ``VoteStoreError/Kind/invalid`` listing the problems (the first ten) when the
+  /// export may not be imported.
   func validate() throws(VoteStoreError) {
-    guard version == 1 else {
-      throw VoteStoreError(.invalid, "unsupported export version \(version) (expected 1)")
+    let problems = problems()
+    guard !problems.isEmpty else { return }
+    var message = "\(problems.count) problem\(problems.count == 1 ? "" : "s"), nothing imported: "
+    message += problems.prefix(10).map(\.description).joined(separator: "; ")
+    if problems.count > 10 { message += "; …" }
+    throw VoteStoreError(.invalid, message)
+  }
+}
+
+/// The import rules, once: the same limits a live write applies.
+enum ExportRules {
+  static func check(version: Int?, voterKey: String?, drafts: [CounterDraft]) -> [DraftProblem] {
+    var problems: [DraftProblem] = []
+    if let version, version != 1 && version != 2 {
+      problems.append(
+        DraftProblem(
+          index: nil, path: "version", offset: nil,
+          message: "unsupported export version \(version) (this build reads 1 and 2)"))
     }
-    var seen = Set<[String]>()
-    for (index, counter) in counters.enumerated() {
-      let record = counter.record
-      let name = "counters[\(index)] (\(record.namespace)/\(record.key))"
-      if record.namespace.isEmpty || record.key.isEmpty {
-        throw VoteStoreError(.invalid, "\(name): namespace and key must not be empty")
+    if version == 2 {
+      if let voterKey {
+        if voterKey.utf8.count != 16
+          || !voterKey.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) })
+        {
+          problems.append(
+            DraftProblem(
+              index: nil, path: "voterKey", offset: nil,
+              message:
+                "\"\(CounterNames.display(voterKey))\" is not a voter key fingerprint (16 hex digits)"
+            ))
+        }
+      } else {
+        problems.append(
+          DraftProblem(
+            index: nil, path: "voterKey", offset: nil,
+            message: "a version-2 export must name its voter key (\"voterKey\")"))
       }
-      if record.value < 0 {
-        throw VoteStoreError(.invalid, "\(name): value \(record.value) is below zero")
+    }
+    var firstIndex: [[String]: Int] = [:]
+    for draft in drafts {
+      problems += check(draft, hashes: version == 2)
+      if let namespace = draft.namespace, let key = draft.key {
+        if let first = firstIndex[[namespace, key]] {
+          problems.append(
+            DraftProblem(
+              index: draft.index, path: "record.key", offset: draft.offsets["record.key"],
+              message: "the counter appears twice (first as counters[\(first)])"))
+        } else {
+          firstIndex[[namespace, key]] = draft.index
+        }
       }
-      if !seen.insert([record.namespace, record.key]).inserted {
-        throw VoteStoreError(.invalid, "\(name): the counter appears twice")
+    }
+    return problems
+  }
+
+  /// One counter's problems.
+  static func check(_ draft: CounterDraft, hashes: Bool) -> [DraftProblem] {
+    var problems: [DraftProblem] = []
+    func add(_ path: String, _ message: String) {
+      guard !draft.settled.contains(path) else { return }
+      problems.append(
+        DraftProblem(index: draft.index, path: path, offset: draft.offsets[path], message: message))
+    }
+    for (path, name) in [("record.namespace", draft.namespace), ("record.key", draft.key)] {
+      if let name, !CounterNames.isValidName(name) {
+        add(
+          path,
+          "\"\(CounterNames.display(name))\" is not a valid name: use 3 to 64 of A-Z a-z 0-9 _ - . "
+            + "(not dots only)")
       }
+    }
+    if let value = draft.value, !(0...CounterLimits.maximum).contains(value) {
+      add("record.value", "\(value) is out of range: a count must be 0 to \(CounterLimits.maximum)")
+    }
+    if let id = draft.id, !(0...CounterLimits.maximum).contains(id) {
+      add(
+        "record.id",
+        "\(id) is out of range: an id must be 0 (a new one) to \(CounterLimits.maximum)")
+    }
+    let bounds = [
+      ("record.updateLowerBound", draft.updateLowerBound),
+      ("record.updateUpperBound", draft.updateUpperBound),
+    ]
+    var boundsOK = true
+    for (path, bound) in bounds {
+      if let bound, !CounterLimits.contains(bound) {
+        boundsOK = false
+        add(path, "\(bound) is out of range: a bound must be within ±\(CounterLimits.maximum)")
+      }
+    }
+    if boundsOK, let lower = draft.updateLowerBound, let upper = draft.updateUpperBound,
+      lower > upper
+    {
+      add("record.updateLowerBound", "the lower bound \(lower) is above the upper bound \(upper)")
+    }
+    for (path, time) in [
+      ("record.createdAt", draft.createdAt), ("record.updatedAt", draft.updatedAt),
+    ] {
+      if let time, !(VoteExport.earliestTimestamp...VoteExport.latestTimestamp).contains(time) {
+        add(
+          path,
+          "\(time) is out of range: a time must be milliseconds from 1970 to the end of 9999 "
+            + "(0 to \(VoteExport.latestTimestamp))")
+      }
+    }
+    if let voters = draft.voters, !draft.settled.contains("voters") {
+      var seen: [String: Int] = [:]
+      for (position, voter) in voters.enumerated() {
+        let path = "voters[\(position)]"
+        let offset = position < draft.voterOffsets.count ? draft.voterOffsets[position] : nil
+        func voterProblem(_ message: String) {
+          problems.append(
+            DraftProblem(index: draft.index, path: path, offset: offset, message: message))
+        }
+        if hashes {
+          if !VoterKey.isHash(voter) {
+            voterProblem(
+              "\"\(CounterNames.display(voter))\" is not a voter hash (64 lowercase hex digits; a "
+                + "version-2 export carries hashes)")
+          }
+        } else if !CounterNames.isValidVoter(voter) {
+          voterProblem(
+            "\"\(CounterNames.display(voter))\" is not a valid voter id: use 1 to "
+              + "\(CounterNames.maximumVoterLength) of A-Z a-z 0-9 _ - . : @ + = /")
+        }
+        if let first = seen[voter] {
+          voterProblem("this voter appears twice (first as voters[\(first)])")
+        } else {
+          seen[voter] = position
+        }
+      }
+      if let value = draft.value, !draft.settled.contains("record.value"),
+        (0...CounterLimits.maximum).contains(value), Int64(voters.count) > value
+      {
+        add("voters", "\(voters.count) voters hold a vote, but the count is \(value)")
+      }
+    }
+    return problems
+  }
+
+  /// The problems as ``ImportProblem``s, with line and column when `lines` is given.
+  static func place(
+    _ problems: [DraftProblem], drafts: [CounterDraft], lines: LineTable?
+  ) -> [ImportProblem] {
+    problems.map { problem in
+      var path = problem.path
+      var label: String?
+      if let index = problem.index {
+        path = "counters[\(index)]" + (path.isEmpty ? "" : "." + path)
+        label = index < drafts.count ? drafts[index].label : nil
+      }
+      let position = problem.offset.flatMap { offset in lines?.position(of: offset) }
+      return ImportProblem(
+        index: problem.index, counter: label, path: path, line: position?.line,
+        column: position?.column, message: problem.message)
     }
   }
 }

@@ -203,12 +203,17 @@ public struct StoreStatistics: Sendable, Equatable {
 }
 
 /// Every counter and voter set of a store, as written by `roadmapctl votes export`.
+///
+/// Version 2 (written now) carries voter ids as the store keeps them: keyed hashes
+/// (HMAC-SHA-256, 64 hex digits), with ``voterKey`` naming the key they were made with; an
+/// import needs a store with that same key. Version 1 (written before voter ids were hashed)
+/// carries voter ids in clear; an import hashes them with the importing store's key.
 public struct VoteExport: Sendable, Equatable, Codable {
   /// One counter with its voters.
   public struct Counter: Sendable, Equatable, Codable {
     /// The counter.
     public var record: CounterRecord
-    /// The ids of the voters who hold a vote on it, sorted.
+    /// The voters who hold a vote on it, sorted: hashes in version 2, clear ids in version 1.
     public var voters: [String]
 
     /// Creates an exported counter.
@@ -218,14 +223,21 @@ public struct VoteExport: Sendable, Equatable, Codable {
     }
   }
 
-  /// The format version; 1 for now.
+  /// The version this build writes.
+  public static let currentVersion = 2
+
+  /// The format version: 2, or 1 for exports with voter ids in clear.
   public var version: Int
+  /// The fingerprint (16 hex digits) of the voter key the hashes were made with; nil in
+  /// version 1.
+  public var voterKey: String?
   /// The counters, sorted by namespace then key.
   public var counters: [Counter]
 
   /// Creates an export.
-  public init(version: Int = 1, counters: [Counter]) {
+  public init(version: Int = 1, voterKey: String? = nil, counters: [Counter]) {
     self.version = version
+    self.voterKey = voterKey
     self.counters = counters
   }
 }

@@ -34,11 +34,11 @@ import VoteStore
       counterapi: #"{"code":503,"message":"the vote store is unavailable; nothing was changed"}"#,
       retryAfter: "1", storeError: true),
     Mapping(
-      error: VoteStoreError(.invalid, "adding 1 to 9223372036854775807 overflows"), status: 409,
+      error: VoteStoreError(.invalid, "voter ids are at most 128 characters"), status: 400,
       countapi:
-        #"{"error":"the write was refused: adding 1 to 9223372036854775807 overflows; nothing was changed"}"#,
+        #"{"error":"the write was refused: voter ids are at most 128 characters; nothing was changed"}"#,
       counterapi:
-        #"{"code":409,"message":"the write was refused: adding 1 to 9223372036854775807 overflows; nothing was changed"}"#,
+        #"{"code":400,"message":"the write was refused: voter ids are at most 128 characters; nothing was changed"}"#,
       retryAfter: nil, storeError: false),
     Mapping(
       error: VoteStoreError.outOfRange("the value 9007199254740992 is outside ±9007199254740991"),

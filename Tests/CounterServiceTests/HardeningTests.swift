@@ -114,7 +114,7 @@ import VoteStore
 /// `/healthz` says when writes fail, even while reads and the store's own probe work.
 @Suite struct WriteHealthTests {
   @Test func healthzIs503WhileWritesFail() async throws {
-    let h = try ServiceHarness(options: SQLiteVoteStoreOptions(maximumPageCount: 12))
+    let h = try ServiceHarness(options: SQLiteVoteStoreOptions(maximumPageCount: 22))  // 10: boards
     #expect(await h.call("/healthz").body == #"{"status":"ok"}"#)
     var refused = false
     for i in 0..<3000 {

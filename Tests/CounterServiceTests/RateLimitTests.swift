@@ -99,6 +99,13 @@ import Testing
     #expect(limiter.tableSizes.writes == 0)
   }
 
+  @Test func aVerySlowRefillNeverTraps() {
+    let limiter = RateLimiter(
+      reads: RateLimit(burst: 1, perSecond: 1e-300), writes: .unlimited, maxClients: 4)
+    #expect(limiter.take(client: "a", kind: .read, now: 0) == nil)
+    #expect(limiter.take(client: "a", kind: .read, now: 0) == 86_400 * 365)
+  }
+
   @Test func perMinuteLimits() {
     #expect(RateLimit.perMinute(0).isUnlimited)
     #expect(RateLimit.perMinute(60) == RateLimit(burst: 30, perSecond: 1))

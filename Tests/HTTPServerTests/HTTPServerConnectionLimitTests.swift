@@ -9,7 +9,7 @@ import Testing
 
 /// The per-address connection limit (issue 7, item 2), live over loopback: 127.0.0.1 and
 /// 127.0.0.2 are two clients (any 127.0.0.0/8 address is local on Linux).
-@Suite struct HTTPServerConnectionLimitTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTPServerConnectionLimitTests {
   static let hello = "GET /hello HTTP/1.1\r\nHost: a\r\n\r\n"
 
   /// Opens `count` connections from `source`, each answered once (so the server holds it).
@@ -25,7 +25,10 @@ import Testing
   }
 
   @Test func oneAddressAtItsLimitIsRefusedAndOthersAreServed() async throws {
-    let server = try startTestServer { $0.maxConnectionsPerAddress = 50 }
+    let server = try startTestServer {
+      HTTPServerShutdownTests.patient(&$0)
+      $0.maxConnectionsPerAddress = 50
+    }
     let port = server.port
     let result = try await offPool { () -> (Int, String, Bool, Int, Int, Int) in
       let held = try Self.open(50, from: "127.0.0.1", port: port)
@@ -62,6 +65,7 @@ import Testing
 
   @Test func exemptAddressesAndAnUnsetLimitAreNotCounted() async throws {
     let server = try startTestServer {
+      HTTPServerShutdownTests.patient(&$0)
       $0.maxConnectionsPerAddress = 2
       $0.connectionLimitExemptAddresses = ["127.0.0.1"]
     }
@@ -79,7 +83,10 @@ import Testing
     #expect(statuses.1 == 503)
     await server.shutdown(gracePeriod: .seconds(5))
 
-    let unlimited = try startTestServer { $0.maxConnectionsPerAddress = nil }
+    let unlimited = try startTestServer {
+      HTTPServerShutdownTests.patient(&$0)
+      $0.maxConnectionsPerAddress = nil
+    }
     let unlimitedPort = unlimited.port
     let count = try await offPool {
       try Self.open(20, from: "127.0.0.3", port: unlimitedPort).count

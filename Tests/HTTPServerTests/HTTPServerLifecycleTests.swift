@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// Timeouts, limits, shutdown and start-up errors, live.
-@Suite struct HTTPServerLifecycleTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTPServerLifecycleTests {
   @Test func drippingClientGets408WhileOthersAreServed() async throws {
     // A deadline long enough that the other client is surely answered first, even on a
     // loaded machine; the dripping client sends a byte every 20 ms all along. Both clients

@@ -10,7 +10,15 @@ import Testing
 /// Graceful shutdown over real sockets: every request whose bytes reached the server is
 /// answered before its connection closes (issue 7, item 10). The same rules are tabled
 /// without sockets in `ConnectionStateMachineTests`.
-@Suite struct HTTPServerShutdownTests {
+@Suite(.timeLimit(.minutes(3))) struct HTTPServerShutdownTests {
+  /// Timeouts far beyond the tests' steps, which other suites running in parallel on a busy
+  /// machine can delay by seconds: only the shutdown may end a connection here.
+  static func patient(_ configuration: inout HTTPServerConfiguration) {
+    configuration.headerReadTimeout = .seconds(120)
+    configuration.bodyReadTimeout = .seconds(120)
+    configuration.idleTimeout = .seconds(120)
+  }
+
   @Test func pipelinedRequestsBehindAnInFlightOneAreAllAnsweredTheLastWithClose() async throws {
     let gate = Gate()
     let started = Gate()
@@ -20,7 +28,7 @@ import Testing
       await gate.wait()
       return .json(#"{"gated":true}"#)
     }
-    let server = try startTestServer(handler: router.handler)
+    let server = try startTestServer(Self.patient, handler: router.handler)
     let port = server.port
     let client = try await offPool { try RawClient(port: port) }
     try await offPool {
@@ -48,7 +56,7 @@ import Testing
   }
 
   @Test func aRequestHalfSentAtShutdownIsReadToTheEndAndAnswered() async throws {
-    let server = try startTestServer()
+    let server = try startTestServer(Self.patient)
     let port = server.port
     let client = try await offPool { () -> RawClient in
       let client = try RawClient(port: port)
@@ -71,7 +79,7 @@ import Testing
   }
 
   @Test func requestsSentOnIdleConnectionsJustBeforeShutdownAreAnswered() async throws {
-    let server = try startTestServer()
+    let server = try startTestServer(Self.patient)
     let port = server.port
     let clients = try await offPool { () -> [RawClient] in
       try (0..<16).map { _ in

@@ -25,6 +25,14 @@ final class ServePostgres: @unchecked Sendable {
     try await WireClient.onThread { try self.lock.withLock { try self.newDatabaseLocked() } }
   }
 
+  /// The rows `sql` returns on the database at `url`, as `psql -A -t` prints them, trimmed.
+  func query(_ url: String, _ sql: String) async throws -> String {
+    try await WireClient.onThread {
+      try Self.tool("/usr/bin/psql", [url, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+  }
+
   private func newDatabaseLocked() throws -> String {
     let admin = try running()
     let name = "serve_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")

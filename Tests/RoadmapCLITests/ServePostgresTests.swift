@@ -40,7 +40,13 @@ import Testing
 
     let export = try await Roadmapctl.run(["votes", "export", "--postgres", url])
     #expect(export.exitCode == 0, "\(export.stderrText)")
+    // The hashes need PostgreSQL's voter key: written as the SQLite store's key file first.
     let target = directory.url.appendingPathComponent("sqlite")
+    try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+    let secret = try await ServePostgres.shared.query(url, "SELECT secret FROM voter_key")
+    let keyFile = target.appendingPathComponent("votes.sqlite3-voter-key")
+    try Data("roadmapbridge-voter-key-v1 \(secret)".utf8).write(to: keyFile)
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
     let imported = try await Roadmapctl.run(
       ["votes", "import", "-", "--data-dir", target.path], stdin: export.stdout)
     #expect(imported.stdoutText == "Imported 2 counters.\n")

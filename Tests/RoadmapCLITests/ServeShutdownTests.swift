@@ -10,7 +10,7 @@ import Testing
   import Darwin
 #endif
 
-@Suite struct ServeShutdownTests {
+@Suite(.timeLimit(.minutes(5))) struct ServeShutdownTests {
   /// What one load connection saw of one request.
   struct Outcome: Sendable {
     /// When the request's last byte was handed to the kernel (monotonic nanoseconds).
@@ -23,9 +23,9 @@ import Testing
     var isVote: Bool
   }
 
-  /// Three rounds, each a fresh server with 64 connections, half voting (a durable write)
+  /// Five rounds, each a fresh server with 64 connections, half voting (a durable write)
   /// and half reading, stopped with SIGTERM in full flow.
-  @Test(arguments: 1...3)
+  @Test(arguments: 1...5)
   func sigtermUnderLoadAnswersEveryRequestTheServerHolds(round: Int) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -96,6 +96,8 @@ struct RoadmapWriterTests {
     let object = try JSONSerialization.jsonObject(with: Data(RoadmapSchema.json.utf8))
     let schema = try #require(object as? [String: Any])
     #expect(schema["$schema"] as? String == "https://json-schema.org/draft/2020-12/schema")
+    // A name, not a URL: it claims no repository or host that may not exist.
+    #expect(schema["$id"] as? String == "urn:roadmapbridge:schema:roadmap-json")
     #expect(schema["type"] as? String == "array")
     let defs = try #require(schema["$defs"] as? [String: Any])
     let feature = try #require(defs["feature"] as? [String: Any])

@@ -39,7 +39,9 @@ import Testing
     let path = dir.url.appendingPathComponent(SQLiteVoteStore.fileName).path
     let db = try SQLiteConnection(path: path, create: true, busyTimeoutMilliseconds: 1000)
     try db.execute("PRAGMA journal_mode = WAL")
-    try SQLiteSchema.migrate(db, steps: Array(SQLiteSchema.migrations.prefix(1)))
+    try SQLiteSchema.migrate(
+      db, context: MigrationContext(voterKey: .random()),
+      steps: Array(SQLiteSchema.migrations.prefix(1)))
     try db.execute(Self.version1Rows)
     db.close()
     let store = try SQLiteVoteStore(path: path)

@@ -142,14 +142,15 @@ import VoteStore
       ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
     }
     let before = size(file)
-    let filler = String(repeating: "x", count: 1000)
+    // 3,000 counters with 30 voters each: about 6 MiB of voter hashes, keys and index pages.
     let export = VoteExport(
-      counters: (0..<6000).map { index in
+      version: 1,
+      counters: (0..<3000).map { index in
         VoteExport.Counter(
           record: CounterRecord(
-            id: 0, namespace: "ns", key: "\(index)-\(filler)", value: 1, enableReset: false,
+            id: 0, namespace: "ns.test", key: "key-\(index)", value: 30, enableReset: false,
             updateLowerBound: -1, updateUpperBound: 1, createdAt: 0, updatedAt: 0),
-          voters: [])
+          voters: (0..<30).map { "voter-\(index)-\($0)" })
       })
     _ = try await store.importAll(export, replace: false)
     var waited = 0
@@ -158,7 +159,7 @@ import VoteStore
       waited += 1
     }
     #expect(size(file) > before + (4 << 20), "the database file received the WAL's pages")
-    #expect(try await store.statistics().counters == 6000)
+    #expect(try await store.statistics().counters == 3000)
     await store.close()
   }
 }

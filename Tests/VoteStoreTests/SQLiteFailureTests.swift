@@ -89,7 +89,7 @@ import VoteStore
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let store = try SQLiteVoteStore(
-      directory: dir.url, options: .init(maximumPageCount: 12))
+      directory: dir.url, options: .init(maximumPageCount: 22))  // 10: boards
     let long = String(repeating: "k", count: 60)
     var acknowledged: [String] = []
     var fullError: VoteStoreError?
@@ -128,7 +128,7 @@ import VoteStore
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
     let store = try SQLiteVoteStore(
-      directory: dir.url, options: .init(maximumPageCount: 10))
+      directory: dir.url, options: .init(maximumPageCount: 20))  // 10: boards
     _ = try await store.create(CounterCreation(namespace: "ns", key: "existing"))
     let long = String(repeating: "z", count: 80)
     // Many creations race with increments of an existing key in the same groups.

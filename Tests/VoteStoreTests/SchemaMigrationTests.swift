@@ -130,13 +130,15 @@ import Testing
       .sql(2, "half", "CREATE TABLE half (x); INSERT INTO missing VALUES (1)"),
     ]
     var failure: VoteStoreError?
-    do { try SQLiteSchema.migrate(db, steps: steps) } catch { failure = error }
+    do {
+      try SQLiteSchema.migrate(db, context: MigrationContext(voterKey: .random()), steps: steps)
+    } catch { failure = error }
     #expect(failure?.message.contains("migration 2 (half) failed") == true)
     #expect(try db.integer("PRAGMA user_version") == 1)
     #expect(try db.integer("SELECT count(*) FROM sqlite_master WHERE name = 'half'") == 0)
     // Fixed, the next open applies step 2 only.
     let fixed = [steps[0], .sql(2, "half", "CREATE TABLE half (x)")]
-    try SQLiteSchema.migrate(db, steps: fixed)
+    try SQLiteSchema.migrate(db, context: MigrationContext(voterKey: .random()), steps: fixed)
     #expect(try db.integer("PRAGMA user_version") == 2)
   }
 

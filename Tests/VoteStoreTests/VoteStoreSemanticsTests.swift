@@ -255,33 +255,36 @@ import VoteStore
 
   @Test(arguments: StoreKind.allCases)
   func exportImportRoundTrip(kind: StoreKind) async throws {
-    try await kind.withStore { store, _ in
+    try await kind.withStore { store, handle in
       _ = try await store.create(
         CounterCreation(
-          namespace: Self.ns, key: "b", value: 4, enableReset: true, updateLowerBound: -3,
+          namespace: Self.ns, key: "key-b", value: 4, enableReset: true, updateLowerBound: -3,
           updateUpperBound: 3))
       for voter in ["zed", "amy"] {
         _ = try await store.apply(
           CounterMutation(
-            namespace: Self.ns, key: "a", delta: 1, voter: voter,
-            createIfMissing: CounterCreation(namespace: Self.ns, key: "a")))
+            namespace: Self.ns, key: "key-a", delta: 1, voter: voter,
+            createIfMissing: CounterCreation(namespace: Self.ns, key: "key-a")))
       }
       let export = try await store.exportAll()
-      #expect(export.version == 1)
-      #expect(export.counters.map(\.record.key) == ["a", "b"])
-      #expect(export.counters[0].voters == ["amy", "zed"])
+      #expect(export.version == 2)
+      #expect(export.counters.map(\.record.key) == ["key-a", "key-b"])
+      // Voters leave the store as keyed hashes, sorted, never in clear.
+      #expect(export.counters[0].voters.count == 2)
+      #expect(export.counters[0].voters == export.counters[0].voters.sorted())
+      #expect(export.counters[0].voters.allSatisfy { $0.count == 64 && !$0.contains("amy") })
       #expect(export.counters[0].record.value == 2)
 
       // JSON round trip, then into a fresh store of the same kind.
       let data = try JSONEncoder().encode(export)
       let decoded = try JSONDecoder().decode(VoteExport.self, from: data)
-      try await kind.withStore { fresh, _ in
+      try await kind.withStore(voterKeyFrom: handle) { fresh, _ in
         let summary = try await fresh.importAll(decoded, replace: false)
         #expect(summary == ImportSummary(imported: 2, skipped: 0))
         #expect(try await fresh.exportAll() == export)
         // Voters came along: the same voter cannot vote twice after the move.
         let again = try await fresh.apply(
-          CounterMutation(namespace: Self.ns, key: "a", delta: 1, voter: "amy"))
+          CounterMutation(namespace: Self.ns, key: "key-a", delta: 1, voter: "amy"))
         #expect(again.outcome == .alreadyVoted)
       }
     }
@@ -292,30 +295,41 @@ import VoteStore
     try await kind.withStore { store, _ in
       _ = try await store.apply(
         CounterMutation(
-          namespace: Self.ns, key: "a", delta: 1, voter: "old",
-          createIfMissing: CounterCreation(namespace: Self.ns, key: "a")))
+          namespace: Self.ns, key: "key-a", delta: 1, voter: "old",
+          createIfMissing: CounterCreation(namespace: Self.ns, key: "key-a")))
       let record = CounterRecord(
-        id: 77, namespace: Self.ns, key: "a", value: 40, enableReset: true,
+        id: 77, namespace: Self.ns, key: "key-a", value: 40, enableReset: true,
         updateLowerBound: -5, updateUpperBound: 5, createdAt: 1000, updatedAt: 2000)
       let other = CounterRecord(
-        id: 78, namespace: Self.ns, key: "n", value: 2, enableReset: false,
+        id: 78, namespace: Self.ns, key: "key-n", value: 2, enableReset: false,
         updateLowerBound: -1, updateUpperBound: 1, createdAt: 1000, updatedAt: 2000)
-      let export = VoteExport(counters: [
-        .init(record: record, voters: ["new1", "new2"]), .init(record: other, voters: []),
-      ])
+      // Version 1: voter ids in clear (as exports were before hashing), hashed on import.
+      let export = VoteExport(
+        version: 1,
+        counters: [
+          .init(record: record, voters: ["new1", "new2"]), .init(record: other, voters: []),
+        ])
 
       let kept = try await store.importAll(export, replace: false)
       #expect(kept == ImportSummary(imported: 1, skipped: 1))
-      #expect(try await store.record(namespace: Self.ns, key: "a")?.value == 1)
-      #expect(try await store.record(namespace: Self.ns, key: "n")?.value == 2)
+      #expect(try await store.record(namespace: Self.ns, key: "key-a")?.value == 1)
+      #expect(try await store.record(namespace: Self.ns, key: "key-n")?.value == 2)
 
       let replaced = try await store.importAll(export, replace: true)
       #expect(replaced == ImportSummary(imported: 2, skipped: 0))
-      let a = try #require(try await store.record(namespace: Self.ns, key: "a"))
+      let a = try #require(try await store.record(namespace: Self.ns, key: "key-a"))
       #expect(a.value == 40 && a.enableReset && a.updateLowerBound == -5)
       #expect(a.createdAt == 1000 && a.updatedAt == 2000)
-      let voters = try await store.exportAll().counters.first { $0.record.key == "a" }?.voters
-      #expect(voters == ["new1", "new2"])
+      let voters = try await store.exportAll().counters.first { $0.record.key == "key-a" }?.voters
+      #expect(voters?.count == 2)
+      for voter in ["new1", "new2"] {
+        let again = try await store.apply(
+          CounterMutation(namespace: Self.ns, key: "key-a", delta: 1, voter: voter))
+        #expect(again.outcome == .alreadyVoted)
+      }
+      let old = try await store.apply(
+        CounterMutation(namespace: Self.ns, key: "key-a", delta: -1, voter: "old"))
+      #expect(old.outcome == .notVoted)
     }
   }
 
@@ -329,7 +343,7 @@ import VoteStore
       negative.key = "bad"
       negative.value = -1
       let cases: [VoteExport] = [
-        VoteExport(version: 2, counters: []),
+        VoteExport(version: 3, counters: []),
         VoteExport(counters: [.init(record: good, voters: []), .init(record: negative, voters: [])]
         ),
         VoteExport(counters: [.init(record: good, voters: []), .init(record: good, voters: [])]),

@@ -7,7 +7,8 @@ import VoteStore
   @Test func aFullDatabaseMakesWritesFailingUntilAWriteSucceeds() async throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
-    let store = try SQLiteVoteStore(directory: dir.url, options: .init(maximumPageCount: 12))
+    // 10 of the 22 pages are the board tables (schema step 3).
+    let store = try SQLiteVoteStore(directory: dir.url, options: .init(maximumPageCount: 22))
     _ = try await store.create(CounterCreation(namespace: "ns", key: "existing"))
     try await store.checkHealth()
     #expect(store.writeHealth().isFailing == false)

@@ -8,7 +8,7 @@ public enum RoadmapSchema {
   public static let json: String = #"""
     {
       "$schema": "https://json-schema.org/draft/2020-12/schema",
-      "$id": "https://github.com/roadmapbridge/roadmapbridge/Samples/roadmap.schema.json",
+      "$id": "urn:roadmapbridge:schema:roadmap-json",
       "title": "Roadmap JSON",
       "description": "A feature list as read by the AvdLee/Roadmap Swift package: a top-level array of feature objects. Only id is required; optional keys may be absent or null; unknown keys are allowed and ignored by the app. One wrong type anywhere makes the app show an empty roadmap. Unique ids and counter-key characters are checked by roadmapctl validate.",
       "type": "array",

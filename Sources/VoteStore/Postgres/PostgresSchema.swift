@@ -9,6 +9,8 @@ enum PostgresSchema {
   static let migrations: [SchemaMigration<PostgresConnection>] = [
     .sql(1, "counters, voters and meta tables", version1),
     .sql(2, "anonymous part of each count", version2),
+    SchemaMigration(3, "voter ids stored as HMAC-SHA-256 hashes", apply: hashVoters),
+    .sql(4, "VoteFirst board tables", BoardSchema.postgresVersion4),
   ]
 
   /// The schema version this code writes.
@@ -64,11 +66,88 @@ enum PostgresSchema {
       CHECK (anonymous >= 0 AND anonymous <= value);
     """
 
+  /// Installs the voter key (a one-row table) and replaces every clear voter id with its
+  /// keyed hash, in chunks of 5,000 rows per statement.
+  private static func hashVoters(
+    _ db: PostgresConnection, _ context: MigrationContext
+  ) throws(VoteStoreError) {
+    try db.execute(
+      """
+      CREATE TABLE voter_key (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        secret TEXT NOT NULL,
+        created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      )
+      """)
+    try db.query("INSERT INTO voter_key (id, secret) VALUES (1, $1)", [context.voterKey.hex])
+    try recordVoterKey(context.voterKey, db)
+    let rows = try db.query("SELECT counter_id, voter FROM voters").rows
+    var start = 0
+    while start < rows.count {
+      let chunk = rows[start..<min(rows.count, start + 5000)]
+      try db.query(
+        """
+        UPDATE voters SET voter = m.hash
+        FROM unnest($1::bigint[], $2::text[], $3::text[]) AS m (id, clear, hash)
+        WHERE voters.counter_id = m.id AND voters.voter = m.clear
+        """,
+        [
+          PostgresText.array(chunk.map { $0[0] ?? "0" }),
+          PostgresText.array(chunk.map { $0[1] ?? "" }),
+          PostgresText.array(chunk.map { context.voterKey.hash($0[1] ?? "") }),
+        ])
+      start += 5000
+    }
+  }
+
+  private static func recordVoterKey(
+    _ key: VoterKey, _ db: PostgresConnection
+  ) throws(VoteStoreError) {
+    try db.query(
+      """
+      INSERT INTO meta (name, value) VALUES ('voter_key', $1)
+      ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value
+      """, [String(key.fingerprintNumber)])
+  }
+
+  /// The voter key the database holds (installed by migration 3), checked against the key
+  /// the stored hashes were made with; a database without voters takes a key put in
+  /// `voter_key` by hand (how a key is moved, see docs/storage.md).
+  static func voterKey(_ db: PostgresConnection) throws(VoteStoreError) -> VoterKey {
+    let key = try installedVoterKey(db)
+    let recorded = try db.query("SELECT value FROM meta WHERE name = 'voter_key'").first?[0]
+      .map { VoterKey.fingerprint(fromNumber: PostgresText.int64($0)) }
+    guard recorded != key.fingerprint else { return key }
+    let voters = PostgresText.int64(try db.query("SELECT count(*) FROM voters").first?[0])
+    guard voters == 0 else {
+      throw VoteStoreError(
+        .incompatible,
+        "the key in the PostgreSQL table voter_key (fingerprint \(key.fingerprint)) is not the "
+          + "key the \(voters) voter hashes were made with (\(recorded ?? "?")); restore the "
+          + "voter_key row from a backup of this database")
+    }
+    try recordVoterKey(key, db)
+    return key
+  }
+
+  private static func installedVoterKey(_ db: PostgresConnection) throws(VoteStoreError) -> VoterKey
+  {
+    let secret = try db.query("SELECT secret FROM voter_key WHERE id = 1").first?[0] ?? nil
+    guard let secret, let key = VoterKey(hex: secret) else {
+      throw VoteStoreError(
+        .incompatible,
+        "the PostgreSQL table voter_key holds no valid key (expected one row, id 1, with 64 hex "
+          + "digits); restore it from a backup of this database")
+    }
+    return key
+  }
+
   /// Applies the missing `steps` (``migrations`` unless a test gives its own) under the
   /// advisory lock and refuses a schema newer than
   /// this code (``VoteStoreError/Kind/incompatible``, nothing changed).
   static func prepare(
-    _ db: PostgresConnection, steps migrations: [SchemaMigration<PostgresConnection>] = migrations
+    _ db: PostgresConnection, context: MigrationContext = MigrationContext(voterKey: .random()),
+    steps migrations: [SchemaMigration<PostgresConnection>] = migrations
   ) throws(VoteStoreError) {
     let version = SchemaMigrations.latest(migrations)
     if let problem = SchemaMigrations.problem(migrations) {
@@ -100,7 +179,7 @@ enum PostgresSchema {
     for step in migrations where step.version > found {
       do throws(VoteStoreError) {
         try db.transaction { () throws(VoteStoreError) in
-          try step.apply(db)
+          try step.apply(db, context)
           try db.query(
             "INSERT INTO schema_migrations (version, summary) VALUES ($1, $2)",
             [String(step.version), step.summary])

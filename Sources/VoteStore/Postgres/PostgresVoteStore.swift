@@ -12,19 +12,34 @@
 public final class PostgresVoteStore: VoteStore {
   private let pool: ConnectionPool<PostgresConnection>
   private let health = WriteHealthTracker()
+  private let voterKey: VoterKey
+
+  /// The fingerprint of the voter key (16 hex digits), as exports name it.
+  public var voterKeyFingerprint: String { voterKey.fingerprint }
 
   /// Connects `poolSize` connections with a libpq connection string (`postgresql://…` or
   /// `host=… dbname=…`) and creates the tables if they do not exist.
   ///
-  /// Throws `.io` when the server cannot be reached, `.invalid` when the schema is newer
+  /// Every wait on the server is bounded by `timeouts` (see ``PostgresTimeouts``): a frozen
+  /// server makes calls throw `.timedOut` within the bound rather than hang.
+  ///
+  /// Throws `.io` when the server cannot be reached, `.incompatible` when the schema is newer
   /// than this build. The initializer blocks while it connects: call it at start-up.
-  public init(connectionString: String, poolSize: Int = 8) throws(VoteStoreError) {
+  public init(
+    connectionString: String, poolSize: Int = 8, timeouts: PostgresTimeouts = .init()
+  ) throws(VoteStoreError) {
     var connections: [PostgresConnection] = []
+    let availability = PostgresAvailability(retryMilliseconds: timeouts.retryMilliseconds)
     do throws(VoteStoreError) {
       for _ in 0..<max(1, poolSize) {
-        connections.append(try PostgresConnection(connectionString: connectionString))
+        connections.append(
+          try PostgresConnection(
+            connectionString: connectionString, timeouts: timeouts, availability: availability))
       }
-      try PostgresSchema.prepare(connections[0])
+      try connections[0].withLongTimeouts(seconds: 600) { () throws(VoteStoreError) in
+        try PostgresSchema.prepare(connections[0])
+      }
+      voterKey = try PostgresSchema.voterKey(connections[0])
     } catch {
       for connection in connections { connection.close() }
       throw error
@@ -89,7 +104,9 @@ public final class PostgresVoteStore: VoteStore {
   /// A voter's unvote on a counter already at zero removes the vote and reports `.atZero`.
   public func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult {
     if let creation = mutation.createIfMissing { try CounterLimits.check(creation) }
-    return try await write { table throws(VoteStoreError) in
+    var mutation = mutation
+    mutation.voter = mutation.voter.map(voterKey.hash)
+    return try await write { [mutation] table throws(VoteStoreError) in
       try table.apply(mutation, now: currentMilliseconds())
     }
   }
@@ -117,7 +134,10 @@ public final class PostgresVoteStore: VoteStore {
 
   /// Every counter and its voters, from one snapshot (`REPEATABLE READ`).
   public func exportAll() async throws(VoteStoreError) -> VoteExport {
-    try await read { table throws(VoteStoreError) in try table.exportAll() }
+    var export = try await read { table throws(VoteStoreError) in try table.exportAll() }
+    export.version = VoteExport.currentVersion
+    export.voterKey = voterKey.fingerprint
+    return export
   }
 
   /// Loads an export in one transaction (all or nothing). Invalid exports throw `.invalid`.
@@ -125,8 +145,9 @@ public final class PostgresVoteStore: VoteStore {
     _ export: VoteExport, replace: Bool
   ) async throws(VoteStoreError) -> ImportSummary {
     try export.validate()
+    let hashed = try export.hashingVoters(with: voterKey)
     return try await write { table throws(VoteStoreError) in
-      try table.importAll(export, replace: replace)
+      try table.importAll(hashed, replace: replace)
     }
   }
 

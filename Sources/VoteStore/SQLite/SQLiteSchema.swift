@@ -7,6 +7,8 @@ enum SQLiteSchema {
   static let migrations: [SchemaMigration<SQLiteConnection>] = [
     .sql(1, "counters, voters and meta tables", version1),
     .sql(2, "anonymous part of each count", version2),
+    SchemaMigration(3, "voter ids stored as HMAC-SHA-256 hashes", apply: hashVoters),
+    .sql(4, "VoteFirst board tables", BoardSchema.sqliteVersion4),
   ]
 
   /// The schema version this code writes.
@@ -48,6 +50,28 @@ enum SQLiteSchema {
         + (SELECT count(*) FROM voters WHERE counter_id = counters.id);
     """
 
+  /// Replaces every clear voter id with its keyed hash and records the key's fingerprint.
+  private static func hashVoters(
+    _ db: SQLiteConnection, _ context: MigrationContext
+  ) throws(VoteStoreError) {
+    let pairs = try db.statement("SELECT counter_id, voter FROM voters").rows { row in
+      (row.int64(0), row.text(1))
+    }
+    try db.execute("DELETE FROM voters")
+    let insert = try db.statement(
+      "INSERT INTO voters (counter_id, voter) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
+    for (id, voter) in pairs {
+      try insert.run([.integer(id), .text(context.voterKey.hash(voter))])
+    }
+    try SQLiteCounterTable(db: db).recordVoterKey(context.voterKey)
+  }
+
+  /// Throws ``VoteStoreError/Kind/incompatible`` when the database is newer than this code.
+  static func refuseNewer(_ db: SQLiteConnection) throws(VoteStoreError) {
+    let found = try db.integer("PRAGMA user_version") ?? 0
+    if found > version { throw SchemaMigrations.newer(found, latest: version, place: db.path) }
+  }
+
   /// Brings the database on `db` to the last of `steps` (``migrations`` unless a test gives
   /// its own), one transaction per missing step.
   ///
@@ -55,7 +79,8 @@ enum SQLiteSchema {
   /// left untouched. Another process migrating at the same time is harmless: each step
   /// re-reads the version under the write lock and skips what is already applied.
   static func migrate(
-    _ db: SQLiteConnection, steps migrations: [SchemaMigration<SQLiteConnection>] = migrations
+    _ db: SQLiteConnection, context: MigrationContext,
+    steps migrations: [SchemaMigration<SQLiteConnection>] = migrations
   ) throws(VoteStoreError) {
     let version = SchemaMigrations.latest(migrations)
     if let problem = SchemaMigrations.problem(migrations) {
@@ -75,7 +100,7 @@ enum SQLiteSchema {
           return
         }
         do throws(VoteStoreError) {
-          try step.apply(db)
+          try step.apply(db, context)
         } catch {
           throw VoteStoreError(
             error.kind,

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The embedded vote store: one SQLite database in WAL mode with `synchronous=FULL`.
 ///
 /// Writes go to one dedicated writer thread that groups concurrent writes into one
@@ -17,6 +23,7 @@ public final class SQLiteVoteStore: VoteStore {
   private let readers: ConnectionPool<SQLiteConnection>
   private let checkpointer: SQLiteCheckpointer
   private let health = WriteHealthTracker()
+  private let voterKey: VoterKey
 
   /// Opens (creating if needed) `votes.sqlite3` in `directory`, creating the directory too.
   ///
@@ -41,10 +48,14 @@ public final class SQLiteVoteStore: VoteStore {
   public init(path: String, options: SQLiteVoteStoreOptions = .init()) throws(VoteStoreError) {
     self.path = path
     let timeout = Int32(clamping: options.busyTimeoutMilliseconds)
+    try Self.createIfAbsent(path, busyTimeoutMilliseconds: timeout)
     let writeConnection = try SQLiteConnection(
-      path: path, create: true, busyTimeoutMilliseconds: timeout)
+      path: path, create: false, busyTimeoutMilliseconds: timeout)
     do throws(VoteStoreError) {
+      // Every refusal comes before the first write (WAL mode changes the file's header).
       try Self.check(writeConnection, options.startupCheck)
+      try SQLiteSchema.refuseNewer(writeConnection)
+      try Self.refuseForeign(writeConnection)
       let mode = try writeConnection.strings("PRAGMA journal_mode = WAL").first ?? ""
       guard mode.lowercased() == "wal" else {
         throw VoteStoreError(.io, "\(path): cannot use WAL mode (journal mode is \(mode))")
@@ -53,7 +64,9 @@ public final class SQLiteVoteStore: VoteStore {
       if let pages = options.maximumPageCount {
         _ = try writeConnection.integer("PRAGMA max_page_count = \(max(1, pages))")
       }
-      try SQLiteSchema.migrate(writeConnection)
+      voterKey = try Self.loadVoterKey(writeConnection)
+      try SQLiteSchema.migrate(writeConnection, context: MigrationContext(voterKey: voterKey))
+      try Self.checkVoterKey(voterKey, writeConnection)
     } catch {
       writeConnection.close()
       throw error
@@ -83,8 +96,10 @@ public final class SQLiteVoteStore: VoteStore {
       // Without the hook, SQLite's own autocheckpoint (in the writer) stays on.
       try? writeConnection.execute("PRAGMA wal_autocheckpoint = 1000")
     }
+    let checkpointer = self.checkpointer
     writer = SQLiteWriter(
-      connection: writeConnection, maximumBatchSize: options.maximumBatchSize)
+      connection: writeConnection, maximumBatchSize: options.maximumBatchSize,
+      afterCommit: { writer in checkpointer.writerCommitted(writer) })
     readers = ConnectionPool(name: "VoteStore.reader", connections: readConnections)
   }
 
@@ -97,6 +112,126 @@ public final class SQLiteVoteStore: VoteStore {
 
   /// The database file name inside a data directory.
   public static let fileName = "votes.sqlite3"
+
+  /// Creates a complete, current database at `path` when no file is there, and refuses an
+  /// empty (0-byte) file there.
+  ///
+  /// The new database is built under a temporary name and linked into place only when
+  /// complete (`link` never replaces a file), so `path` is always either absent or a whole
+  /// vote store: a crash while creating it leaves no empty file that a later start would
+  /// have to refuse.
+  private static func createIfAbsent(
+    _ path: String, busyTimeoutMilliseconds timeout: Int32
+  ) throws(VoteStoreError) {
+    var info = stat()
+    if stat(path, &info) == 0 {
+      if info.st_mode & S_IFMT == S_IFREG && info.st_size == 0 {
+        throw VoteStoreError(
+          .incompatible,
+          "\(path) is an empty file (0 bytes), not a vote store; refusing to start on it, "
+            + "since a store that lost its contents must not silently start over. Restore it "
+            + "from a backup ('roadmapctl votes import'), or delete it to start a new, empty store."
+        )
+      }
+      return
+    }
+    guard errno == ENOENT else { return }  // the open that follows reports it
+    let key: VoterKey
+    let keyPath = VoterKeyFile.path(forDatabase: path)
+    if FileManager.default.fileExists(atPath: keyPath) {
+      key = try VoterKeyFile.load(keyPath)  // a key moved here before the first import
+    } else {
+      key = try VoterKeyFile.create(keyPath)
+    }
+    let temporary = path + ".creating-\(UUID().uuidString.prefix(8))"
+    defer {
+      for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) }
+    }
+    let db = try SQLiteConnection(path: temporary, create: true, busyTimeoutMilliseconds: timeout)
+    do throws(VoteStoreError) {
+      try SQLiteSchema.migrate(db, context: MigrationContext(voterKey: key))
+      let mode = try db.strings("PRAGMA journal_mode = WAL").first ?? ""
+      guard mode.lowercased() == "wal" else {
+        throw VoteStoreError(.io, "\(path): cannot use WAL mode (journal mode is \(mode))")
+      }
+    } catch {
+      db.close()
+      throw error
+    }
+    db.close()
+    if link(temporary, path) != 0 && errno != EEXIST {
+      throw VoteStoreError(
+        .io, "cannot create the database \(path): \(String(cString: strerror(errno)))")
+    }
+    VoterKeyFile.syncDirectory(of: path)
+  }
+
+  /// Refuses a SQLite database that is not a vote store (another program's, or one without
+  /// tables), naming it; the file is left as it is.
+  private static func refuseForeign(_ db: SQLiteConnection) throws(VoteStoreError) {
+    let version = try db.integer("PRAGMA user_version") ?? 0
+    let tables = Set(try db.strings("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    let ours: Set<String> = ["counters", "voters", "meta"]
+    guard version < 1 || !ours.isSubset(of: tables) else { return }
+    let found =
+      tables.isEmpty
+      ? "no tables" : "tables " + tables.sorted().prefix(8).joined(separator: ", ")
+    throw VoteStoreError(
+      .incompatible,
+      "\(db.path) is a SQLite database but not a RoadmapBridge vote store (\(found); "
+        + "user_version \(version)); refusing to use it. Point --data-dir at a directory of "
+        + "its own, or move the file away.")
+  }
+
+  /// The file beside the database that holds its voter key (`votes.sqlite3-voter-key`).
+  public var voterKeyPath: String { VoterKeyFile.path(forDatabase: path) }
+
+  /// The fingerprint of the voter key (16 hex digits), as exports name it.
+  public var voterKeyFingerprint: String { voterKey.fingerprint }
+
+  /// Reads the key file, or creates it — unless the database already holds voter hashes,
+  /// which a new key could never match (then the missing file is an error naming it).
+  private static func loadVoterKey(_ db: SQLiteConnection) throws(VoteStoreError) -> VoterKey {
+    let keyPath = VoterKeyFile.path(forDatabase: db.path)
+    if FileManager.default.fileExists(atPath: keyPath) { return try VoterKeyFile.load(keyPath) }
+    if try db.integer("PRAGMA user_version") ?? 0 >= 3 {
+      let table = SQLiteCounterTable(db: db)
+      let voters = try table.voterCount()
+      if voters > 0 {
+        throw VoteStoreError(
+          .incompatible,
+          "the voter key \(keyPath) is missing, and \(db.path) holds \(voters) voter hashes "
+            + "made with key \(try table.recordedVoterKey() ?? "?"); without it every voter could "
+            + "vote again. Restore the key file from the backup of this database and start again.")
+      }
+    }
+    return try VoterKeyFile.create(keyPath)
+  }
+
+  /// Checks that the stored hashes were made with `key`; a store without voters takes the key
+  /// it is given (that is how a key is moved to a new store, see docs/storage.md).
+  private static func checkVoterKey(_ key: VoterKey, _ db: SQLiteConnection) throws(VoteStoreError)
+  {
+    let table = SQLiteCounterTable(db: db)
+    let recorded = try table.recordedVoterKey()
+    guard recorded != key.fingerprint else { return }
+    let voters = try table.voterCount()
+    guard voters == 0 else {
+      throw VoteStoreError(
+        .incompatible,
+        "the voter key \(VoterKeyFile.path(forDatabase: db.path)) (fingerprint \(key.fingerprint)) "
+          + "is not the key the \(voters) voter hashes in \(db.path) were made with "
+          + "(\(recorded ?? "?")); restore the right key file and start again.")
+    }
+    try db.execute("BEGIN IMMEDIATE")
+    do throws(VoteStoreError) {
+      try table.recordVoterKey(key)
+      try db.execute("COMMIT")
+    } catch {
+      if !db.isAutocommit { try? db.execute("ROLLBACK") }
+      throw error
+    }
+  }
 
   private static func check(
     _ db: SQLiteConnection, _ check: SQLiteVoteStoreOptions.StartupCheck
@@ -158,7 +293,9 @@ public final class SQLiteVoteStore: VoteStore {
   /// A voter's unvote on a counter already at zero removes the vote and reports `.atZero`.
   public func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult {
     if let creation = mutation.createIfMissing { try CounterLimits.check(creation) }
-    return try await write { db throws(VoteStoreError) in
+    var mutation = mutation
+    mutation.voter = mutation.voter.map(voterKey.hash)
+    return try await write { [mutation] db throws(VoteStoreError) in
       try SQLiteCounterTable(db: db).apply(mutation, now: currentMilliseconds())
     }
   }
@@ -190,11 +327,14 @@ public final class SQLiteVoteStore: VoteStore {
 
   /// Every counter and its voters, from one snapshot.
   public func exportAll() async throws(VoteStoreError) -> VoteExport {
-    try await readers.run { db throws(VoteStoreError) in
+    var export = try await readers.run { db throws(VoteStoreError) in
       try Self.inReadTransaction(db) { () throws(VoteStoreError) in
         try SQLiteCounterTable(db: db).exportAll()
       }
     }
+    export.version = VoteExport.currentVersion
+    export.voterKey = voterKey.fingerprint
+    return export
   }
 
   /// Loads an export in one transaction (all or nothing). Invalid exports throw `.invalid`.
@@ -202,8 +342,9 @@ public final class SQLiteVoteStore: VoteStore {
     _ export: VoteExport, replace: Bool
   ) async throws(VoteStoreError) -> ImportSummary {
     try export.validate()
+    let hashed = try export.hashingVoters(with: voterKey)
     return try await write { db throws(VoteStoreError) in
-      try SQLiteCounterTable(db: db).importAll(export, replace: replace)
+      try SQLiteCounterTable(db: db).importAll(hashed, replace: replace)
     }
   }
 
@@ -239,10 +380,19 @@ public final class SQLiteVoteStore: VoteStore {
   private func write<T>(
     _ work: @escaping (SQLiteConnection) throws(VoteStoreError) -> T
   ) async throws(VoteStoreError) -> T {
-    try await health.tracking { () async throws(VoteStoreError) -> T in
-      try await writer.write(work)
+    do throws(VoteStoreError) {
+      return try await health.tracking { () async throws(VoteStoreError) -> T in
+        try await writer.write(work)
+      }
+    } catch {
+      // A full disk: empty the WAL at once, so the space it holds is free for the next write.
+      if error.kind == .full { checkpointer.requestTruncate() }
+      throw error
     }
   }
+
+  /// How many checkpoints of each kind ran since the store opened.
+  var checkpoints: CheckpointCounts { checkpointer.checkpoints }
 
   /// Commits queued writes, finishes queued reads, and closes every connection.
   public func close() async {

@@ -4,6 +4,13 @@ protocol MigrationConnection: Sendable {
   func execute(_ sql: String) throws(VoteStoreError)
 }
 
+/// What a migration step may need besides its connection.
+struct MigrationContext: Sendable {
+  /// The store's voter key (SQLite: from its key file; PostgreSQL: the key to install if the
+  /// database has none yet).
+  var voterKey: VoterKey
+}
+
 /// One numbered step of a store's schema, applied once, in its own transaction.
 ///
 /// Each store keeps its steps in one ordered list (`SQLiteSchema.migrations`,
@@ -15,12 +22,12 @@ struct SchemaMigration<Connection: MigrationConnection>: Sendable {
   /// What the step does, for logs and error messages.
   let summary: String
   /// Runs the step inside the transaction the runner opened.
-  let apply: @Sendable (Connection) throws(VoteStoreError) -> Void
+  let apply: @Sendable (Connection, MigrationContext) throws(VoteStoreError) -> Void
 
   /// A step that runs code (e.g. rewriting rows the SQL alone cannot compute).
   init(
     _ version: Int64, _ summary: String,
-    apply: @escaping @Sendable (Connection) throws(VoteStoreError) -> Void
+    apply: @escaping @Sendable (Connection, MigrationContext) throws(VoteStoreError) -> Void
   ) {
     self.version = version
     self.summary = summary
@@ -29,7 +36,7 @@ struct SchemaMigration<Connection: MigrationConnection>: Sendable {
 
   /// A step that runs `sql` (one or more statements).
   static func sql(_ version: Int64, _ summary: String, _ sql: String) -> SchemaMigration {
-    SchemaMigration(version, summary) { db throws(VoteStoreError) in try db.execute(sql) }
+    SchemaMigration(version, summary) { db, _ throws(VoteStoreError) in try db.execute(sql) }
   }
 }
 

@@ -11,10 +11,14 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
   var testDescription: String { rawValue }
 
   /// Opens a fresh, empty store and runs `body` with it; closes and removes it afterwards.
+  /// With `voterKeyFrom`, the new store gets that store's voter key first (as an operator
+  /// moving a store does, docs/storage.md), so exports of the one import into the other.
   func withStore(
+    voterKeyFrom source: StoreHandle? = nil,
     _ body: (any VoteStore, StoreHandle) async throws -> Void
   ) async throws {
     let handle = try await StoreHandle.make(self)
+    if let source { try await handle.install(voterKey: try await source.voterKeySecret()) }
     let store = try handle.open()
     do {
       try await body(store, handle)
@@ -55,6 +59,38 @@ struct StoreHandle: Sendable {
     case .postgres:
       return try PostgresVoteStore(connectionString: connectionString!, poolSize: 4)
     }
+  }
+
+  /// The 64 hex digits of this store's voter key (its file, or its `voter_key` row).
+  func voterKeySecret() async throws -> String {
+    switch kind {
+    case .sqlite:
+      let text = try String(contentsOf: keyFile, encoding: .utf8)
+      return String(text.split(separator: " ")[1].prefix(64))
+    case .postgres:
+      return try await TestPostgres.shared.administer(
+        database: databaseName!, "SELECT secret FROM voter_key"
+      ).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+  }
+
+  /// Gives this (still voter-less) store the voter key `secret`, the documented way.
+  func install(voterKey secret: String) async throws {
+    switch kind {
+    case .sqlite:
+      try? FileManager.default.removeItem(at: keyFile)
+      try Data("roadmapbridge-voter-key-v1 \(secret)\n".utf8).write(to: keyFile)
+      try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
+    case .postgres:
+      try await open().close()
+      _ = try await TestPostgres.shared.administer(
+        database: databaseName!, "UPDATE voter_key SET secret = '\(secret)' WHERE id = 1")
+    }
+  }
+
+  /// The SQLite store's key file.
+  var keyFile: URL {
+    directory!.url.appendingPathComponent(SQLiteVoteStore.fileName + "-voter-key")
   }
 
   func cleanUp() async {

@@ -13,7 +13,8 @@ struct ServeCommand: Command {
       checks it, and prints \
       'Serving on http://HOST:PORT' once it is listening. Every vote is durable before it is \
       answered. SIGTERM or SIGINT stops it gracefully (exit 0). A damaged database is refused \
-      (exit 1). Routes and bodies: docs/counter-protocol.md; deployment: docs/serving.md.
+      (exit 1). Routes and bodies: docs/counter-protocol.md and, for the VoteFirst board API \
+      under /api/v1/, docs/votefirst-api.md; deployment: docs/serving.md.
       """)
 
   @Option(valueName: "address", help: "The address to listen on.")
@@ -37,7 +38,10 @@ struct ServeCommand: Command {
   @Flag(help: "Refuse votes without a voter id (X-Voter-ID or voter=) with 403.")
   var requireVoter: Bool
 
-  @Flag(help: "Rate-limit by the last X-Forwarded-For address (behind a proxy only).")
+  @Flag(
+    help:
+      "Rate-limit by the last X-Forwarded-For address, no per-address connection limit (behind a proxy only)."
+  )
   var trustProxy: Bool
 
   @Option(
@@ -58,6 +62,31 @@ struct ServeCommand: Command {
   @Flag(help: "Log one line per request to standard error.")
   var accessLog: Bool
 
+  @Option(
+    valueName: "count",
+    help:
+      "Most connections one client address may hold open, 503 beyond (default 1000; 0: no limit).",
+    validate: { $0 >= 0 ? nil : "The connection limit must be 0 or more." })
+  var maxConnectionsPerAddress: Int?
+
+  /// The per-address connection limit for the options: `--max-connections-per-address`, else
+  /// the server's default; none with `--trust-proxy`, where every connection comes from the
+  /// proxy and a per-address limit would lock it out (clients are limited at the proxy).
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  static func connectionLimit(_ option: Int?, trustProxy: Bool) throws(CommandError) -> Int? {
+    switch option {
+    case nil: return trustProxy ? nil : HTTPServerConfiguration.defaultMaxConnectionsPerAddress
+    case 0?: return nil
+    case let limit?:
+      if trustProxy {
+        throw CommandError.validation(
+          "--max-connections-per-address cannot be used with --trust-proxy: every connection "
+            + "comes from the proxy, so limit connections per client at the proxy.")
+      }
+      return limit
+    }
+  }
+
   @Sendable private static func checkRateLimit(_ perMinute: Int) -> String? {
     perMinute >= 0 ? nil : "Rate limits must be 0 or more requests a minute."
   }
@@ -67,11 +96,21 @@ struct ServeCommand: Command {
     guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else {
       throw CommandError.failure("serve needs macOS 13 or later.")
     }
+    var serverConfiguration = HTTPServerConfiguration(host: host, port: port)
+    serverConfiguration.maxConnectionsPerAddress = try Self.connectionLimit(
+      maxConnectionsPerAddress, trustProxy: trustProxy)
     let signals = try ServeSignalWaiter()
     let store = try self.store.open(context, mustExist: false)
+    let boards: any BoardStore
+    do {
+      boards = try self.store.openBoards(beside: store)
+    } catch {
+      await store.close()
+      throw error
+    }
     let stderr = context.stderr
     let service = CounterService(
-      store: store,
+      store: store, boards: boards,
       configuration: CounterServiceConfiguration(
         adminToken: adminToken,
         strictCountapi: strictCountapi,
@@ -82,14 +121,16 @@ struct ServeCommand: Command {
         accessLog: accessLog,
         version: RoadmapCLI.version,
         log: { stderr.writeLine($0) }))
-    let server = HTTPServer(
-      configuration: HTTPServerConfiguration(host: host, port: port), handler: service.handler)
+    // Bodies up to 32 MiB: a VoteFirst batch import of 10,000 features is one request.
+    serverConfiguration.maxBodyBytes = 32 << 20
+    let server = HTTPServer(configuration: serverConfiguration, handler: service.handler)
     let boundPort: Int
     do {
       boundPort = try server.start()
     } catch {
+      await boards.close()
       await store.close()
-      throw CommandError.failure("cannot listen on \(host):\(port): \(error)")
+      throw CommandError.failure(Self.describeListenFailure(error, host: host, port: port))
     }
     let shownHost = host.contains(":") ? "[\(host)]" : host
     context.stdout.writeLine("Serving on http://\(shownHost):\(boundPort)")
@@ -97,8 +138,31 @@ struct ServeCommand: Command {
     let signal = await signals.wait()
     stderr.writeLine("Received signal \(signal); finishing requests in flight…")
     await server.shutdown(gracePeriod: .seconds(10))
+    await boards.close()
     await store.close()
     stderr.writeLine("Stopped.")
     return 0
+  }
+
+  /// One sentence for a server that cannot listen: what happened, once, and what to do.
+  static func describeListenFailure(_ error: any Error, host: String, port: Int) -> String {
+    let place = "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port)"
+    guard let error = error as? HTTPServerError else { return "\(place): \(error)" }
+    switch error.errno {
+    case POSIXErrorCode.EADDRINUSE.rawValue?:
+      return "\(place): the port is already in use (is another 'roadmapctl serve' running?). "
+        + "Stop it, or choose another port with --port (0 picks a free one)."
+    case POSIXErrorCode.EACCES.rawValue?:
+      return "\(place): permission denied (ports below 1024 need privileges). "
+        + "Choose a port of 1024 or more with --port."
+    case POSIXErrorCode.EADDRNOTAVAIL.rawValue?:
+      return "\(place): this machine has no such address. Choose one of its own with --host "
+        + "(127.0.0.1, or 0.0.0.0 for every interface)."
+    case let code?:
+      return "\(place): \(String(cString: strerror(code)))."
+    case nil:
+      return error.kind == .addressResolution
+        ? "\(place): \(error.message). Check --host." : "\(place): \(error.message)."
+    }
   }
 }

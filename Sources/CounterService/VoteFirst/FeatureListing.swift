@@ -1,0 +1,83 @@
+import Foundation
+import VoteFirstAPI
+import VoteStore
+
+/// Ordering and cursor paging of `GET …/features`, without I/O.
+///
+/// Every order is total: a sort key, most first, then the id (ascending; descending for
+/// `newest`). A cursor names the last feature handed out by its key and id, and the moment
+/// trending scores were computed at, so the next page starts right after it.
+struct FeatureListing: Sendable {
+  /// A decoded cursor.
+  struct Cursor: Sendable, Equatable, Codable {
+    /// The order it belongs to.
+    var order: String
+    /// When trending scores are computed (ms since 1970).
+    var at: Int64
+    /// The last feature's sort key.
+    var key: Double
+    /// The last feature's id.
+    var id: Int64
+
+    /// The cursor's wire form: base64url JSON, no padding.
+    var text: String {
+      let data = (try? JSONEncoder().encode(self)) ?? Data()
+      return data.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+        .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// Reads a wire cursor; nil when it is not one.
+    init?(text: String) {
+      var base64 = text.replacingOccurrences(of: "-", with: "+")
+        .replacingOccurrences(of: "_", with: "/")
+      while base64.count % 4 != 0 { base64 += "=" }
+      guard text.utf8.count <= 512, let data = Data(base64Encoded: base64),
+        let cursor = try? JSONDecoder().decode(Cursor.self, from: data), cursor.key.isFinite
+      else { return nil }
+      self = cursor
+    }
+
+    init(order: String, at: Int64, key: Double, id: Int64) {
+      self.order = order
+      self.at = at
+      self.key = key
+      self.id = id
+    }
+  }
+
+  let order: FeatureOrder
+  /// The moment trending scores are computed at.
+  let at: Int64
+
+  /// The sort key of a feature.
+  func key(_ feature: BoardFeatureSummary) -> Double {
+    switch order {
+    case .trending:
+      let ageDays = max(0, Double(at - feature.createdAt) / 86_400_000)
+      return Double(feature.votes) / pow(ageDays + 2, 1.5)
+    case .newest: return Double(feature.createdAt)
+    case .discussed: return Double(feature.comments)
+    default: return Double(feature.votes)
+    }
+  }
+
+  /// Whether `(key, id)` comes before `(otherKey, otherID)` in this order.
+  func precedes(_ key: Double, _ id: Int64, _ otherKey: Double, _ otherID: Int64) -> Bool {
+    if key != otherKey { return key > otherKey }
+    return order == .newest ? id > otherID : id < otherID
+  }
+
+  /// One page: the ids after `cursor`, at most `limit`, and the next cursor (nil at the end).
+  func page(_ features: [BoardFeatureSummary], after cursor: Cursor?, limit: Int)
+    -> (ids: [Int64], next: String?)
+  {
+    var keyed = features.map { (key: key($0), id: $0.id) }
+    if let cursor {
+      keyed = keyed.filter { precedes(cursor.key, cursor.id, $0.key, $0.id) }
+    }
+    keyed.sort { precedes($0.key, $0.id, $1.key, $1.id) }
+    let page = Array(keyed.prefix(limit))
+    guard keyed.count > limit, let last = page.last else { return (page.map(\.id), nil) }
+    return (page.map(\.id), Cursor(order: order.rawValue, at: at, key: last.key, id: last.id).text)
+  }
+}

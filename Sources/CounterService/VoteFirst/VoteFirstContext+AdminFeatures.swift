@@ -1,0 +1,271 @@
+import Foundation
+import VoteFirstAPI
+import VoteStore
+
+/// The admin's calls on settings and features. Each creates the project when it is missing.
+extension VoteFirstContext {
+  /// `GET` / `PUT …/settings`. Changing the key template moves every feature with a ref to
+  /// the counter the new template names.
+  func settings(_ call: Call, replacing: Bool) async throws -> Answer {
+    let incoming = replacing ? try call.body(ProjectSettings.self) : nil
+    if let incoming {
+      guard VoteFirstLimits.isValidVoteKeyTemplate(incoming.voteKeyTemplate) else {
+        throw VoteFirstFailure.validation(
+          "voteKeyTemplate",
+          "voteKeyTemplate needs exactly one {id}, no control characters, at most 64 characters")
+      }
+      if let name = incoming.name,
+        let problem = VoteFirstLimits.problems(inName: name, field: "name").first
+      {
+        throw VoteFirstFailure.validation(problem)
+      }
+    }
+    let settings = try await boards.write { tables in
+      var project = try BoardProject.ensure(tables, call.project, now: call.now)
+      guard let incoming else { return project.settings }
+      let retemplate = incoming.voteKeyTemplate != project.settings.voteKeyTemplate
+      project.settings = incoming
+      try tables.updateSettings(call.project, try BoardJSON.encode(incoming))
+      if retemplate {
+        for var row in try tables.features(call.project) where row.ref != nil {
+          row.counterKey = VoteFirstContract.counterKey(
+            ref: row.ref, id: Int(row.id), settings: incoming)
+          try tables.put(row)
+        }
+      }
+      return incoming
+    }
+    return try .json(settings)
+  }
+
+  /// `PUT …/features/ref/:ref`: create or change the feature with this ref.
+  func upsertFeature(_ call: Call) async throws -> Answer {
+    let ref = call.request.parameter("ref") ?? ""
+    var upsert = try call.body(FeatureUpsert.self)
+    if let given = upsert.content.ref, given != ref {
+      throw VoteFirstFailure.validation("ref", "the body's ref differs from the path's (\(ref))")
+    }
+    upsert.content.ref = ref
+    try Self.check(upsert, at: "")
+    let (feature, created) = try await boards.write { tables in
+      let project = try BoardProject.ensure(tables, call.project, now: call.now)
+      let releases = try Self.releaseIDs(tables, call.project)
+      if let problem = project.referenceProblems(upsert.content, releases: releases).first {
+        throw VoteFirstFailure.validation(problem)
+      }
+      let outcome = try Self.store(upsert, tables, project, now: call.now)
+      let row = try tables.feature(call.project, id: Int64(outcome.id))!
+      let feature = try BoardJSON.feature(
+        row, votes: try tables.votes(call.project, key: row.counterKey), voted: false,
+        showViews: true)
+      return (feature, outcome.change == .created)
+    }
+    return try .json(feature, status: created ? 201 : 200)
+  }
+
+  /// `POST …/features/batch`: many upserts by ref, in one transaction.
+  func batchFeatures(_ call: Call) async throws -> Answer {
+    let batch = try call.body(FeatureBatch.self)
+    guard batch.features.count <= VoteFirstLimits.maxBatch else {
+      throw VoteFirstFailure(
+        413, Code.tooLarge,
+        "a batch holds at most \(VoteFirstLimits.maxBatch) features (\(batch.features.count))")
+    }
+    var seen: [String: Int] = [:]
+    for (index, upsert) in batch.features.enumerated() {
+      let path = "features[\(index)]"
+      guard let ref = upsert.content.ref else {
+        throw VoteFirstFailure.validation(path + ".ref", "every feature of a batch needs a ref")
+      }
+      if let first = seen[ref] {
+        throw VoteFirstFailure(
+          409, Code.refConflict, "features[\(first)] and \(path) have the same ref \(ref)",
+          field: path + ".ref")
+      }
+      seen[ref] = index
+      try Self.check(upsert, at: path)
+    }
+    let result = try await boards.write { tables in
+      let project = try BoardProject.ensure(tables, call.project, now: call.now)
+      let releases = try Self.releaseIDs(tables, call.project)
+      for (index, upsert) in batch.features.enumerated() {
+        if let problem = project.referenceProblems(
+          upsert.content, releases: releases, at: "features[\(index)]"
+        ).first {
+          throw VoteFirstFailure.validation(problem)
+        }
+      }
+      var result = BatchResult(created: 0, updated: 0, unchanged: 0, features: [])
+      result.features.reserveCapacity(batch.features.count)
+      // One read of what exists, one id allocation: a batch costs one write per change.
+      var known = BatchState(
+        byRef: Dictionary(
+          try tables.features(call.project).compactMap { row in row.ref.map { ($0, row) } },
+          uniquingKeysWith: { first, _ in first }),
+        anonymous: try tables.anonymousVotes(call.project))
+      let fresh = batch.features.filter { known.byRef[$0.content.ref ?? ""] == nil }.count
+      if fresh > 0 {
+        known.nextID = try tables.nextIDs(call.project, "feature", count: Int64(fresh))
+      }
+      for upsert in batch.features {
+        let outcome = try Self.store(upsert, tables, project, now: call.now, known: &known)
+        switch outcome.change {
+        case .created: result.created += 1
+        case .updated: result.updated += 1
+        case .unchanged: result.unchanged += 1
+        }
+        result.features.append(BatchResult.Item(id: outcome.id, ref: upsert.content.ref ?? ""))
+      }
+      return result
+    }
+    return try .json(result)
+  }
+
+  /// `PUT …/features/:id`: change the feature's content (its ref too).
+  func updateFeature(_ call: Call) async throws -> Answer {
+    let id = try call.id()
+    let content = try call.body(FeatureContent.self)
+    try Self.check(FeatureUpsert(content: content), at: "")
+    let feature = try await boards.write { tables in
+      let project = try BoardProject.ensure(tables, call.project, now: call.now)
+      guard let existing = try tables.feature(call.project, id: Int64(id)) else {
+        throw VoteFirstFailure.notFound(Code.featureNotFound, "feature \(id)", call.project)
+      }
+      if let ref = content.ref, let other = try tables.feature(call.project, ref: ref),
+        other.id != existing.id
+      {
+        throw VoteFirstFailure(
+          409, Code.refConflict, "feature \(other.id) already has the ref \(ref)", field: "ref")
+      }
+      let releases = try Self.releaseIDs(tables, call.project)
+      if let problem = project.referenceProblems(content, releases: releases).first {
+        throw VoteFirstFailure.validation(problem)
+      }
+      let row = try BoardJSON.row(content, id: id, project: project, createdAt: existing.createdAt)
+      try tables.put(row)
+      return try BoardJSON.feature(
+        row, votes: try tables.votes(call.project, key: row.counterKey), voted: false,
+        showViews: true)
+    }
+    return try .json(feature)
+  }
+
+  /// `DELETE …/features/:id`: the feature goes; its counter stays (old apps may still count).
+  func deleteFeature(_ call: Call) async throws -> Answer {
+    let id = try call.id()
+    try await boards.write { tables in
+      _ = try BoardProject.ensure(tables, call.project, now: call.now)
+      guard try tables.deleteFeature(call.project, id: Int64(id)) else {
+        throw VoteFirstFailure.notFound(Code.featureNotFound, "feature \(id)", call.project)
+      }
+      for var row in try tables.items(.release, call.project) {
+        var release = try BoardJSON.decode(Release.self, row.doc)
+        guard release.features.contains(id) else { continue }
+        release.features.removeAll { $0 == id }
+        row.doc = try BoardJSON.encode(release)
+        try tables.put(.release, row)
+      }
+    }
+    return .noContent
+  }
+
+  /// `PUT …/features/:id/imported-votes`: the counter's anonymous part.
+  func importedVotes(_ call: Call) async throws -> Answer {
+    let id = try call.id()
+    let body = try call.body(ImportedVotes.self)
+    guard body.count >= 0 else {
+      throw VoteFirstFailure.validation("count", "count cannot be negative")
+    }
+    let votes = try await boards.write { tables in
+      _ = try BoardProject.ensure(tables, call.project, now: call.now)
+      guard let row = try tables.feature(call.project, id: Int64(id)) else {
+        throw VoteFirstFailure.notFound(Code.featureNotFound, "feature \(id)", call.project)
+      }
+      return try tables.setAnonymousVotes(
+        call.project, key: row.counterKey, count: Int64(body.count), now: call.now)
+    }
+    return try .json(VoteState(votes: Int(votes), voted: false))
+  }
+
+  // MARK: Shared
+
+  /// What storing one upsert did.
+  enum Change { case created, updated, unchanged }
+
+  /// Validates an upsert's own fields (limits, imported votes); references are checked
+  /// against the project inside the transaction.
+  static func check(_ upsert: FeatureUpsert, at path: String) throws {
+    if let problem = VoteFirstLimits.problems(in: upsert.content, at: path).first {
+      throw VoteFirstFailure.validation(problem)
+    }
+    if let votes = upsert.importedVotes, votes < 0 || Int64(votes) > CounterLimits.maximum {
+      throw VoteFirstFailure.validation(
+        (path.isEmpty ? "" : path + ".") + "importedVotes",
+        "importedVotes lies between 0 and \(CounterLimits.maximum)")
+    }
+  }
+
+  /// What a batch knows before it writes: the features by ref, the counters' anonymous
+  /// parts, and the next of the ids it reserved.
+  struct BatchState {
+    var byRef: [String: BoardFeatureRow]
+    var anonymous: [String: Int64]
+    var nextID: Int64 = 0
+  }
+
+  /// Stores one upsert found by its ref: creates it, changes it, or leaves it as it is.
+  static func store(
+    _ upsert: FeatureUpsert, _ tables: BoardTables, _ project: BoardProject, now: Int64
+  ) throws -> (id: Int, change: Change) {
+    let existing = try upsert.content.ref.flatMap { try tables.feature(project.id, ref: $0) }
+    var known = BatchState(byRef: [:], anonymous: [:])
+    if let existing, let ref = existing.ref { known.byRef[ref] = existing }
+    if let existing {
+      known.anonymous[existing.counterKey] = try tables.anonymousVotes(
+        project.id, key: existing.counterKey)
+    }
+    return try store(upsert, tables, project, now: now, known: &known)
+  }
+
+  /// Stores one upsert with what the batch already read; ids for new features come from
+  /// `known.nextID` when reserved, else one at a time.
+  static func store(
+    _ upsert: FeatureUpsert, _ tables: BoardTables, _ project: BoardProject, now: Int64,
+    known: inout BatchState
+  ) throws -> (id: Int, change: Change) {
+    let content = upsert.content
+    var change = Change.unchanged
+    let row: BoardFeatureRow
+    if let ref = content.ref, let existing = known.byRef[ref] {
+      row = try BoardJSON.row(
+        content, id: Int(existing.id), project: project, createdAt: existing.createdAt)
+      if row != existing {
+        try tables.put(row)
+        change = .updated
+      }
+    } else {
+      let id: Int64
+      if known.nextID > 0 {
+        id = known.nextID
+        known.nextID += 1
+      } else {
+        id = try tables.nextID(project.id, "feature")
+      }
+      row = try BoardJSON.row(content, id: Int(id), project: project, createdAt: now)
+      try tables.put(row)
+      change = .created
+    }
+    if let ref = row.ref { known.byRef[ref] = row }
+    if let votes = upsert.importedVotes, known.anonymous[row.counterKey] != Int64(votes) {
+      try tables.setAnonymousVotes(project.id, key: row.counterKey, count: Int64(votes), now: now)
+      known.anonymous[row.counterKey] = Int64(votes)
+      if change == .unchanged { change = .updated }
+    }
+    return (Int(row.id), change)
+  }
+
+  /// The ids of the project's releases.
+  static func releaseIDs(_ tables: BoardTables, _ project: String) throws -> Set<Int> {
+    Set(try tables.items(.release, project).map { Int($0.id) })
+  }
+}

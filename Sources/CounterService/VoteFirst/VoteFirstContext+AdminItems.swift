@@ -1,0 +1,247 @@
+import Foundation
+import VoteFirstAPI
+import VoteStore
+
+/// The admin's calls on stages, tags, boards, releases and suggestions.
+extension VoteFirstContext {
+  /// `POST …/stages` and `PUT …/stages/:id`.
+  func putStage(_ call: Call, creating: Bool) async throws -> Answer {
+    let id = creating ? nil : try call.id()
+    var stage = try call.body(Stage.self)
+    if let problem = VoteFirstLimits.problems(inName: stage.name, field: "name").first {
+      throw VoteFirstFailure.validation(problem)
+    }
+    let stored = try await boards.write { tables in
+      let project = try BoardProject.ensure(tables, call.project, now: call.now)
+      guard project.board(stage.board) != nil else {
+        throw VoteFirstFailure.validation("board", "there is no board \(stage.board)")
+      }
+      if let id {
+        guard let existing = project.stage(id) else {
+          throw VoteFirstFailure.notFound(Code.stageNotFound, "stage \(id)", call.project)
+        }
+        if existing.board != stage.board,
+          try tables.featureCount(call.project, stage: Int64(id)) > 0
+        {
+          throw VoteFirstFailure(
+            409, Code.stageInUse, "stage \(id) holds features; it cannot change boards")
+        }
+        stage.id = id
+      } else {
+        stage.id = Int(try tables.nextID(call.project, "stage"))
+      }
+      try tables.put(.stage, try BoardProject.row(stage, project: call.project))
+      return stage
+    }
+    return try .json(stored, status: creating ? 201 : 200)
+  }
+
+  /// `DELETE …/stages/:id`: 409 while features are in it.
+  func deleteStage(_ call: Call) async throws -> Answer {
+    let id = try call.id()
+    try await boards.write { tables in
+      _ = try BoardProject.ensure(tables, call.project, now: call.now)
+      let inUse = try tables.featureCount(call.project, stage: Int64(id))
+      if inUse > 0 {
+        throw VoteFirstFailure(409, Code.stageInUse, "stage \(id) holds \(inUse) features")
+      }
+      guard try tables.delete(.stage, call.project, id: Int64(id)) else {
+        throw VoteFirstFailure.notFound(Code.stageNotFound, "stage \(id)", call.project)
+      }
+    }
+    return .noContent
+  }
+
+  /// `POST …/tags` and `PUT …/tags/:id`.
+  func putTag(_ call: Call, creating: Bool) async throws -> Answer {
+    let id = creating ? nil : try call.id()
+    var tag = try call.body(FeatureTag.self)
+    if let problem = VoteFirstLimits.problems(inName: tag.name, field: "name").first {
+      throw VoteFirstFailure.validation(problem)
+    }
+    let stored = try await boards.write { tables in
+      let project = try BoardProject.ensure(tables, call.project, now: call.now)
+      if let id {
+        guard project.tag(id) != nil else {
+          throw VoteFirstFailure.notFound(Code.tagNotFound, "tag \(id)", call.project)
+        }
+        tag.id = id
+      } else {
+        tag.id = Int(try tables.nextID(call.project, "tag"))
+      }
+      try tables.put(
+        .tag,
+        BoardItemRow(
+          project: call.project, id: Int64(tag.id), key: "", sort: 0,
+          doc: try BoardJSON.encode(tag)))
+      return tag
+    }
+    return try .json(stored, status: creating ? 201 : 200)
+  }
+
+  /// `DELETE …/tags/:id`: 409 while features carry it.
+  func deleteTag(_ call: Call) async throws -> Answer {
+    let id = try call.id()
+    try await boards.write { tables in
+      _ = try BoardProject.ensure(tables, call.project, now: call.now)
+      let inUse = try tables.featureCount(call.project, tag: Int64(id))
+      if inUse > 0 {
+        throw VoteFirstFailure(409, Code.tagInUse, "\(inUse) features carry tag \(id)")
+      }
+      guard try tables.delete(.tag, call.project, id: Int64(id)) else {
+        throw VoteFirstFailure.notFound(Code.tagNotFound, "tag \(id)", call.project)
+      }
+    }
+    return .noContent
+  }
+
+  /// `PUT …/boards/:slug`: create or change a board (the roadmap board stays public).
+  func putBoard(_ call: Call) async throws -> Answer {
+    let slug = call.request.parameter("slug") ?? ""
+    guard VoteFirstLimits.isValidSlug(slug) else {
+      throw VoteFirstFailure.invalidParameter("slug", "a slug matches ^[a-z0-9][a-z0-9-]{0,62}$")
+    }
+    var board = try call.body(Board.self)
+    guard board.slug == slug else {
+      throw VoteFirstFailure.validation("slug", "the body's slug differs from the path's")
+    }
+    if let problem = VoteFirstLimits.problems(inName: board.name, field: "name").first {
+      throw VoteFirstFailure.validation(problem)
+    }
+    if slug == Board.roadmapSlug { board.isPublic = true }
+    let stored = try await boards.write { tables in
+      _ = try BoardProject.ensure(tables, call.project, now: call.now)
+      let id =
+        try tables.item(.board, call.project, key: slug)?.id
+        ?? tables.nextID(call.project, "board")
+      try tables.put(.board, try BoardProject.row(board, project: call.project, id: id))
+      return board
+    }
+    return try .json(stored)
+  }
+
+  /// `DELETE …/boards/:slug`: not the roadmap board, and not while it holds features or
+  /// columns.
+  func deleteBoard(_ call: Call) async throws -> Answer {
+    let slug = call.request.parameter("slug") ?? ""
+    guard slug != Board.roadmapSlug else {
+      throw VoteFirstFailure.validation("slug", "the roadmap board cannot be deleted")
+    }
+    try await boards.write { tables in
+      let project = try BoardProject.ensure(tables, call.project, now: call.now)
+      guard let row = try tables.item(.board, call.project, key: slug) else {
+        throw VoteFirstFailure.notFound(Code.boardNotFound, "board \(slug)", call.project)
+      }
+      let features = try tables.featureCount(call.project, board: slug)
+      let columns = project.stages.filter { $0.board == slug }.count
+      if features > 0 || columns > 0 {
+        throw VoteFirstFailure(
+          409, Code.boardInUse, "board \(slug) holds \(features) features and \(columns) columns")
+      }
+      try tables.delete(.board, call.project, id: row.id)
+    }
+    return .noContent
+  }
+
+  /// `POST …/releases` and `PUT …/releases/:id`.
+  func putRelease(_ call: Call, creating: Bool) async throws -> Answer {
+    let id = creating ? nil : try call.id()
+    var release = try call.body(Release.self)
+    if let problem = VoteFirstLimits.problems(inName: release.title, field: "title").first {
+      throw VoteFirstFailure.validation(problem)
+    }
+    if release.notes.unicodeScalars.count > VoteFirstLimits.maxNotes {
+      throw VoteFirstFailure.validation(
+        "notes", "notes are longer than \(VoteFirstLimits.maxNotes) characters")
+    }
+    let stored = try await boards.write { tables in
+      _ = try BoardProject.ensure(tables, call.project, now: call.now)
+      for (index, feature) in release.features.enumerated()
+      where try tables.feature(call.project, id: Int64(feature)) == nil {
+        throw VoteFirstFailure.validation("features[\(index)]", "there is no feature \(feature)")
+      }
+      if let id {
+        guard try tables.item(.release, call.project, id: Int64(id)) != nil else {
+          throw VoteFirstFailure.notFound(Code.releaseNotFound, "release \(id)", call.project)
+        }
+        release.id = id
+      } else {
+        release.id = Int(try tables.nextID(call.project, "release"))
+      }
+      try tables.put(.release, try Self.row(release, project: call.project))
+      return release
+    }
+    return try .json(stored, status: creating ? 201 : 200)
+  }
+
+  /// `DELETE …/releases/:id`.
+  func deleteRelease(_ call: Call) async throws -> Answer {
+    let id = try call.id()
+    try await boards.write { tables in
+      _ = try BoardProject.ensure(tables, call.project, now: call.now)
+      guard try tables.delete(.release, call.project, id: Int64(id)) else {
+        throw VoteFirstFailure.notFound(Code.releaseNotFound, "release \(id)", call.project)
+      }
+    }
+    return .noContent
+  }
+
+  /// `GET …/suggestions[?state=…]`: oldest first.
+  func listSuggestions(_ call: Call) async throws -> Answer {
+    let state = call.request.query(VoteFirstContract.Query.state).map(Suggestion.State.init)
+    if let state, ![.pending, .approved, .rejected].contains(state) {
+      throw VoteFirstFailure.invalidParameter(
+        "state", "state is one of pending, approved, rejected")
+    }
+    let list = try await boards.write { tables in
+      _ = try BoardProject.ensure(tables, call.project, now: call.now)
+      let all = try tables.items(.suggestion, call.project).map {
+        try BoardJSON.decode(Suggestion.self, $0.doc)
+      }
+      return SuggestionList(suggestions: all.filter { state == nil || $0.state == state })
+    }
+    return try .json(list)
+  }
+
+  /// `POST …/suggestions/:id/approve` (it becomes a feature) and `…/reject`.
+  func decideSuggestion(_ call: Call, approve: Bool) async throws -> Answer {
+    let id = try call.id()
+    let approval = approve ? try call.body(SuggestionApproval.self, optional: true) : nil
+    let decided = try await boards.write { tables in
+      let project = try BoardProject.ensure(tables, call.project, now: call.now)
+      guard let row = try tables.item(.suggestion, call.project, id: Int64(id)) else {
+        throw VoteFirstFailure.notFound(Code.suggestionNotFound, "suggestion \(id)", call.project)
+      }
+      var suggestion = try BoardJSON.decode(Suggestion.self, row.doc)
+      guard suggestion.state == .pending else {
+        throw VoteFirstFailure(
+          409, Code.alreadyDecided, "suggestion \(id) is already \(suggestion.state)")
+      }
+      if approve {
+        let content = FeatureContent(
+          title: suggestion.title, description: suggestion.description,
+          stage: approval?.stage)
+        if let problem = project.referenceProblems(content, releases: []).first {
+          throw VoteFirstFailure.validation(problem)
+        }
+        let outcome = try Self.store(
+          FeatureUpsert(content: content), tables, project, now: call.now)
+        suggestion.feature = outcome.id
+        suggestion.state = .approved
+      } else {
+        suggestion.state = .rejected
+      }
+      try tables.put(.suggestion, try Self.row(suggestion, project: call.project))
+      return suggestion
+    }
+    return try .json(decided)
+  }
+
+  /// The stored row of a release.
+  static func row(_ release: Release, project: String) throws -> BoardItemRow {
+    BoardItemRow(
+      project: project, id: Int64(release.id), key: "",
+      sort: Int64((release.date.timeIntervalSince1970 * 1000).rounded()),
+      doc: try BoardJSON.encode(release))
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import VoteFirstAPI
+import VoteStore
+
+/// The voters' calls: vote, unvote, suggest.
+extension VoteFirstContext {
+  /// `POST` / `DELETE …/features/:id/vote`: the feature's counter, through the same store call
+  /// as the counting routes, with this voter's id.
+  func vote(_ call: Call, up: Bool) async throws -> Answer {
+    let id = try call.id()
+    guard let voter = try call.voter() else {
+      throw VoteFirstFailure(
+        400, Code.missingVoter, "a vote needs a voter id in the X-Voter-ID header")
+    }
+    let key = try await boards.read { tables in
+      let (project, row) = try Self.visibleFeature(tables, call.project, id)
+      let content = try BoardJSON.decode(FeatureContent.self, row.doc)
+      let stage = content.stage.flatMap(project.stage)
+      if !project.settings.votingEnabled {
+        throw VoteFirstFailure(
+          403, Code.votingDisabledProject, "voting is off for project \(call.project)")
+      }
+      if project.board(content.board)?.votingEnabled == false {
+        throw VoteFirstFailure(
+          403, Code.votingDisabledBoard, "voting is off for board \(content.board)")
+      }
+      if stage?.votingEnabled == false {
+        throw VoteFirstFailure(
+          403, Code.votingDisabledStage, "voting is off for stage \(stage?.name ?? "")")
+      }
+      if content.isFinished ?? stage?.isFinished ?? false {
+        throw VoteFirstFailure(
+          403, Code.votingDisabledStage, "feature \(id) is finished: voting is closed")
+      }
+      return row.counterKey
+    }
+    let result = try await store.apply(
+      CounterMutation(
+        namespace: call.project, key: key, delta: up ? 1 : -1, voter: voter,
+        createIfMissing: up
+          ? CounterCreation(namespace: call.project, key: key, value: 0) : nil))
+    if result.outcome == .applied { metrics.recordVoteApplied() }
+    let voted: Bool
+    switch result.outcome {
+    case .applied, .atZero: voted = up
+    case .alreadyVoted: voted = true
+    default: voted = false
+    }
+    return try .json(VoteState(votes: Int(result.record?.value ?? 0), voted: voted))
+  }
+
+  /// `POST …/suggestions`: 202, visible to nobody until approved.
+  func submitSuggestion(_ call: Call) async throws -> Answer {
+    let draft = try call.body(SuggestionDraft.self)
+    if let problem = VoteFirstLimits.problems(in: draft).first {
+      throw VoteFirstFailure.validation(problem)
+    }
+    let receipt = try await boards.write { tables in
+      guard let project = try BoardProject.load(tables, call.project) else {
+        throw VoteFirstFailure.projectNotFound(call.project)
+      }
+      guard project.settings.suggestionsEnabled else {
+        throw VoteFirstFailure(
+          403, Code.suggestionsDisabled, "project \(call.project) accepts no suggestions")
+      }
+      let id = try tables.nextID(call.project, "suggestion")
+      let suggestion = Suggestion(
+        id: Int(id), title: draft.title, description: draft.description, state: .pending,
+        createdAt: Date(timeIntervalSince1970: Double(call.now) / 1000))
+      try tables.put(.suggestion, try Self.row(suggestion, project: call.project))
+      return SuggestionReceipt(id: Int(id), state: .pending)
+    }
+    return try .json(receipt, status: 202)
+  }
+
+  /// The stored row of a suggestion.
+  static func row(_ suggestion: Suggestion, project: String) throws -> BoardItemRow {
+    BoardItemRow(
+      project: project, id: Int64(suggestion.id), key: suggestion.state.rawValue,
+      sort: Int64((suggestion.createdAt.timeIntervalSince1970 * 1000).rounded()),
+      doc: try BoardJSON.encode(suggestion))
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import RoadmapFormat
+import RoadmapSync
+import VoteFirstAPI
+
+/// Reading and writing the documents of `convert`, `migrate`, `publish` and `reconcile`.
+enum SyncFiles {
+  /// The features of a Roadmap JSON (file, URL or `-`), read with the project's validator: a
+  /// file with errors stops the command, with the validator's report on standard error, before
+  /// anything is written.
+  static func roadmap(_ input: String, context: CommandContext) async throws(CommandError)
+    -> [RoadmapFeature]
+  {
+    let loaded = try await InputLoader.load(input, context: context)
+    let report = RoadmapValidator().validate(loaded.bytes)
+    let diagnostics = loaded.transportProblems + report.diagnostics
+    let file = ValidatedFile(
+      displayPath: loaded.displayPath, bytes: loaded.bytes, diagnostics: diagnostics,
+      featureCount: report.featureCount,
+      isValid: !diagnostics.contains { $0.severity == .error })
+    guard file.isValid else {
+      context.stderr.write(HumanFormatter.render([file]))
+      throw .failure(
+        "'\(loaded.displayPath)' has errors (above); nothing was written. Fix them "
+          + "('roadmapctl validate \(input)') and run again.")
+    }
+    return report.features
+  }
+
+  /// A status map file, or the defaults when `path` is nil.
+  static func statusMap(_ path: String?, context: CommandContext) throws(CommandError)
+    -> StatusMap
+  {
+    guard let path else { return StatusMap() }
+    let bytes = try InputLoader.readFile(path, context: context)
+    do {
+      return try StatusMap.read(bytes)
+    } catch {
+      throw .failure("cannot use the status map '\(path)': \(error.message)")
+    }
+  }
+
+  /// A VoteFirst export document (file or `-`).
+  static func export(_ input: String, context: CommandContext) async throws(CommandError)
+    -> ProjectExport
+  {
+    let loaded = try await InputLoader.load(input, context: context)
+    do {
+      return try VoteFirstCoding.decode(ProjectExport.self, from: Data(loaded.bytes))
+    } catch let error as DecodingError {
+      let place = VoteFirstCoding.path(of: error).map { " at \($0)" } ?? ""
+      throw .failure(
+        "cannot read the VoteFirst export '\(loaded.displayPath)'\(place): \(describe(error))")
+    } catch {
+      throw .failure("cannot read the VoteFirst export '\(loaded.displayPath)': \(error)")
+    }
+  }
+
+  /// Writes `bytes` to `output` (replaced atomically), or to standard output for nil or `-`.
+  static func write(_ bytes: [UInt8], to output: String?, context: CommandContext)
+    throws(CommandError)
+  {
+    guard let output, output != "-" else {
+      context.stdout.write(bytes: bytes)
+      return
+    }
+    let path = context.resolvePath(output)
+    do {
+      try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+    } catch {
+      throw .failure("cannot write '\(output)': \(error.localizedDescription)")
+    }
+  }
+
+  /// An export as pretty JSON with the contract's keys and dates, and a final newline.
+  static func exportBytes(_ export: ProjectExport) throws(CommandError) -> [UInt8] {
+    let encoder = VoteFirstCoding.makeEncoder()
+    encoder.outputFormatting.insert(.prettyPrinted)
+    do {
+      return Array(try encoder.encode(export)) + [0x0A]
+    } catch {
+      throw .failure("cannot write the export: \(error)")
+    }
+  }
+
+  /// The loss report's entries as lines for standard error.
+  static func lossLines(_ report: LossReport) -> [String] {
+    report.entries.map { entry in
+      let verb = entry.kind == .dropped ? "not carried" : "altered"
+      return "\(verb): feature \(entry.feature), \(entry.field): \(entry.reason)"
+    }
+  }
+
+  private static func describe(_ error: DecodingError) -> String {
+    switch error {
+    case .keyNotFound(let key, _): "'\(key.stringValue)' is missing"
+    case .typeMismatch(let type, _): "a value of the wrong type (expected \(type))"
+    case .valueNotFound(let type, _): "null where \(type) belongs"
+    case .dataCorrupted(let context): context.debugDescription
+    @unknown default: "\(error)"
+    }
+  }
+}

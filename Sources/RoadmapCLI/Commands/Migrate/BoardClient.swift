@@ -1,0 +1,89 @@
+import Foundation
+import RoadmapSync
+import VoteFirstAPI
+
+/// The VoteFirst calls the sync commands make, through `VoteFirstHTTPClient`: the readers'
+/// board and features, and the admin export, stage creation and feature batch. A failure
+/// becomes a command failure naming the call, the server's status and error code, and what to
+/// check.
+struct BoardClient: Sendable {
+  /// The server's base URL.
+  var server: String
+  /// The project.
+  var project: String
+  /// The admin token, for admin calls.
+  var key: String?
+
+  /// A board (the roadmap board by default) as readers see it: its stages and every feature
+  /// on it (archived stages included, asked for one by one).
+  func state(board: String = Board.roadmapSlug) async throws(CommandError) -> BoardState {
+    let client = try makeClient()
+    let snapshot = try await attempt("GET the board '\(board)'") { () throws(VoteFirstError) in
+      try await client.board(slug: board)
+    }
+    var queries = [FeatureQuery(board: board, order: .newest)]
+    for stage in snapshot.stages where stage.isArchived {
+      queries.append(FeatureQuery(board: board, stage: stage.id, order: .newest))
+    }
+    var features: [Feature] = []
+    var seen = Set<Int>()
+    for query in queries {
+      let page = try await attempt("GET the features of '\(board)'") {
+        () throws(VoteFirstError) in try await client.allFeatures(query)
+      }
+      for feature in page where seen.insert(feature.id).inserted { features.append(feature) }
+    }
+    return BoardState(
+      stages: snapshot.stages,
+      features: features.map {
+        BoardState.ExistingFeature(id: $0.id, content: $0.content, votes: $0.votes)
+      })
+  }
+
+  /// The whole project (admin), with every feature's imported votes.
+  func export() async throws(CommandError) -> ProjectExport {
+    let client = try makeClient()
+    return try await attempt("GET the export") { () throws(VoteFirstError) in
+      try await client.exportProject()
+    }
+  }
+
+  /// Creates `stage` (admin) and returns it with its id.
+  func create(_ stage: Stage) async throws(CommandError) -> Stage {
+    let client = try makeClient()
+    return try await attempt("POST the stage \(JSONText.quote(stage.name))") {
+      () throws(VoteFirstError) in try await client.createStage(stage)
+    }
+  }
+
+  /// Upserts the batch by ref in one request (admin).
+  func upsert(_ batch: FeatureBatch) async throws(CommandError) -> BatchResult {
+    let client = try makeClient()
+    return try await attempt("POST the batch of \(batch.features.count) features") {
+      () throws(VoteFirstError) in try await client.upsertFeatures(batch.features)
+    }
+  }
+
+  private func makeClient() throws(CommandError) -> VoteFirstHTTPClient {
+    guard let url = URL(string: server) else { throw .validation("'\(server)' is not a URL.") }
+    return VoteFirstHTTPClient(
+      configuration: VoteFirstClientConfiguration(
+        baseURL: url, project: project, adminToken: key, timeout: 300))
+  }
+
+  private func attempt<T>(
+    _ what: String, _ call: () async throws(VoteFirstError) -> T
+  ) async throws(CommandError) -> T {
+    do {
+      return try await call()
+    } catch {
+      var text = "\(what) of project \(project) on \(server) failed: "
+      if let status = error.status { text += "HTTP \(status) " }
+      text += error.reason.map { "\($0.code): \($0.message)" } ?? error.message
+      if error.kind == .unauthorized || error.status == 403 && error.code == "forbidden" {
+        text += ". Is --key the server's admin token?"
+      }
+      throw .failure(text)
+    }
+  }
+}

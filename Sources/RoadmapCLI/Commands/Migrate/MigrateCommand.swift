@@ -1,0 +1,106 @@
+import FeatureVoting
+import Foundation
+import RoadmapFormat
+import RoadmapSync
+
+/// `roadmapctl migrate`: a Roadmap JSON and its votes onto a VoteFirst project.
+struct MigrateCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "migrate",
+    abstract: "Move a Roadmap JSON and its votes onto a VoteFirst project.",
+    discussion: """
+      One VoteFirst feature per Roadmap feature, found again by its Roadmap id (its ref), so a \
+      second run changes nothing and a run cut off halfway finishes on the next. Statuses become \
+      stages in first-seen order (or as --status-map says), finished features land in a \
+      finished stage, and every field and key travels. Votes come from --votes-from (read \
+      feature by feature; a key it does not know holds 0, a count it cannot give stops the \
+      migration unless --allow-missing-votes) or else from the JSON's own votes, and are set as \
+      imported votes. The plan is printed before anything is written; --dry-run stops there. \
+      The features go in one batch call. A broken roadmap stops it before anything is written.
+      """)
+
+  @Argument(help: "The roadmap: a file, an http(s) URL, or - for standard input.")
+  var roadmap: String
+
+  @Option(
+    valueName: "url", help: "The VoteFirst server (roadmapctl serve).",
+    validate: { ServerURL.problem($0, option: "--server") })
+  var server: String
+
+  @Option(
+    valueName: "ns", help: "The project (a counter namespace).",
+    validate: { NameCheck.namespaceProblem($0) })
+  var project: String
+
+  @Option(
+    valueName: "token", environment: "ROADMAPCTL_ADMIN_TOKEN",
+    help: "The server's admin token.")
+  var key: String
+
+  @Option(
+    valueName: "url", help: "The old counting API to read the votes from.",
+    validate: { ServerURL.problem($0, option: "--votes-from") })
+  var votesFrom: String?
+
+  @Option(help: "The protocol of --votes-from.")
+  var dialect: SyncDialect = .countapi
+
+  @Option(valueName: "ns", help: "The namespace of --votes-from (the app's bundle identifier).")
+  var namespace: String?
+
+  @Option(
+    valueName: "template", help: "How a feature id becomes a key of --votes-from; {id} is the id.",
+    validate: { (try? KeyTemplate($0)) == nil ? "--key-template must contain {id} once." : nil })
+  var keyTemplate: String = "feature{id}"
+
+  @Option(valueName: "file", help: "How statuses become stages (JSON, see docs/migrating.md).")
+  var statusMap: String?
+
+  @Flag(help: "Print the plan, write nothing.")
+  var dryRun: Bool
+
+  @Flag(help: "Go on when some counts cannot be read (those features keep the JSON's votes).")
+  var allowMissingVotes: Bool
+
+  @Option(help: "How to print the plan and the outcome.")
+  var format: Migration.OutputFormat = .human
+
+  func validate() throws {
+    if votesFrom != nil, namespace == nil {
+      throw CommandError.validation("--votes-from needs --namespace.")
+    }
+    if votesFrom == nil, namespace != nil {
+      throw CommandError.validation("--namespace goes with --votes-from.")
+    }
+  }
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let statusMap = try SyncFiles.statusMap(self.statusMap, context: context)
+    let features = try await SyncFiles.roadmap(roadmap, context: context)
+    var votes = MigrationPlan.Votes.roadmapJSON
+    if let votesFrom, let namespace {
+      let reader = try VoteSources.reader(
+        server: votesFrom, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate)
+      let progress = ProgressReporter(
+        "reading votes from \(votesFrom)", total: Set(features.map(\.id)).count,
+        output: context.stderr)
+      let read = await reader.read(features, progress: progress.update)
+      for failure in read.failures {
+        context.stderr.writeLine(
+          "cannot read the count of feature \(failure.id): \(failure.error.message)")
+      }
+      if !read.failures.isEmpty, !allowMissingVotes {
+        throw CommandError.failure(
+          "\(read.failures.count) of \(features.count) counts could not be read (above); "
+            + "nothing was written. Run again, or pass --allow-missing-votes to migrate them "
+            + "with the JSON's own votes.")
+      }
+      votes = .counted(read.counts)
+    }
+    let migration = Migration(
+      server: server, project: project, key: key, dryRun: dryRun, format: format)
+    return try await migration.run(
+      features: features, mapping: RoadmapMapping(statusMap: statusMap), votes: votes,
+      context: context)
+  }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import RoadmapFormat
+import RoadmapSync
+import VoteFirstAPI
+
+/// Carries a migration out against a server: reads the project, plans, reports the plan, then
+/// (unless a dry run) creates the missing stages and upserts every feature to create or change
+/// in one batch call. Shared by `migrate` and `reconcile --apply to-votefirst`.
+struct Migration {
+  /// How to print the plan and the outcome.
+  enum OutputFormat: String, CaseIterable, ExpressibleByArgument { case human, json }
+
+  var server: String
+  var project: String
+  var key: String?
+  var dryRun: Bool
+  var format: OutputFormat
+
+  /// Runs it; exit status 0 when the plan was carried out (or only shown).
+  func run(
+    features: [RoadmapFeature], mapping: RoadmapMapping, votes: MigrationPlan.Votes,
+    context: CommandContext
+  ) async throws(CommandError) -> Int32 {
+    guard let key, !key.isEmpty else {
+      throw .validation(
+        "Writing to \(server) needs its admin token: --key or ROADMAPCTL_ADMIN_TOKEN.")
+    }
+    let client = BoardClient(server: server, project: project, key: key)
+    let board = BoardState(export: try await client.export())
+    let plan = MigrationPlan.make(features: features, mapping: mapping, board: board, votes: votes)
+    if format == .human {
+      context.stdout.write(MigrationReport.human(plan, dryRun: dryRun))
+    }
+    for line in SyncFiles.lossLines(plan.losses) { context.stderr.writeLine(line) }
+    guard !dryRun else {
+      if format == .json {
+        context.stdout.writeLine(MigrationReport.json(plan, result: nil, dryRun: true))
+      }
+      return 0
+    }
+    var created: [String: Int] = [:]
+    if !plan.stagesToCreate.isEmpty {
+      let progress = ProgressReporter(
+        "creating stages", total: plan.stagesToCreate.count, output: context.stderr)
+      for (index, stage) in plan.stagesToCreate.enumerated() {
+        created[stage.name] = try await client.create(stage).id
+        progress.update(index + 1)
+      }
+    }
+    let batch = plan.batch(createdStages: created)
+    var result: BatchResult?
+    if !batch.features.isEmpty {
+      context.stderr.writeLine("upserting \(batch.features.count) features in one batch")
+      result = try await client.upsert(batch)
+    }
+    if format == .json {
+      context.stdout.writeLine(MigrationReport.json(plan, result: result, dryRun: false))
+    } else {
+      let stored =
+        result.map {
+          "\($0.created) created, \($0.updated) updated, \($0.unchanged) unchanged"
+        } ?? "nothing to write"
+      context.stdout.writeLine(
+        "Migrated \(plan.items.count) features to \(project) on \(server): \(stored); "
+          + "\(created.count) stages created.")
+    }
+    return 0
+  }
+}

@@ -1,0 +1,57 @@
+import RoadmapSync
+import VoteFirstAPI
+
+/// A migration plan (and its outcome) as text: lines for people, one JSON object for machines.
+enum MigrationReport {
+  /// The plan: stages, then one line per feature created or changed, then a summary.
+  static func human(_ plan: MigrationPlan, dryRun: Bool) -> String {
+    var lines: [String] = []
+    for stage in plan.stagesToCreate {
+      lines.append(
+        "create stage \(JSONText.quote(stage.name))\(stage.isFinished ? " (finished)" : "")")
+    }
+    for item in plan.items {
+      switch item.action {
+      case .create: lines.append("create feature \(item.ref)")
+      case .update(let fields):
+        lines.append("update feature \(item.ref): \(fields.joined(separator: ", "))")
+      case .unchanged: break
+      }
+    }
+    let dropped = plan.losses.droppedFeatures.count
+    lines.append(
+      "\(dryRun ? "Dry run: would create" : "Plan: create") \(plan.stagesToCreate.count) stages; "
+        + "\(plan.creates) features to create, \(plan.updates) to change, "
+        + "\(plan.unchanged) unchanged"
+        + (dropped > 0 ? ", \(dropped) cannot be carried" : "") + ".")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `{"dryRun","stages":{"create","reuse"},"features":[{"ref","action","fields"}],"losses":[…],"result"}`.
+  static func json(_ plan: MigrationPlan, result: BatchResult?, dryRun: Bool) -> String {
+    func names(_ stages: [Stage]) -> String {
+      "[" + stages.map { JSONText.quote($0.name) }.joined(separator: ",") + "]"
+    }
+    let features = plan.items.map { item in
+      let (action, fields): (String, [String]) =
+        switch item.action {
+        case .create: ("create", [])
+        case .update(let fields): ("update", fields)
+        case .unchanged: ("unchanged", [])
+        }
+      return "{\"ref\":\(JSONText.quote(item.ref)),\"action\":\"\(action)\",\"fields\":["
+        + fields.map { JSONText.quote($0) }.joined(separator: ",") + "]}"
+    }
+    let losses = plan.losses.entries.map {
+      "{\"feature\":\(JSONText.quote($0.feature)),\"field\":\(JSONText.quote($0.field)),"
+        + "\"kind\":\"\($0.kind.rawValue)\",\"reason\":\(JSONText.quote($0.reason))}"
+    }
+    let outcome =
+      result.map {
+        "{\"created\":\($0.created),\"updated\":\($0.updated),\"unchanged\":\($0.unchanged)}"
+      } ?? "null"
+    return "{\"dryRun\":\(dryRun),\"stages\":{\"create\":\(names(plan.stagesToCreate)),"
+      + "\"reuse\":\(names(plan.stagesReused))},\"features\":[\(features.joined(separator: ","))],"
+      + "\"losses\":[\(losses.joined(separator: ","))],\"result\":\(outcome)}"
+  }
+}

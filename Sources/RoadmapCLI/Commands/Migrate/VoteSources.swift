@@ -1,0 +1,25 @@
+import FeatureVoting
+import Foundation
+import RoadmapSync
+
+/// The counting APIs the sync commands read, as `CountReader`s over `CountingAPIVoter`.
+enum VoteSources {
+  /// A reader of `server`'s counts in `namespace`.
+  static func reader(
+    server: String, namespace: String, dialect: SyncDialect, keyTemplate: String
+  ) throws(CommandError) -> CountReader {
+    guard let url = URL(string: server) else {
+      throw .validation("'\(server)' is not a URL.")
+    }
+    let keys: KeyTemplate
+    do {
+      keys = try KeyTemplate(keyTemplate)
+    } catch {
+      throw .validation("--key-template: \(error.message)")
+    }
+    let voter = CountingAPIVoter(
+      server: url, namespace: namespace, dialect: dialect.counting, keys: keys,
+      maxConcurrentReads: 16)
+    return CountReader(voter: voter, batch: dialect.counting.hasBatchRoute)
+  }
+}

@@ -1,0 +1,48 @@
+import Foundation
+import RoadmapFormat
+import RoadmapSync
+import VoteFirstAPI
+
+/// `roadmapctl publish`: a VoteFirst board as Roadmap JSON, for apps still on the Roadmap
+/// package.
+struct PublishCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "publish",
+    abstract: "Write a VoteFirst board as Roadmap JSON, with its votes filled in.",
+    discussion: """
+      Reads the board through the server's public API and writes it as the Roadmap package \
+      reads it: every feature with its votes (the package shows them without calling a counting \
+      API), localizations and isFinished, and every key a migration brought along. 'roadmapctl \
+      serve' serves the same document live at GET /roadmap/PROJECT.json.
+      """)
+
+  @Option(
+    valueName: "url", help: "The VoteFirst server (roadmapctl serve).",
+    validate: { ServerURL.problem($0, option: "--server") })
+  var server: String
+
+  @Option(
+    valueName: "ns", help: "The project (a counter namespace).",
+    validate: { NameCheck.namespaceProblem($0) })
+  var project: String
+
+  @Option(valueName: "slug", help: "The board to publish.")
+  var board: String = Board.roadmapSlug
+
+  @Option(
+    short: "o", valueName: "file",
+    help: "Where to write it (replaced atomically); none or '-': standard output.")
+  var out: String?
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let state = try await BoardClient(server: server, project: project).state(board: board)
+    let (features, losses) = RoadmapMapping().roadmapFeatures(
+      from: state.wireFeatures, stages: state.stages, board: board, reading: .board)
+    for line in SyncFiles.lossLines(losses) { context.stderr.writeLine(line) }
+    try SyncFiles.write(RoadmapWriter.write(features), to: out, context: context)
+    if out != nil, out != "-" {
+      context.stderr.writeLine("Published \(features.count) features of \(project) to \(out!).")
+    }
+    return 0
+  }
+}

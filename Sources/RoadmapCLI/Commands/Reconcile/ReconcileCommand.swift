@@ -1,0 +1,152 @@
+import FeatureVoting
+import Foundation
+import RoadmapFormat
+import RoadmapSync
+import VoteFirstAPI
+
+/// `roadmapctl reconcile`: how a Roadmap JSON and a VoteFirst project differ, for CI.
+struct ReconcileCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "reconcile",
+    abstract: "Compare a Roadmap JSON with a VoteFirst project; exit 1 when they drifted apart.",
+    discussion: """
+      Lists the features on one side only, the fields that differ (per language for the \
+      localized ones, per key for extra keys), the status and finished flags that differ, and \
+      the counts that drifted (the JSON's own votes, and with --counts a counting API's, against \
+      VoteFirst's). Exit status 0 when in sync, 1 on drift. The project is read from --server \
+      (its public API) or from an export document (--export). --apply to-roadmap writes the \
+      Roadmap JSON that matches VoteFirst (to --out, else over ROADMAP); --apply to-votefirst \
+      migrates the roadmap onto --server (as 'migrate' does; needs --key).
+      """)
+
+  /// How to print the comparison.
+  enum OutputFormat: String, CaseIterable, ExpressibleByArgument { case human, json }
+
+  /// Which side to change.
+  enum Direction: String, CaseIterable, ExpressibleByArgument {
+    case toVotefirst = "to-votefirst"
+    case toRoadmap = "to-roadmap"
+  }
+
+  @Argument(help: "The roadmap: a file, an http(s) URL, or - for standard input.")
+  var roadmap: String
+
+  @Option(
+    valueName: "url", help: "The VoteFirst server (roadmapctl serve).",
+    validate: { ServerURL.problem($0, option: "--server") })
+  var server: String?
+
+  @Option(
+    valueName: "ns", help: "The project on --server.",
+    validate: { NameCheck.namespaceProblem($0) })
+  var project: String?
+
+  @Option(valueName: "file", help: "A VoteFirst export document instead of --server.")
+  var export: String?
+
+  @Option(
+    valueName: "url", help: "A counting API whose counts to compare too.",
+    validate: { ServerURL.problem($0, option: "--counts") })
+  var counts: String?
+
+  @Option(help: "The protocol of --counts.")
+  var dialect: SyncDialect = .countapi
+
+  @Option(valueName: "ns", help: "The namespace of --counts.")
+  var namespace: String?
+
+  @Option(
+    valueName: "template", help: "How a feature id becomes a key of --counts; {id} is the id.",
+    validate: { (try? KeyTemplate($0)) == nil ? "--key-template must contain {id} once." : nil })
+  var keyTemplate: String = "feature{id}"
+
+  @Option(help: "Carry out the plan: make VoteFirst or the roadmap match the other side.")
+  var apply: Direction?
+
+  @Option(short: "o", valueName: "file", help: "With --apply to-roadmap: where to write it.")
+  var out: String?
+
+  @Option(
+    valueName: "token", environment: "ROADMAPCTL_ADMIN_TOKEN",
+    help: "The server's admin token, for --apply to-votefirst.")
+  var key: String?
+
+  @Option(help: "How to print the comparison.")
+  var format: OutputFormat = .human
+
+  func validate() throws {
+    if (server == nil) == (export == nil) {
+      throw CommandError.validation("Give either --server (with --project) or --export.")
+    }
+    if server != nil, project == nil {
+      throw CommandError.validation("--server needs --project.")
+    }
+    if counts != nil, namespace == nil {
+      throw CommandError.validation("--counts needs --namespace.")
+    }
+    if apply == .toVotefirst, server == nil {
+      throw CommandError.validation("--apply to-votefirst writes to a server: give --server.")
+    }
+    if apply == .toRoadmap, out == nil, roadmap == "-" || InputLoader.isURL(roadmap) {
+      throw CommandError.validation("--apply to-roadmap needs --out when ROADMAP is not a file.")
+    }
+    if out != nil, apply != .toRoadmap {
+      throw CommandError.validation("--out goes with --apply to-roadmap.")
+    }
+  }
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let features = try await SyncFiles.roadmap(roadmap, context: context)
+    let board: BoardState
+    let boardName: String
+    if let export {
+      let document = try await SyncFiles.export(export, context: context)
+      board = BoardState(export: document)
+      boardName = "\(export) (project \(document.project))"
+    } else {
+      board = try await BoardClient(server: server!, project: project!).state()
+      boardName = "\(project!) on \(server!)"
+    }
+    var counted: [String: Int]?
+    if let counts, let namespace {
+      let reader = try VoteSources.reader(
+        server: counts, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate)
+      let read = await reader.read(features)
+      for failure in read.failures {
+        context.stderr.writeLine(
+          "cannot read the count of feature \(failure.id): \(failure.error.message)")
+      }
+      if !read.failures.isEmpty {
+        throw CommandError.failure(
+          "\(read.failures.count) counts of \(counts) could not be read (above); "
+            + "nothing was compared.")
+      }
+      counted = read.counts
+    }
+    let plan = ReconcilePlan.make(roadmap: features, board: board, counts: counted)
+    for line in SyncFiles.lossLines(plan.losses) { context.stderr.writeLine(line) }
+    let display = roadmap == "-" ? InputLoader.standardInputName : roadmap
+    if format == .json {
+      context.stdout.writeLine(ReconcileReport.json(plan))
+    } else {
+      context.stdout.write(ReconcileReport.human(plan, roadmap: display, board: boardName))
+    }
+    switch apply {
+    case nil:
+      return plan.inSync ? 0 : 1
+    case .toRoadmap:
+      let (matching, losses) = ReconcilePlan.roadmapMatchingBoard(roadmap: features, board: board)
+      for line in SyncFiles.lossLines(losses) { context.stderr.writeLine(line) }
+      let target = out ?? roadmap
+      try SyncFiles.write(RoadmapWriter.write(matching), to: target, context: context)
+      context.stderr.writeLine("Wrote \(matching.count) features to \(target).")
+      return 0
+    case .toVotefirst:
+      let migration = Migration(
+        server: server!, project: project!, key: key, dryRun: false, format: .human)
+      return try await migration.run(
+        features: features, mapping: RoadmapMapping(),
+        votes: counted.map { .counted($0) } ?? .roadmapJSON, context: context)
+    }
+  }
+}

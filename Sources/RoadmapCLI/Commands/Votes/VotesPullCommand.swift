@@ -1,0 +1,153 @@
+import FeatureVoting
+import Foundation
+import RoadmapFormat
+import RoadmapSync
+import VoteFirstAPI
+
+/// `roadmapctl votes pull`: copies a roadmap's counts out of a counting API that is going away
+/// into the counters of our own service.
+struct VotesPullCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "pull",
+    abstract: "Copy the counts of a roadmap's features from a counting API into roadmapctl serve.",
+    discussion: """
+      Reads every feature's count from --from (feature by feature, finished features too), \
+      then sets each counter of --server that differs through its admin /set route. A count \
+      that cannot be read is named with its reason and stops the pull before anything is \
+      written, unless --allow-missing-votes. Running it again sets nothing that is already \
+      equal.
+      """)
+
+  /// How to print the outcome.
+  enum OutputFormat: String, CaseIterable, ExpressibleByArgument { case human, json }
+
+  @Argument(help: "The roadmap: a file, an http(s) URL, or - for standard input.")
+  var roadmap: String
+
+  @Option(
+    valueName: "url", help: "The counting API to read from.",
+    validate: { ServerURL.problem($0, option: "--from") })
+  var from: String
+
+  @Option(help: "Its protocol.")
+  var dialect: SyncDialect
+
+  @Option(
+    valueName: "ns", help: "Its namespace (the Roadmap package uses the app's bundle identifier).",
+    validate: { $0.isEmpty ? "--namespace needs a namespace." : nil })
+  var namespace: String
+
+  @Option(
+    valueName: "template", help: "How a feature id becomes its key there; {id} is the id.",
+    validate: { (try? KeyTemplate($0)) == nil ? "--key-template must contain {id} once." : nil })
+  var keyTemplate: String = "feature{id}"
+
+  @Option(
+    valueName: "url", help: "The roadmapctl serve to copy into.",
+    validate: { ServerURL.problem($0, option: "--server") })
+  var server: String
+
+  @Option(
+    valueName: "ns", help: "The namespace there; default: --namespace.",
+    validate: { NameCheck.namespaceProblem($0) })
+  var project: String?
+
+  @Option(
+    valueName: "token", environment: "ROADMAPCTL_ADMIN_TOKEN",
+    help: "The server's admin token.")
+  var key: String
+
+  @Flag(help: "Go on when some counts cannot be read (those features are left as they are).")
+  var allowMissingVotes: Bool
+
+  @Flag(help: "Print what would be set, set nothing.")
+  var dryRun: Bool
+
+  @Option(help: "How to print the outcome.")
+  var format: OutputFormat = .human
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let features = try await SyncFiles.roadmap(roadmap, context: context)
+    let target = project ?? namespace
+    if let problem = NameCheck.namespaceProblem(target) {
+      throw CommandError.validation("--project: \(problem)")
+    }
+    let source = try VoteSources.reader(
+      server: from, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate)
+    let progress = ProgressReporter(
+      "reading votes from \(from)", total: features.count, output: context.stderr)
+    let read = await source.read(features, progress: progress.update)
+    if !read.failures.isEmpty {
+      for failure in read.failures {
+        context.stderr.writeLine(
+          "cannot read the count of feature \(failure.id): \(failure.error.message)")
+      }
+      if !allowMissingVotes {
+        throw CommandError.failure(
+          "\(read.failures.count) of \(features.count) counts could not be read (above); "
+            + "nothing was written. Run again, or pass --allow-missing-votes to leave them.")
+      }
+    }
+    let destination = try VoteSources.reader(
+      server: server, namespace: target, dialect: .ours, keyTemplate: "feature{id}")
+    let current = await destination.read(features)
+    if let failure = current.failures.first {
+      throw CommandError.failure(
+        "cannot read the counts of \(server) (feature \(failure.id)): \(failure.error.message)")
+    }
+    var changes: [(id: String, from: Int, to: Int)] = []
+    var seen = Set<String>()
+    for feature in features where seen.insert(feature.id).inserted {
+      guard let count = read.counts[feature.id] else { continue }
+      let now = current.counts[feature.id] ?? 0
+      if now != count { changes.append((feature.id, now, count)) }
+    }
+    if !dryRun {
+      let setting = ProgressReporter(
+        "setting counts on \(server)", total: changes.count, output: context.stderr)
+      for (index, change) in changes.enumerated() {
+        try await set(change.to, of: change.id, project: target)
+        setting.update(index + 1)
+      }
+    }
+    let unchanged = read.counts.count - changes.count
+    if format == .json {
+      let set = changes.map {
+        "{\"id\":\(JSONText.quote($0.id)),\"from\":\($0.from),\"to\":\($0.to)}"
+      }
+      let missing = read.failures.map {
+        "{\"id\":\(JSONText.quote($0.id)),\"error\":\(JSONText.quote($0.error.message))}"
+      }
+      context.stdout.writeLine(
+        "{\"dryRun\":\(dryRun),\"set\":[\(set.joined(separator: ","))],\"unchanged\":\(unchanged),"
+          + "\"missing\":[\(missing.joined(separator: ","))]}")
+    } else {
+      let verb = dryRun ? "would set" : "set"
+      for change in changes {
+        context.stdout.writeLine("\(verb) feature \(change.id): \(change.from) → \(change.to)")
+      }
+      context.stdout.writeLine(
+        "\(dryRun ? "Dry run: " : "")\(changes.count) counts \(verb), \(unchanged) already equal"
+          + (read.failures.isEmpty ? "" : ", \(read.failures.count) not read") + ".")
+    }
+    return 0
+  }
+
+  /// Sets the counter of feature `id` in `project` to `count` through `/set`.
+  private func set(_ count: Int, of id: String, project: String) async throws(CommandError) {
+    let key = (try? KeyTemplate("feature{id}"))?.key(for: id) ?? "feature" + id
+    let path =
+      "/set/\(VoteFirstContract.encodeSegment(project))/\(VoteFirstContract.encodeSegment(key))"
+      + "?value=\(count)"
+    guard let url = ServerURL.join(server, path) else {
+      throw .failure("cannot build the URL of \(path) on \(server)")
+    }
+    let answer = try await SyncHTTP.send("GET", url, token: self.key)
+    guard answer.status == 200 else {
+      let body = String(decoding: answer.body.prefix(300), as: UTF8.self)
+      let hint = [401, 403, 404].contains(answer.status) ? " (is --key its admin token?)" : ""
+      throw .failure(
+        "\(server) refused to set feature \(id) to \(count): HTTP \(answer.status) \(body)\(hint)")
+    }
+  }
+}

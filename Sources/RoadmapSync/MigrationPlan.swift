@@ -1,0 +1,161 @@
+import RoadmapFormat
+import VoteFirstAPI
+
+/// What a migration will write, worked out before anything is written: the stages to create,
+/// and for each Roadmap feature whether its VoteFirst feature is created, changed (which
+/// fields) or already as it should be.
+///
+/// Made from the roadmap, the project's current state and the votes, without I/O
+/// (``make(features:mapping:board:votes:)``). Features are found again by ref, so a second
+/// run plans no change, and a run cut off halfway plans only what is left.
+public struct MigrationPlan: Sendable, Hashable {
+  /// What happens to one feature.
+  public enum Action: Sendable, Hashable {
+    /// A new VoteFirst feature.
+    case create
+    /// The existing feature changes; the fields that differ (`title`, `stage`, `votes`, …).
+    case update(fields: [String])
+    /// The existing feature already holds exactly this.
+    case unchanged
+  }
+
+  /// One Roadmap feature's part in the plan.
+  public struct Item: Sendable, Hashable {
+    /// The Roadmap id, the feature's ref.
+    public var ref: String
+    /// What happens.
+    public var action: Action
+    /// The upsert to send (its stage id is 0 while its stage is still to be created).
+    public var upsert: FeatureUpsert
+    /// The name of its stage, to bind the id of a stage created by the plan.
+    public var stageName: String?
+  }
+
+  /// Where the imported votes come from.
+  public enum Votes: Sendable, Hashable {
+    /// The Roadmap JSON's own `votes`.
+    case roadmapJSON
+    /// Counts read from a counting API, by Roadmap id (a feature missing here keeps the
+    /// JSON's votes).
+    case counted([String: Int])
+  }
+
+  /// Stages to create, in order, with their positions after the existing stages.
+  public var stagesToCreate: [Stage]
+  /// Existing stages the features go to.
+  public var stagesReused: [Stage]
+  /// One item per Roadmap feature that can be carried, in roadmap order.
+  public var items: [Item]
+  /// What cannot be carried, or only in part.
+  public var losses: LossReport
+
+  /// The number of features created.
+  public var creates: Int { items.count { $0.action == .create } }
+  /// The number of features changed.
+  public var updates: Int { items.count { if case .update = $0.action { true } else { false } } }
+  /// The number of features left as they are.
+  public var unchanged: Int { items.count { $0.action == .unchanged } }
+  /// Whether the plan writes nothing.
+  public var writesNothing: Bool { stagesToCreate.isEmpty && creates == 0 && updates == 0 }
+
+  /// The plan that takes `features` onto a project in `board`.
+  public static func make(
+    features: [RoadmapFeature], mapping: RoadmapMapping, board: BoardState,
+    votes: Votes = .roadmapJSON
+  ) -> MigrationPlan {
+    let stagePlan = mapping.planStages(for: features)
+    var stagesToCreate: [Stage] = []
+    var reused: [Stage] = []
+    var resolved: [String: Stage] = [:]
+    var nextPosition =
+      (board.stages.filter { $0.board == Board.roadmapSlug }.map(\.position).max() ?? -1) + 1
+    for stage in stagePlan.stages {
+      if let existing = board.roadmapStage(named: stage.name) {
+        reused.append(existing)
+        resolved[stage.name] = existing
+      } else {
+        var new = stage
+        new.position = nextPosition
+        nextPosition += 1
+        stagesToCreate.append(new)
+        resolved[stage.name] = new
+      }
+    }
+    let existing = board.featuresByRef
+    var items: [Item] = []
+    var losses = LossReport()
+    for (index, feature) in features.enumerated() {
+      let stageName = stagePlan.assignments[index]
+      let stage = stageName.flatMap { resolved[$0] }
+      let origin: RoadmapMapping.VoteOrigin
+      if case .counted(let counts) = votes, let count = counts[feature.id] {
+        origin = .counted(count)
+      } else {
+        origin = .roadmapJSON
+      }
+      let mapped = mapping.upsert(for: feature, stage: stage, votes: origin)
+      losses.entries.append(contentsOf: mapped.losses)
+      guard var upsert = mapped.upsert else { continue }
+      let action: Action
+      if let current = existing[feature.id] {
+        upsert.content = keepingOwnerFields(of: current.content, in: upsert.content)
+        var fields = differences(current.content, upsert.content)
+        if let wanted = upsert.importedVotes, wanted != current.importedVotes {
+          fields.append("votes")
+        }
+        action = fields.isEmpty ? .unchanged : .update(fields: fields)
+      } else {
+        action = .create
+      }
+      items.append(Item(ref: feature.id, action: action, upsert: upsert, stageName: stageName))
+    }
+    return MigrationPlan(
+      stagesToCreate: stagesToCreate, stagesReused: reused, items: items, losses: losses)
+  }
+
+  /// The batch of every feature to create or change, with the ids of the stages as created
+  /// (`createdStages`: name → id, for the stages of ``stagesToCreate``).
+  public func batch(createdStages: [String: Int]) -> FeatureBatch {
+    FeatureBatch(
+      features: items.compactMap { item in
+        guard item.action != .unchanged else { return nil }
+        var upsert = item.upsert
+        if let name = item.stageName, upsert.content.stage == 0 {
+          upsert.content.stage = createdStages[name]
+        }
+        return upsert
+      })
+  }
+
+  /// `wanted` with the fields a migration does not own (the owner's response, due month, tags,
+  /// comments, views, progress, release) taken from `current`, so a rerun leaves them alone.
+  static func keepingOwnerFields(of current: FeatureContent, in wanted: FeatureContent)
+    -> FeatureContent
+  {
+    var content = wanted
+    content.response = current.response
+    content.due = current.due
+    content.tags = current.tags
+    content.comments = current.comments
+    content.views = current.views
+    content.progress = current.progress
+    content.release = current.release
+    return content
+  }
+
+  /// The names of the fields in which `a` and `b` differ.
+  static func differences(_ a: FeatureContent, _ b: FeatureContent) -> [String] {
+    var fields: [String] = []
+    if a.title != b.title { fields.append("title") }
+    if a.description != b.description { fields.append("description") }
+    if a.board != b.board { fields.append("board") }
+    if a.stage != b.stage { fields.append("stage") }
+    if a.status != b.status { fields.append("status") }
+    if a.isFinished != b.isFinished { fields.append("isFinished") }
+    if a.localizedTitle != b.localizedTitle { fields.append("localizedTitle") }
+    if a.localizedDescription != b.localizedDescription { fields.append("localizedDescription") }
+    if a.localizedStatus != b.localizedStatus { fields.append("localizedStatus") }
+    if (a.extra ?? []) != (b.extra ?? []) { fields.append("extra") }
+    return fields
+  }
+}

@@ -1,0 +1,179 @@
+import RoadmapFormat
+import VoteFirstAPI
+
+/// How a Roadmap JSON and a VoteFirst project differ: features on one side only, fields that
+/// differ (per language), status and finished flags, and vote counts that drifted.
+///
+/// Made without I/O (``make(roadmap:board:counts:mapping:)``); in sync when it holds nothing.
+public struct ReconcilePlan: Sendable, Hashable {
+  /// One field that differs.
+  public struct FieldDifference: Sendable, Hashable {
+    /// The field: `title`, `status`, `description`, `isFinished`, `localizedTitle`, …, or
+    /// `extra.KEY`.
+    public var field: String
+    /// The language, for a localized field.
+    public var language: String?
+    /// The Roadmap JSON's value as JSON text (nil: absent).
+    public var roadmap: String?
+    /// VoteFirst's value as JSON text (nil: absent).
+    public var voteFirst: String?
+  }
+
+  /// A feature on both sides whose fields differ.
+  public struct FeatureDifference: Sendable, Hashable {
+    /// The Roadmap id.
+    public var ref: String
+    /// The fields, in field order.
+    public var fields: [FieldDifference]
+  }
+
+  /// A feature whose counts disagree.
+  public struct VoteDrift: Sendable, Hashable {
+    /// The Roadmap id.
+    public var ref: String
+    /// The Roadmap JSON's `votes`, when it has one.
+    public var roadmap: Int?
+    /// VoteFirst's count.
+    public var voteFirst: Int
+    /// The counting API's count, when one was read.
+    public var counted: Int?
+  }
+
+  /// Roadmap ids with no VoteFirst feature.
+  public var onlyInRoadmap: [String]
+  /// VoteFirst features with no Roadmap feature: their refs, or `#ID` without one.
+  public var onlyOnVoteFirst: [String]
+  /// Features whose fields differ.
+  public var differences: [FeatureDifference]
+  /// Features whose counts disagree.
+  public var voteDrift: [VoteDrift]
+  /// What could not be compared.
+  public var losses: LossReport
+
+  /// Whether the two sides agree.
+  public var inSync: Bool {
+    onlyInRoadmap.isEmpty && onlyOnVoteFirst.isEmpty && differences.isEmpty && voteDrift.isEmpty
+  }
+
+  /// Compares `roadmap` with the roadmap board of `board`; `counts` (by Roadmap id) are a
+  /// counting API's, when read.
+  public static func make(
+    roadmap: [RoadmapFeature], board: BoardState, counts: [String: Int]? = nil,
+    mapping: RoadmapMapping = RoadmapMapping()
+  ) -> ReconcilePlan {
+    let (mapped, losses) = mapping.roadmapFeatures(
+      from: board.wireFeatures, stages: board.stages, reading: .restoring)
+    let boardVotes = Dictionary(
+      board.features.compactMap { f in f.content.ref.map { ($0, f.votes) } },
+      uniquingKeysWith: { first, _ in first })
+    var voteFirstByRef: [String: RoadmapFeature] = [:]
+    for feature in mapped where voteFirstByRef[feature.id] == nil {
+      voteFirstByRef[feature.id] = feature
+    }
+    let roadmapIDs = Set(roadmap.map(\.id))
+    var onlyInRoadmap: [String] = []
+    var differences: [FeatureDifference] = []
+    var drift: [VoteDrift] = []
+    for feature in roadmap {
+      guard let other = voteFirstByRef[feature.id] else {
+        onlyInRoadmap.append(feature.id)
+        continue
+      }
+      let fields = compare(feature, other)
+      if !fields.isEmpty { differences.append(FeatureDifference(ref: feature.id, fields: fields)) }
+      let votes = boardVotes[feature.id] ?? 0
+      let counted = counts?[feature.id]
+      // The JSON's votes against what the board gives back for them (a count of -3 the
+      // migration kept reads back as -3 while VoteFirst still counts 0).
+      let roadmapDrifts = feature.votes.map { $0 != (other.votes ?? 0) } ?? false
+      let countDrifts = counted.map { $0 != votes } ?? false
+      if roadmapDrifts || countDrifts {
+        drift.append(
+          VoteDrift(ref: feature.id, roadmap: feature.votes, voteFirst: votes, counted: counted))
+      }
+    }
+    let onlyOnVoteFirst = mapped.filter { !roadmapIDs.contains($0.id) }.map(\.id)
+    return ReconcilePlan(
+      onlyInRoadmap: onlyInRoadmap, onlyOnVoteFirst: onlyOnVoteFirst, differences: differences,
+      voteDrift: drift, losses: losses)
+  }
+
+  /// The Roadmap JSON that makes the Roadmap side match VoteFirst: the board's features with
+  /// their counts, in the roadmap's order where they are in it, the others after it in
+  /// VoteFirst's order; features only in the roadmap are left out.
+  public static func roadmapMatchingBoard(
+    roadmap: [RoadmapFeature], board: BoardState, mapping: RoadmapMapping = RoadmapMapping()
+  ) -> (features: [RoadmapFeature], losses: LossReport) {
+    let (mapped, losses) = mapping.roadmapFeatures(
+      from: board.wireFeatures, stages: board.stages, reading: .board)
+    let order = Dictionary(
+      roadmap.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
+    let sorted = mapped.enumerated().sorted { left, right in
+      switch (order[left.element.id], order[right.element.id]) {
+      case (let l?, let r?): return l < r
+      case (.some, nil): return true
+      case (nil, .some): return false
+      default: return left.offset < right.offset
+      }
+    }.map(\.element)
+    return (sorted, losses)
+  }
+
+  /// The fields in which two features with the same id differ (votes apart).
+  static func compare(_ roadmap: RoadmapFeature, _ voteFirst: RoadmapFeature)
+    -> [FieldDifference]
+  {
+    var fields: [FieldDifference] = []
+    func plain(_ name: String, _ a: String?, _ b: String?) {
+      guard a != b else { return }
+      fields.append(
+        FieldDifference(
+          field: name, roadmap: a.map { JSONValueText.text(of: .string($0)) },
+          voteFirst: b.map { JSONValueText.text(of: .string($0)) }))
+    }
+    plain("title", roadmap.title, voteFirst.title)
+    plain("status", roadmap.status, voteFirst.status)
+    plain("description", roadmap.description, voteFirst.description)
+    if (roadmap.isFinished ?? false) != (voteFirst.isFinished ?? false) {
+      fields.append(
+        FieldDifference(
+          field: "isFinished", roadmap: String(roadmap.isFinished ?? false),
+          voteFirst: String(voteFirst.isFinished ?? false)))
+    }
+    for (name, a, b) in [
+      ("localizedTitle", roadmap.localizedTitle, voteFirst.localizedTitle),
+      ("localizedStatus", roadmap.localizedStatus, voteFirst.localizedStatus),
+      ("localizedDescription", roadmap.localizedDescription, voteFirst.localizedDescription),
+    ] {
+      let left = firsts(a ?? [])
+      let right = firsts(b ?? [])
+      var languages = left.map(\.language)
+      for item in right where !languages.contains(item.language) { languages.append(item.language) }
+      for language in languages {
+        let l = left.first { $0.language == language }?.value
+        let r = right.first { $0.language == language }?.value
+        guard l != r else { continue }
+        fields.append(
+          FieldDifference(
+            field: name, language: language, roadmap: l.map { JSONValueText.text(of: .string($0)) },
+            voteFirst: r.map { JSONValueText.text(of: .string($0)) }))
+      }
+    }
+    var keys = roadmap.extra.keys
+    for key in voteFirst.extra.keys where !keys.contains(key) { keys.append(key) }
+    for key in keys {
+      let l = roadmap.extra[key].map(JSONValueText.text(of:))
+      let r = voteFirst.extra[key].map(JSONValueText.text(of:))
+      if l != r {
+        fields.append(FieldDifference(field: "extra.\(key)", roadmap: l, voteFirst: r))
+      }
+    }
+    return fields
+  }
+
+  /// The first item of each language, as the Roadmap package picks them.
+  private static func firsts(_ items: [LocalizedValue]) -> [LocalizedValue] {
+    var seen = Set<String>()
+    return items.filter { seen.insert($0.language).inserted }
+  }
+}

@@ -1,0 +1,285 @@
+import RoadmapFormat
+import VoteFirstAPI
+
+/// The mapping between a Roadmap JSON feature and a VoteFirst feature, both ways, losing
+/// nothing without saying so.
+///
+/// Roadmap → VoteFirst: the id becomes the `ref`; the title and description travel (an absent
+/// one as empty); the status picks the stage (``planStages(for:)``) and travels as the
+/// feature's own status where it is not the stage's name (`"Available "` in the stage
+/// `Available`); `isFinished` picks a finished stage or travels as the feature's own flag;
+/// localizations travel as they are; every other key travels in `extra` as its exact JSON text;
+/// the votes (the JSON's own or a counting API's) become imported votes.
+///
+/// Whatever VoteFirst's fields cannot say (an empty title apart from an absent one, a status
+/// absent in a stage, `isFinished` absent apart from false, absent or negative votes, a title
+/// longer than VoteFirst allows) is kept in one `extra` member of the mapping's own, beside the
+/// value VoteFirst reads at the time. VoteFirst → Roadmap gives the kept value back while
+/// VoteFirst still reads the same; once the owner changes the field on VoteFirst, VoteFirst's
+/// value wins. So Roadmap → VoteFirst → Roadmap gives back every feature exactly.
+public struct RoadmapMapping: Sendable {
+  /// Where a feature's imported votes come from.
+  public enum VoteOrigin: Sendable, Hashable {
+    /// The Roadmap JSON's own `votes` (absent: none imported).
+    case roadmapJSON
+    /// A count read from a counting API; the JSON's `votes` is then not kept.
+    case counted(Int)
+  }
+
+  /// How VoteFirst votes become the Roadmap `votes` field.
+  public enum VoteReading: Sendable, Hashable {
+    /// The count, absent when 0, except where the Roadmap JSON had other `votes` (0, negative)
+    /// and VoteFirst still counts what the mapping imported: then what the JSON had. For
+    /// round trips.
+    case restoring
+    /// Always the board's count (for apps still on the Roadmap package, which then show it
+    /// without calling a counting API).
+    case board
+  }
+
+  /// How statuses become stages.
+  public var statusMap: StatusMap
+
+  /// Creates a mapping.
+  public init(statusMap: StatusMap = StatusMap()) {
+    self.statusMap = statusMap
+  }
+
+  /// The Roadmap keys of a feature; any other key is an extra member.
+  static let roadmapKeys: Set<String> = [
+    "id", "title", "status", "description", "isFinished", "votes", "localizedTitle",
+    "localizedStatus", "localizedDescription",
+  ]
+
+  /// The largest count a counter holds: 2^53 − 1.
+  static let maxVotes = 9_007_199_254_740_991
+
+  // MARK: Roadmap → VoteFirst
+
+  /// The VoteFirst upsert of `feature` in `stage` (the stage its plan gave it, with the
+  /// stage's real flags), or nil when the feature cannot be carried; and what it lost.
+  ///
+  /// `stage.id` may still be 0 (a stage not created yet): set `upsert.stage` once it exists.
+  public func upsert(
+    for feature: RoadmapFeature, stage: Stage?, votes origin: VoteOrigin = .roadmapJSON
+  ) -> (upsert: FeatureUpsert?, losses: [LossReport.Entry]) {
+    var losses: [LossReport.Entry] = []
+    func note(_ field: String, _ kind: LossReport.Entry.Kind, _ reason: String) {
+      losses.append(.init(feature: feature.id, field: field, kind: kind, reason: reason))
+    }
+    guard VoteFirstLimits.isValidRef(feature.id) else {
+      note(
+        "feature", .dropped,
+        "its id cannot be a VoteFirst ref (1–\(VoteFirstLimits.maxRef) characters without "
+          + "control characters), so it could not be found again; give it such an id")
+      return (nil, losses)
+    }
+    var content = naturalContent(of: feature, stage: stage)
+    for (field, value, limit) in [
+      ("title", feature.title, VoteFirstLimits.maxTitle),
+      ("description", feature.description, VoteFirstLimits.maxDescription),
+    ] {
+      if let value, value.unicodeScalars.count > limit {
+        note(
+          field, .altered,
+          "\(value.unicodeScalars.count) characters, VoteFirst holds \(limit): it shows the "
+            + "first \(limit); the Roadmap JSON published back keeps all of it")
+      }
+    }
+    var importedVotes: Int?
+    switch origin {
+    case .roadmapJSON:
+      if let votes = feature.votes {
+        importedVotes = min(max(votes, 0), Self.maxVotes)
+        if importedVotes != votes {
+          note(
+            "votes", .altered,
+            "\(votes) cannot be a count (0 to 2^53 − 1): VoteFirst counts \(importedVotes!); "
+              + "the Roadmap JSON published back keeps \(votes) while that count holds")
+        }
+      }
+    case .counted(let count):
+      importedVotes = min(max(count, 0), Self.maxVotes)
+    }
+    var extra: [ExtraMember] = []
+    for member in feature.extra.members {
+      if Self.roadmapKeys.contains(member.key) {
+        note(
+          "extra.\(member.key)", .dropped,
+          "'\(member.key)' is a Roadmap field, not an extra key; Roadmap JSON never writes it")
+        continue
+      }
+      extra.append(
+        ExtraMember(
+          key: ExtraKeys.wireKey(member.key), json: JSONValueText.text(of: member.value)))
+    }
+    // What VoteFirst will read back, field by field; keep the original where it differs.
+    let readsAs = naturalFeature(
+      of: content, stage: stage, votes: importedVotes.flatMap { $0 == 0 ? nil : $0 })
+    var originals = JSONObject()
+    func keep(_ field: String, _ original: JSONValue, _ read: JSONValue) {
+      guard original != read else { return }
+      originals.members.append(
+        (field, .object(JSONObject([("roadmap", original), ("voteFirst", read)]))))
+    }
+    keep("title", .from(feature.title), .from(readsAs.title))
+    keep("status", .from(feature.status), .from(readsAs.status))
+    keep("description", .from(feature.description), .from(readsAs.description))
+    keep("isFinished", .from(feature.isFinished), .from(readsAs.isFinished))
+    if origin == .roadmapJSON {
+      keep("votes", .from(feature.votes), .from(readsAs.votes))
+    }
+    if !originals.isEmpty {
+      extra.append(
+        ExtraMember(key: ExtraKeys.originals, json: JSONValueText.text(of: .object(originals))))
+    }
+    content.extra = extra.isEmpty ? nil : extra
+    return (FeatureUpsert(content: content, importedVotes: importedVotes), losses)
+  }
+
+  /// The content VoteFirst's own fields can say, without the kept originals.
+  func naturalContent(of feature: RoadmapFeature, stage: Stage?) -> FeatureContent {
+    let stageFinished = stage?.isFinished ?? false
+    let ownFinished: Bool? =
+      switch feature.isFinished {
+      case nil: stageFinished ? false : nil
+      case false?: false
+      case true?: stageFinished ? nil : true
+      }
+    return FeatureContent(
+      ref: feature.id,
+      title: Self.prefix(feature.title ?? "", VoteFirstLimits.maxTitle),
+      description: Self.prefix(feature.description ?? "", VoteFirstLimits.maxDescription),
+      board: stage?.board ?? Board.roadmapSlug, stage: stage.map(\.id),
+      status: feature.status == stage?.name ? nil : feature.status,
+      isFinished: ownFinished,
+      localizedTitle: feature.localizedTitle.map(Self.texts),
+      localizedDescription: feature.localizedDescription.map(Self.texts),
+      localizedStatus: feature.localizedStatus.map(Self.texts))
+  }
+
+  // MARK: VoteFirst → Roadmap
+
+  /// The Roadmap feature of VoteFirst `content` in `stage` with `votes` counted, or nil when
+  /// it cannot be one; and what it lost.
+  ///
+  /// `id` is the VoteFirst id, used to name a feature without a ref (`vf-12`).
+  public func roadmapFeature(
+    from content: FeatureContent, id: Int?, stage: Stage?, votes: Int,
+    reading: VoteReading = .restoring
+  ) -> (feature: RoadmapFeature?, losses: [LossReport.Entry]) {
+    var feature = naturalFeature(
+      of: content, stage: stage, votes: reading == .board || votes != 0 ? votes : nil)
+    var losses: [LossReport.Entry] = []
+    let name = content.ref ?? id.map { "#\($0)" } ?? "?"
+    func note(_ field: String, _ kind: LossReport.Entry.Kind, _ reason: String) {
+      losses.append(.init(feature: name, field: field, kind: kind, reason: reason))
+    }
+    if content.ref == nil {
+      guard let id else {
+        note("feature", .dropped, "it has neither a ref nor an id to be a Roadmap id")
+        return (nil, losses)
+      }
+      feature.id = "vf-\(id)"
+      note(
+        "id", .altered,
+        "it has no ref (it was made on VoteFirst): written with the id '\(feature.id)', whose "
+          + "counter is not the one VoteFirst counts it in")
+    }
+    var originals: JSONObject?
+    for member in content.extra ?? [] {
+      switch ExtraKeys.read(member.key) {
+      case .reserved("roadmap"):
+        guard case .object(let object)? = JSONValueText.value(of: member.json) else {
+          note("extra", .dropped, "the mapping's own member cannot be read: \(member.json)")
+          continue
+        }
+        originals = object
+      case .reserved(let other):
+        note("extra", .dropped, "an unknown member of the mapping's own, '\(other)'")
+      case .roadmap(let key):
+        if Self.roadmapKeys.contains(key) {
+          note("extra.\(key)", .dropped, "'\(key)' is a Roadmap field, not an extra key")
+        } else if feature.extra[key] != nil {
+          note("extra.\(key)", .dropped, "the key comes twice; the first is kept")
+        } else if let value = JSONValueText.value(of: member.json) {
+          feature.extra.members.append((key, value))
+        } else {
+          note("extra.\(key)", .dropped, "its value is not one JSON value: \(member.json)")
+        }
+      }
+    }
+    if let originals {
+      apply(originals, to: &feature, reading: reading, note: note)
+    }
+    return (feature, losses)
+  }
+
+  /// The Roadmap feature VoteFirst's own fields say, without the kept originals (`votes` as
+  /// the reading gives it: restoring reads no votes as absent).
+  func naturalFeature(of content: FeatureContent, stage: Stage?, votes: Int?) -> RoadmapFeature {
+    RoadmapFeature(
+      id: content.ref ?? "",
+      title: content.title.isEmpty ? nil : content.title,
+      status: content.status ?? stage?.name,
+      description: content.description.isEmpty ? nil : content.description,
+      localizedTitle: content.localizedTitle.map(Self.values),
+      localizedStatus: content.localizedStatus.map(Self.values),
+      localizedDescription: content.localizedDescription.map(Self.values),
+      votes: votes,
+      isFinished: content.isFinished ?? (stage?.isFinished == true ? true : nil))
+  }
+
+  private func apply(
+    _ originals: JSONObject, to feature: inout RoadmapFeature, reading: VoteReading,
+    note: (String, LossReport.Entry.Kind, String) -> Void
+  ) {
+    for (field, value) in originals.members {
+      guard case .object(let pair) = value, let original = pair["roadmap"],
+        let read = pair["voteFirst"]
+      else {
+        note(field, .dropped, "its kept Roadmap value cannot be read")
+        continue
+      }
+      switch field {
+      case "title":
+        if JSONValue.from(feature.title) == read, let value = original.optionalString {
+          feature.title = value
+        }
+      case "status":
+        if JSONValue.from(feature.status) == read, let value = original.optionalString {
+          feature.status = value
+        }
+      case "description":
+        if JSONValue.from(feature.description) == read, let value = original.optionalString {
+          feature.description = value
+        }
+      case "isFinished":
+        if JSONValue.from(feature.isFinished) == read, let value = original.optionalBool {
+          feature.isFinished = value
+        }
+      case "votes":
+        if reading == .restoring, JSONValue.from(feature.votes) == read,
+          let value = original.optionalInt
+        {
+          feature.votes = value
+        }
+      default:
+        note(field, .dropped, "the mapping keeps no field of that name")
+      }
+    }
+  }
+
+  static func prefix(_ text: String, _ limit: Int) -> String {
+    guard text.unicodeScalars.count > limit else { return text }
+    return String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit)))
+  }
+
+  static func texts(_ values: [LocalizedValue]) -> [LocalizedText] {
+    values.map { LocalizedText(language: $0.language, value: $0.value) }
+  }
+
+  static func values(_ texts: [LocalizedText]) -> [LocalizedValue] {
+    texts.map { LocalizedValue(language: $0.language, value: $0.value) }
+  }
+}

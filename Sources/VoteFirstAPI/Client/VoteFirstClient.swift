@@ -1,0 +1,56 @@
+/// The calls an app makes to a VoteFirst board, shaped like VoteFirst's own Swift package.
+///
+/// ``VoteFirstHTTPClient`` speaks docs/votefirst-api.md to a server; anything else that
+/// answers these calls (a cache, a fixture) can stand in for it. Every failure is a
+/// ``VoteFirstError``.
+public protocol VoteFirstClient: Sendable {
+  /// The board: settings and theme, the board's stages, tags and the public custom boards.
+  /// `slug` nil means the roadmap board.
+  func board(slug: String?) async throws(VoteFirstError) -> BoardSnapshot
+
+  /// One page of features matching `query`; follow ``FeaturePage/next`` for the next.
+  func features(_ query: FeatureQuery) async throws(VoteFirstError) -> FeaturePage
+
+  /// One feature, with whether this voter voted.
+  func feature(id: Int) async throws(VoteFirstError) -> Feature
+
+  /// Casts this voter's vote (idempotent).
+  func upvote(featureID: Int) async throws(VoteFirstError) -> VoteState
+
+  /// Withdraws this voter's vote (idempotent).
+  func unvote(featureID: Int) async throws(VoteFirstError) -> VoteState
+
+  /// Every release, newest first.
+  func releases() async throws(VoteFirstError) -> [Release]
+
+  /// One release.
+  func release(id: Int) async throws(VoteFirstError) -> Release
+
+  /// Sends a suggestion; it waits for the owner's approval.
+  func submit(_ suggestion: SuggestionDraft) async throws(VoteFirstError) -> SuggestionReceipt
+
+  /// Forgets this voter: later calls vote as a new, anonymous voter.
+  func forget() async
+}
+
+extension VoteFirstClient {
+  /// The roadmap board.
+  public func board() async throws(VoteFirstError) -> BoardSnapshot {
+    try await board(slug: nil)
+  }
+
+  /// Every feature matching `query`, following the pages to the end.
+  public func allFeatures(_ query: FeatureQuery = FeatureQuery()) async throws(VoteFirstError)
+    -> [Feature]
+  {
+    var query = query
+    query.limit = VoteFirstLimits.maxPageSize
+    var features: [Feature] = []
+    while true {
+      let page = try await self.features(query)
+      features += page.features
+      guard let next = page.next else { return features }
+      query.cursor = next
+    }
+  }
+}

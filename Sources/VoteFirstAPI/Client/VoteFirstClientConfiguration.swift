@@ -1,0 +1,27 @@
+import Foundation
+
+/// Where a ``VoteFirstHTTPClient`` sends its calls, and with which credentials.
+public struct VoteFirstClientConfiguration: Sendable {
+  /// The server's base URL (`https://votes.example.com`); routes are under `/api/v1/`.
+  public var baseURL: URL
+  /// The project (the counters' namespace).
+  public var project: String
+  /// The API key a hosted service needs, sent as `X-API-Key`; nil sends none.
+  public var apiKey: String?
+  /// The admin token for admin calls, sent as `Authorization: Bearer`; nil sends none.
+  public var adminToken: String?
+  /// The seconds one call may take. Default 30.
+  public var timeout: TimeInterval
+
+  /// Creates a configuration.
+  public init(
+    baseURL: URL, project: String, apiKey: String? = nil, adminToken: String? = nil,
+    timeout: TimeInterval = 30
+  ) {
+    self.baseURL = baseURL
+    self.project = project
+    self.apiKey = apiKey
+    self.adminToken = adminToken
+    self.timeout = timeout
+  }
+}

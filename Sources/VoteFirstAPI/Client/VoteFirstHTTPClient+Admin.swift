@@ -1,0 +1,142 @@
+import Foundation
+
+/// The admin's calls (`Authorization: Bearer` + the configuration's admin token), for tools
+/// that import and publish boards. Without a token they fail with
+/// ``VoteFirstError/Kind/unauthorized``.
+extension VoteFirstHTTPClient {
+  /// `GET …/settings` (creates the project when missing).
+  public func settings() async throws(VoteFirstError) -> ProjectSettings {
+    try await send(.getSettings)
+  }
+
+  /// `PUT …/settings`.
+  public func putSettings(_ settings: ProjectSettings) async throws(VoteFirstError)
+    -> ProjectSettings
+  {
+    try await send(.putSettings, body: settings)
+  }
+
+  /// `PUT …/features/ref/:ref`: creates or changes the feature with this ref.
+  public func upsertFeature(ref: String, _ upsert: FeatureUpsert) async throws(VoteFirstError)
+    -> Feature
+  {
+    try await send(.upsertFeature, parameter: ref, body: upsert)
+  }
+
+  /// `POST …/features/batch`: many upserts in one transaction.
+  public func upsertFeatures(_ features: [FeatureUpsert]) async throws(VoteFirstError)
+    -> BatchResult
+  {
+    try await send(.batchFeatures, body: FeatureBatch(features: features))
+  }
+
+  /// `PUT …/features/:id`.
+  public func updateFeature(id: Int, _ content: FeatureContent) async throws(VoteFirstError)
+    -> Feature
+  {
+    try await send(.updateFeature, parameter: String(id), body: content)
+  }
+
+  /// `DELETE …/features/:id`.
+  public func deleteFeature(id: Int) async throws(VoteFirstError) {
+    try await sendWithoutAnswer(.deleteFeature, parameter: String(id))
+  }
+
+  /// `PUT …/features/:id/imported-votes`: sets the anonymous votes.
+  public func setImportedVotes(featureID: Int, count: Int) async throws(VoteFirstError)
+    -> VoteState
+  {
+    try await send(.importedVotes, parameter: String(featureID), body: ImportedVotes(count: count))
+  }
+
+  /// `POST …/stages`.
+  public func createStage(_ stage: Stage) async throws(VoteFirstError) -> Stage {
+    try await send(.createStage, body: stage)
+  }
+
+  /// `PUT …/stages/:id`.
+  public func updateStage(_ stage: Stage) async throws(VoteFirstError) -> Stage {
+    try await send(.updateStage, parameter: String(stage.id), body: stage)
+  }
+
+  /// `DELETE …/stages/:id`.
+  public func deleteStage(id: Int) async throws(VoteFirstError) {
+    try await sendWithoutAnswer(.deleteStage, parameter: String(id))
+  }
+
+  /// `POST …/tags`.
+  public func createTag(_ tag: FeatureTag) async throws(VoteFirstError) -> FeatureTag {
+    try await send(.createTag, body: tag)
+  }
+
+  /// `PUT …/tags/:id`.
+  public func updateTag(_ tag: FeatureTag) async throws(VoteFirstError) -> FeatureTag {
+    try await send(.updateTag, parameter: String(tag.id), body: tag)
+  }
+
+  /// `DELETE …/tags/:id`.
+  public func deleteTag(id: Int) async throws(VoteFirstError) {
+    try await sendWithoutAnswer(.deleteTag, parameter: String(id))
+  }
+
+  /// `PUT …/boards/:slug`.
+  public func putBoard(_ board: Board) async throws(VoteFirstError) -> Board {
+    try await send(.putBoard, parameter: board.slug, body: board)
+  }
+
+  /// `DELETE …/boards/:slug`.
+  public func deleteBoard(slug: String) async throws(VoteFirstError) {
+    try await sendWithoutAnswer(.deleteBoard, parameter: slug)
+  }
+
+  /// `POST …/releases`.
+  public func createRelease(_ release: Release) async throws(VoteFirstError) -> Release {
+    try await send(.createRelease, body: release)
+  }
+
+  /// `PUT …/releases/:id`.
+  public func updateRelease(_ release: Release) async throws(VoteFirstError) -> Release {
+    try await send(.updateRelease, parameter: String(release.id), body: release)
+  }
+
+  /// `DELETE …/releases/:id`.
+  public func deleteRelease(id: Int) async throws(VoteFirstError) {
+    try await sendWithoutAnswer(.deleteRelease, parameter: String(id))
+  }
+
+  /// `GET …/suggestions[?state=]`.
+  public func suggestions(state: Suggestion.State? = nil) async throws(VoteFirstError)
+    -> [Suggestion]
+  {
+    let list: SuggestionList = try await send(
+      .listSuggestions,
+      query: state.map { [URLQueryItem(name: VoteFirstContract.Query.state, value: $0.rawValue)] }
+        ?? [])
+    return list.suggestions
+  }
+
+  /// `POST …/suggestions/:id/approve`: it becomes a feature (in `stage`, when given).
+  public func approveSuggestion(id: Int, stage: Int? = nil) async throws(VoteFirstError)
+    -> Suggestion
+  {
+    try await send(
+      .approveSuggestion, parameter: String(id), body: SuggestionApproval(stage: stage))
+  }
+
+  /// `POST …/suggestions/:id/reject`.
+  public func rejectSuggestion(id: Int) async throws(VoteFirstError) -> Suggestion {
+    try await send(.rejectSuggestion, parameter: String(id))
+  }
+
+  /// `GET …/export`.
+  public func exportProject() async throws(VoteFirstError) -> ProjectExport {
+    try await send(.export)
+  }
+
+  /// `POST …/import`: recreates `document` in this (empty) project.
+  public func importProject(_ document: ProjectExport) async throws(VoteFirstError)
+    -> ImportResult
+  {
+    try await send(.import, body: document)
+  }
+}

@@ -1,0 +1,186 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The ``VoteFirstClient`` over HTTP: docs/votefirst-api.md through `URLSession`.
+///
+/// Every call sends `X-Voter-ID` (this client's voter) and, when configured, `X-API-Key`;
+/// admin calls (in `VoteFirstHTTPClient+Admin.swift`) send the admin token. Connection
+/// failures are ``VoteFirstError/Kind/offline``; answers the contract does not allow are
+/// ``VoteFirstError/Kind/badAnswer``. Caching is off: counts never come from a cache.
+public final class VoteFirstHTTPClient: VoteFirstClient {
+  /// Where calls go.
+  public let configuration: VoteFirstClientConfiguration
+  private let session: URLSession
+  private let voter: VoterIDBox
+
+  /// Creates a client; `voterID` nil starts with a random one (keep it stable per install to
+  /// make votes idempotent across launches).
+  public init(
+    configuration: VoteFirstClientConfiguration, voterID: String? = nil,
+    session: URLSession? = nil
+  ) {
+    self.configuration = configuration
+    self.voter = VoterIDBox(voterID ?? UUID().uuidString)
+    if let session {
+      self.session = session
+    } else {
+      let settings = URLSessionConfiguration.ephemeral
+      settings.requestCachePolicy = .reloadIgnoringLocalCacheData
+      settings.urlCache = nil
+      settings.httpCookieStorage = nil
+      self.session = URLSession(configuration: settings)
+    }
+  }
+
+  /// The voter id calls are made with.
+  public var voterID: String { voter.current }
+
+  // MARK: VoteFirstClient
+
+  /// `GET …/board[?board=SLUG]`.
+  public func board(slug: String?) async throws(VoteFirstError) -> BoardSnapshot {
+    try await send(
+      .board,
+      query: slug.map { [URLQueryItem(name: VoteFirstContract.Query.board, value: $0)] }
+        ?? [])
+  }
+
+  /// `GET …/features`.
+  public func features(_ query: FeatureQuery) async throws(VoteFirstError) -> FeaturePage {
+    try await send(.features, query: VoteFirstContract.queryItems(query))
+  }
+
+  /// `GET …/features/:id`.
+  public func feature(id: Int) async throws(VoteFirstError) -> Feature {
+    try await send(.feature, parameter: String(id))
+  }
+
+  /// `POST …/features/:id/vote`.
+  public func upvote(featureID: Int) async throws(VoteFirstError) -> VoteState {
+    try await send(.vote, parameter: String(featureID))
+  }
+
+  /// `DELETE …/features/:id/vote`.
+  public func unvote(featureID: Int) async throws(VoteFirstError) -> VoteState {
+    try await send(.unvote, parameter: String(featureID))
+  }
+
+  /// `GET …/releases`.
+  public func releases() async throws(VoteFirstError) -> [Release] {
+    let list: ReleaseList = try await send(.releases)
+    return list.releases
+  }
+
+  /// `GET …/releases/:id`.
+  public func release(id: Int) async throws(VoteFirstError) -> Release {
+    try await send(.release, parameter: String(id))
+  }
+
+  /// `POST …/suggestions`.
+  public func submit(_ suggestion: SuggestionDraft) async throws(VoteFirstError)
+    -> SuggestionReceipt
+  {
+    try await send(.submitSuggestion, body: suggestion)
+  }
+
+  /// Starts voting as a new random voter id.
+  public func forget() async {
+    voter.replace(with: UUID().uuidString)
+  }
+
+  // MARK: Transport
+
+  /// Sends one call of the contract and decodes its answer as `T`.
+  func send<T: Decodable>(
+    _ operation: VoteFirstContract.Operation, parameter: String? = nil,
+    query: [URLQueryItem] = [], body: (some Encodable)? = Optional<Int>.none
+  ) async throws(VoteFirstError) -> T {
+    let data = try await exchange(operation, parameter: parameter, query: query, body: body)
+    do {
+      return try VoteFirstCoding.decode(T.self, from: data)
+    } catch {
+      throw VoteFirstError(
+        .badAnswer, message: "the answer to \(operation.rawValue) does not decode: \(error)")
+    }
+  }
+
+  /// Sends one call whose answer has no body (204).
+  func sendWithoutAnswer(
+    _ operation: VoteFirstContract.Operation, parameter: String? = nil,
+    body: (some Encodable)? = Optional<Int>.none
+  ) async throws(VoteFirstError) {
+    _ = try await exchange(operation, parameter: parameter, query: [], body: body)
+  }
+
+  private func exchange(
+    _ operation: VoteFirstContract.Operation, parameter: String?, query: [URLQueryItem],
+    body: (some Encodable)?
+  ) async throws(VoteFirstError) -> Data {
+    let path = operation.path(project: configuration.project, parameter: parameter)
+    guard
+      var components = URLComponents(
+        url: configuration.baseURL, resolvingAgainstBaseURL: false)
+    else {
+      throw VoteFirstError(.invalidRequest, message: "bad base URL \(configuration.baseURL)")
+    }
+    let basePath =
+      components.percentEncodedPath.hasSuffix("/")
+      ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
+    components.percentEncodedPath = basePath + path
+    if !query.isEmpty { components.queryItems = query }
+    guard let url = components.url else {
+      throw VoteFirstError(.invalidRequest, message: "cannot build a URL for \(path)")
+    }
+    var request = URLRequest(
+      url: url, cachePolicy: .reloadIgnoringLocalCacheData,
+      timeoutInterval: configuration.timeout)
+    request.httpMethod = operation.method
+    typealias Header = VoteFirstContract.Header
+    request.setValue(Header.json, forHTTPHeaderField: "Accept")
+    request.setValue(voter.current, forHTTPHeaderField: Header.voterID)
+    if let key = configuration.apiKey { request.setValue(key, forHTTPHeaderField: Header.apiKey) }
+    if operation.isAdmin, let token = configuration.adminToken {
+      request.setValue("Bearer \(token)", forHTTPHeaderField: Header.authorization)
+    }
+    if let body {
+      do {
+        request.httpBody = try VoteFirstCoding.encode(body)
+      } catch {
+        throw VoteFirstError(.invalidRequest, message: "cannot encode the body: \(error)")
+      }
+      request.setValue(Header.json, forHTTPHeaderField: Header.contentType)
+    }
+    let data: Data
+    let response: URLResponse
+    do {
+      (data, response) = try await session.data(for: request)
+    } catch let error as URLError {
+      switch error.code {
+      case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData,
+        .cannotDecodeContentData:
+        throw VoteFirstError(
+          .badAnswer, message: "\(url.absoluteString): \(error.localizedDescription)")
+      default:
+        throw VoteFirstError(
+          .offline,
+          message: "\(url.absoluteString): \(error.localizedDescription) (URLError "
+            + "\(error.code.rawValue))")
+      }
+    } catch {
+      throw VoteFirstError(
+        .offline, message: "\(url.absoluteString): \(error.localizedDescription)")
+    }
+    guard let http = response as? HTTPURLResponse else {
+      throw VoteFirstError(.badAnswer, message: "\(url.absoluteString): not an HTTP answer")
+    }
+    guard (200...299).contains(http.statusCode) else {
+      let retry = (http.value(forHTTPHeaderField: Header.retryAfter)).flatMap { Int($0) }
+      throw VoteFirstError.answer(
+        status: http.statusCode, body: data, retryAfter: retry, url: url.absoluteString)
+    }
+    return data
+  }
+}

@@ -1,0 +1,62 @@
+/// The board store in the PostgreSQL database of a ``PostgresVoteStore``.
+///
+/// Each call runs on one of its own connections (each on a dedicated thread), in one
+/// transaction; writes that create ids lock the project's sequence row, so instances sharing
+/// the database never hand out one id twice.
+public final class PostgresBoardStore: BoardStore {
+  private let pool: ConnectionPool<PostgresConnection>
+  private let voterKey: VoterKey
+
+  /// Connects `poolSize` connections and applies the store's schema migrations (the board
+  /// tables are one of them), as the vote store does.
+  ///
+  /// Throws `.io` when the server cannot be reached, `.incompatible` when the schema was
+  /// written by a newer build.
+  public init(connectionString: String, poolSize: Int = 4) throws(VoteStoreError) {
+    var connections: [PostgresConnection] = []
+    do throws(VoteStoreError) {
+      for _ in 0..<max(1, poolSize) {
+        connections.append(try PostgresConnection(connectionString: connectionString))
+      }
+      try PostgresSchema.prepare(connections[0])
+      voterKey = try PostgresSchema.voterKey(connections[0])
+    } catch {
+      for connection in connections { connection.close() }
+      throw error
+    }
+    pool = ConnectionPool(name: "BoardStore.postgres", connections: connections)
+  }
+
+  deinit {
+    pool.closeEventually()
+  }
+
+  /// Runs `body` in a `REPEATABLE READ` read-only transaction (one snapshot).
+  public func read<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
+    let box = BodyErrorBox()
+    let key = voterKey
+    let result = await pool.runCatching { db throws(VoteStoreError) in
+      try db.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+        () throws(VoteStoreError) in try box.run { try body(BoardTables(db: db, voterKey: key)) }
+      }
+    }
+    return try box.unwrap(result)
+  }
+
+  /// Runs `body` in one transaction.
+  public func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
+    let box = BodyErrorBox()
+    let key = voterKey
+    let result = await pool.runCatching { db throws(VoteStoreError) in
+      try db.transaction { () throws(VoteStoreError) in
+        try box.run { try body(BoardTables(db: db, voterKey: key)) }
+      }
+    }
+    return try box.unwrap(result)
+  }
+
+  /// Finishes queued calls and closes every connection.
+  public func close() async {
+    await pool.close()
+  }
+}

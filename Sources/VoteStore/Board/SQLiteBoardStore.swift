@@ -1,0 +1,84 @@
+/// The board store in the SQLite database of an ``SQLiteVoteStore``: its own writer thread
+/// (group commit, as the counters') and read connections on the same file.
+///
+/// Both writers take SQLite's write lock in turn (WAL mode, the busy timeout of the options),
+/// so a board write and a vote never interleave inside one transaction.
+public final class SQLiteBoardStore: BoardStore {
+  /// The database file.
+  public let path: String
+  private let writer: SQLiteWriter
+  private let readers: ConnectionPool<SQLiteConnection>
+  private let voterKey: VoterKey
+
+  /// Opens the board tables in the vote store's database, creating or migrating them.
+  public convenience init(
+    sharing store: SQLiteVoteStore, options: SQLiteVoteStoreOptions = .init()
+  ) throws(VoteStoreError) {
+    try self.init(path: store.path, options: options)
+  }
+
+  /// Opens the board tables in the vote store database at `path`, applying the store's
+  /// schema migrations (the board tables are one of them) as the vote store does. The vote
+  /// store must have been opened on it before (its voter key file must exist).
+  ///
+  /// Throws `.io` when the file or the key file cannot be opened, `.incompatible` when its
+  /// schema was written by a newer build.
+  public init(path: String, options: SQLiteVoteStoreOptions = .init()) throws(VoteStoreError) {
+    self.path = path
+    let timeout = Int32(clamping: options.busyTimeoutMilliseconds)
+    let connection = try SQLiteConnection(
+      path: path, create: true, busyTimeoutMilliseconds: timeout)
+    var readConnections: [SQLiteConnection] = []
+    do throws(VoteStoreError) {
+      _ = try connection.strings("PRAGMA journal_mode = WAL")
+      try connection.execute("PRAGMA synchronous = FULL")
+      voterKey = try VoterKeyFile.load(VoterKeyFile.path(forDatabase: path))
+      try SQLiteSchema.migrate(connection, context: MigrationContext(voterKey: voterKey))
+      for _ in 0..<max(1, min(options.readConnections, 4)) {
+        let reader = try SQLiteConnection(
+          path: path, create: false, busyTimeoutMilliseconds: timeout)
+        readConnections.append(reader)
+        try reader.execute("PRAGMA query_only = ON")
+      }
+    } catch {
+      for reader in readConnections { reader.close() }
+      connection.close()
+      throw error
+    }
+    writer = SQLiteWriter(connection: connection, maximumBatchSize: options.maximumBatchSize)
+    readers = ConnectionPool(name: "BoardStore.reader", connections: readConnections)
+  }
+
+  deinit {
+    writer.closeEventually()
+    readers.closeEventually()
+  }
+
+  /// Runs `body` inside one read transaction (one snapshot).
+  public func read<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
+    let box = BodyErrorBox()
+    let key = voterKey
+    let result = await readers.runCatching { db throws(VoteStoreError) in
+      try db.statement("BEGIN").run()
+      defer { try? db.statement("COMMIT").run() }
+      return try box.run { try body(BoardTables(db: db, voterKey: key)) }
+    }
+    return try box.unwrap(result)
+  }
+
+  /// Runs `body` in the next group commit, inside its own savepoint.
+  public func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
+    let box = BodyErrorBox()
+    let key = voterKey
+    let result = await writer.writeCatching { db throws(VoteStoreError) in
+      try box.run { try body(BoardTables(db: db, voterKey: key)) }
+    }
+    return try box.unwrap(result)
+  }
+
+  /// Commits queued writes and closes every connection.
+  public func close() async {
+    await writer.close()
+    await readers.close()
+  }
+}

@@ -1,0 +1,27 @@
+extension VoteExport {
+  /// The export with every voter as the store keeps it: a version-1 export's clear ids hashed
+  /// with `key`; a version-2 export's hashes accepted only when made with `key`. Call after
+  /// ``validate()``.
+  func hashingVoters(with key: VoterKey) throws(VoteStoreError) -> VoteExport {
+    var result = self
+    result.version = VoteExport.currentVersion
+    result.voterKey = key.fingerprint
+    if version == 1 {
+      for index in result.counters.indices {
+        result.counters[index].voters = result.counters[index].voters.map(key.hash).sorted()
+      }
+      return result
+    }
+    guard voterKey == key.fingerprint else {
+      throw VoteStoreError(
+        .invalid,
+        "the export's voter ids are hashes made with voter key \(voterKey ?? "(none named)"), "
+          + "and this store's key is \(key.fingerprint): its voters could never be matched. "
+          + "Give this store the key of the store the export came from, then import again: "
+          + "SQLite keeps it in the file votes.sqlite3-voter-key beside the database, "
+          + "PostgreSQL in the table voter_key (the same 64 hex digits); a store takes a new "
+          + "key only while it holds no voters. See docs/storage.md, 'Moving the voter key'.")
+    }
+    return result
+  }
+}

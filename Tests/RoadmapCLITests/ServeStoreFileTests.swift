@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// Issue 7, item 3, through the real binary: `serve` on an empty or foreign `votes.sqlite3`
+/// exits 1 with a message naming the file, and leaves the file as it was.
+@Suite struct ServeStoreFileTests {
+  static func serve(_ directory: URL) async throws -> (exitCode: Int32, stderr: String) {
+    let result = try await Roadmapctl.run(
+      ["serve", "--port", "0", "--data-dir", directory.path], timeout: .seconds(60))
+    return (result.exitCode, result.stderrText)
+  }
+
+  @Test func aTruncatedStoreIsRefusedNotStartedEmpty() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    // A store with counts, then truncated to 0 bytes (as the issue did with 5,000 counters).
+    let server = try await ServeProcess.start(dataDirectory: directory.url)
+    defer { server.process.kill() }
+    _ = try await server.get("/hit/app.example/feature1")
+    #expect(try await server.stop() == 0)
+    let file = directory.url.appendingPathComponent("votes.sqlite3")
+    for suffix in ["-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: file.path + suffix)
+    }
+    try Data().write(to: file)
+
+    let (code, stderr) = try await Self.serve(directory.url)
+    #expect(code == 1)
+    #expect(stderr.contains("\(file.path) is an empty file (0 bytes)"), "\(stderr)")
+    #expect(!stderr.contains("Serving on"))
+    #expect(try Data(contentsOf: file).isEmpty)
+  }
+
+  @Test func anotherProgramsDatabaseIsRefused() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = directory.url.appendingPathComponent("votes.sqlite3")
+    let made = try await Roadmapctl.runTool(
+      "/usr/bin/env",
+      [
+        "python3", "-c",
+        "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); "
+          + "db.execute('CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT)'); db.commit()",
+        file.path,
+      ])
+    #expect(made == 0)
+    let before = try Data(contentsOf: file)
+    let (code, stderr) = try await Self.serve(directory.url)
+    #expect(code == 1)
+    #expect(stderr.contains("\(file.path) is a SQLite database but not a RoadmapBridge vote store"))
+    #expect(stderr.contains("tables users"))
+    #expect(try Data(contentsOf: file) == before)
+  }
+
+  @Test func aMissingFileIsCreated() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await ServeProcess.start(
+      dataDirectory: directory.url.appendingPathComponent("new"))
+    defer { server.process.kill() }
+    #expect(try await server.get("/hit/app.example/feature1").body == #"{"value":1}"#)
+    #expect(try await server.stop() == 0)
+  }
+}

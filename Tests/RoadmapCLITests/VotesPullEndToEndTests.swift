@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+
+/// `roadmapctl votes pull` between two real `roadmapctl serve` processes.
+@Suite struct VotesPullEndToEndTests {
+  static let roadmap = """
+    [{"id": "1", "title": "Widgets"}, {"id": "2", "title": "Sync", "isFinished": true},
+     {"id": "3", "title": "Never voted"}]
+    """
+
+  func pull(_ arguments: [String], in directory: TemporaryDirectory) async throws -> ProcessResult {
+    try await Roadmapctl.run(
+      ["votes", "pull", "roadmap.json"] + arguments, workingDirectory: directory.url,
+      timeout: .seconds(120))
+  }
+
+  @Test func copiesEveryCountOnceAndARerunSetsNothing() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let new = try await SyncSupport.serve(in: directory, name: "new")
+    defer {
+      old.process.kill()
+      new.process.kill()
+    }
+    try await SyncSupport.hit(old, "old-app", "feature-1", times: 3)
+    try await SyncSupport.hit(old, "old-app", "feature-2", times: 2)
+    let arguments = [
+      "--from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
+      "--key-template", "feature-{id}", "--server", SyncSupport.url(new), "--project",
+      "new-app", "--key", SyncSupport.token,
+    ]
+    let dry = try await pull(arguments + ["--dry-run"], in: directory)
+    #expect(dry.exitCode == 0, "\(dry.stderrText)")
+    #expect(dry.stdoutText.contains("would set feature 1: 0 → 3"))
+    #expect(try await SyncSupport.value(new, "new-app", "feature1") == nil)
+
+    let first = try await pull(arguments, in: directory)
+    #expect(first.exitCode == 0, "\(first.stderrText)")
+    #expect(
+      first.stdoutText
+        == "set feature 1: 0 → 3\nset feature 2: 0 → 2\n2 counts set, 1 already equal.\n")
+    #expect(first.stderrText.contains("reading votes from \(SyncSupport.url(old)): 3/3"))
+    #expect(try await SyncSupport.value(new, "new-app", "feature1") == 3)
+    #expect(try await SyncSupport.value(new, "new-app", "feature2") == 2)
+
+    let again = try await pull(arguments + ["--format", "json"], in: directory)
+    #expect(again.exitCode == 0, "\(again.stderrText)")
+    #expect(again.stdoutText == "{\"dryRun\":false,\"set\":[],\"unchanged\":3,\"missing\":[]}\n")
+  }
+
+  @Test func anUnreadableCountStopsItUnlessAllowed() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let port = try await SyncSupport.closedPort(in: directory)
+    let new = try await SyncSupport.serve(in: directory, name: "new")
+    defer { new.process.kill() }
+    let arguments = [
+      "--from", "http://127.0.0.1:\(port)", "--dialect", "countapi", "--namespace", "old-app",
+      "--server", SyncSupport.url(new), "--key", SyncSupport.token,
+    ]
+    let stopped = try await pull(arguments, in: directory)
+    #expect(stopped.exitCode == 1)
+    #expect(stopped.stderrText.contains("cannot read the count of feature 1: offline"))
+    #expect(stopped.stderrText.contains("cannot read the count of feature 3:"))
+    #expect(
+      stopped.stderrText.contains("3 of 3 counts could not be read (above); nothing was written."))
+    let allowed = try await pull(arguments + ["--allow-missing-votes"], in: directory)
+    #expect(allowed.exitCode == 0, "\(allowed.stderrText)")
+    #expect(allowed.stdoutText == "0 counts set, 0 already equal, 3 not read.\n")
+  }
+
+  @Test func aWrongTokenIsRefused() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    defer { old.process.kill() }
+    try await SyncSupport.hit(old, "old-app", "feature1", times: 1)
+    let result = try await pull(
+      [
+        "--from", SyncSupport.url(old), "--dialect", "ours", "--namespace", "old-app",
+        "--server", SyncSupport.url(old), "--project", "new-app", "--key", "wrong",
+      ], in: directory)
+    #expect(result.exitCode == 1)
+    #expect(
+      result.stderrText.contains(
+        "refused to set feature 1 to 1: HTTP 404 {\"value\":null} (is --key its admin token?)"))
+    let missingKey = try await Roadmapctl.run(
+      [
+        "votes", "pull", "roadmap.json", "--from", SyncSupport.url(old), "--dialect", "ours",
+        "--namespace", "old-app", "--server", SyncSupport.url(old),
+      ],
+      environment: ["ROADMAPCTL_ADMIN_TOKEN": ""], workingDirectory: directory.url)
+    #expect(missingKey.exitCode == 64)
+    #expect(missingKey.stderrText.contains("--key"))
+  }
+}

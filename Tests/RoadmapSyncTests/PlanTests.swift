@@ -1,0 +1,190 @@
+import Foundation
+import RoadmapFormat
+import Testing
+import VoteFirstAPI
+
+@testable import RoadmapSync
+
+/// A board as a server would hold it after `plan` was carried out: stages created with ids,
+/// the batch stored (ids from `firstID`), imported votes set.
+func applied(_ plan: MigrationPlan, to board: BoardState, firstID: Int = 1) -> BoardState {
+  var state = board
+  var created: [String: Int] = [:]
+  var nextStage = (state.stages.map(\.id).max() ?? 0) + 1
+  for var stage in plan.stagesToCreate {
+    stage.id = nextStage
+    nextStage += 1
+    created[stage.name] = stage.id
+    state.stages.append(stage)
+  }
+  var nextFeature = max(firstID, (state.features.map(\.id).max() ?? 0) + 1)
+  for upsert in plan.batch(createdStages: created).features {
+    if let index = state.features.firstIndex(where: { $0.content.ref == upsert.content.ref }) {
+      state.features[index].content = upsert.content
+      if let votes = upsert.importedVotes {
+        let identified = state.features[index].votes - (state.features[index].importedVotes ?? 0)
+        state.features[index].importedVotes = votes
+        state.features[index].votes = identified + votes
+      }
+    } else {
+      state.features.append(
+        .init(
+          id: nextFeature, content: upsert.content, votes: upsert.importedVotes ?? 0,
+          importedVotes: upsert.importedVotes ?? 0))
+      nextFeature += 1
+    }
+  }
+  return BoardState(stages: state.stages, features: state.features)
+}
+
+@Suite("Plans: migrate and reconcile, as values")
+struct PlanTests {
+  static let roadmap = """
+    [
+      {"id": "1", "title": "Widgets", "status": "planned", "votes": 3,
+       "localizedTitle": [{"language": "de", "value": "Widgets!"}]},
+      {"id": "2", "title": "Sync", "status": "Available ", "isFinished": true},
+      {"id": "3", "title": "Dark mode", "status": "in progress", "url": "https://x.example"}
+    ]
+    """
+
+  @Test("a first migration creates every stage and feature; a second changes nothing")
+  func idempotent() throws {
+    let features = try SyncFixtures.features(Self.roadmap)
+    let mapping = RoadmapMapping()
+    let first = MigrationPlan.make(features: features, mapping: mapping, board: .empty)
+    #expect(first.stagesToCreate.map(\.name) == ["planned", "Available", "in progress"])
+    #expect(first.stagesToCreate.map(\.isFinished) == [false, true, false])
+    #expect(first.creates == 3 && first.updates == 0 && first.unchanged == 0)
+    #expect(first.batch(createdStages: ["planned": 7]).features[0].content.stage == 7)
+    let board = applied(first, to: .empty)
+    let second = MigrationPlan.make(features: features, mapping: mapping, board: board)
+    #expect(second.stagesToCreate.isEmpty)
+    #expect(second.stagesReused.map(\.name) == ["planned", "Available", "in progress"])
+    #expect(second.unchanged == 3)
+    #expect(second.writesNothing)
+    #expect(second.batch(createdStages: [:]).features.isEmpty)
+    // And the board reads back as the roadmap.
+    let back = mapping.roadmapFeatures(
+      from: board.wireFeatures, stages: board.stages, reading: .restoring)
+    #expect(back.features == features)
+  }
+
+  @Test("a run cut off after the stages finishes with the features, without new stages")
+  func resumes() throws {
+    let features = try SyncFixtures.features(Self.roadmap)
+    let mapping = RoadmapMapping()
+    let first = MigrationPlan.make(features: features, mapping: mapping, board: .empty)
+    // Only the stages were created.
+    var stagesOnly = BoardState.empty
+    for (index, var stage) in first.stagesToCreate.enumerated() {
+      stage.id = 10 + index
+      stagesOnly.stages.append(stage)
+    }
+    let rerun = MigrationPlan.make(features: features, mapping: mapping, board: stagesOnly)
+    #expect(rerun.stagesToCreate.isEmpty)
+    #expect(rerun.creates == 3)
+    #expect(rerun.batch(createdStages: [:]).features.map(\.content.stage) == [10, 11, 12])
+  }
+
+  @Test("a changed roadmap plans the fields that changed, and keeps the owner's fields")
+  func updates() throws {
+    let features = try SyncFixtures.features(Self.roadmap)
+    let mapping = RoadmapMapping()
+    var board = applied(
+      MigrationPlan.make(features: features, mapping: mapping, board: .empty), to: .empty)
+    board.features[0].content.tags = [4]
+    board.features[0].content.response = "Soon."
+    var changed = features
+    changed[0].title = "Home widgets"
+    changed[0].votes = 5
+    changed[2].status = "planned"
+    let plan = MigrationPlan.make(features: changed, mapping: mapping, board: board)
+    #expect(
+      plan.items.map(\.action) == [
+        .update(fields: ["title", "votes"]), .unchanged, .update(fields: ["stage"]),
+      ])
+    let batch = plan.batch(createdStages: [:])
+    #expect(batch.features.count == 2)
+    #expect(batch.features[0].content.tags == [4])
+    #expect(batch.features[0].content.response == "Soon.")
+    // The status is now the stage's name; the stage was reused.
+    #expect(plan.stagesToCreate.isEmpty)
+    #expect(batch.features[1].content.stage == board.stages[0].id)
+  }
+
+  @Test("counted votes are imported; a feature without a count keeps the JSON's")
+  func countedVotes() throws {
+    let features = try SyncFixtures.features(Self.roadmap)
+    let plan = MigrationPlan.make(
+      features: features, mapping: RoadmapMapping(), board: .empty,
+      votes: .counted(["1": 40, "2": 0]))
+    #expect(plan.items.map(\.upsert.importedVotes) == [40, 0, nil])
+  }
+
+  @Test("reconcile: in sync right after a migration")
+  func inSync() throws {
+    let features = try SyncFixtures.features(Self.roadmap)
+    let board = applied(
+      MigrationPlan.make(features: features, mapping: RoadmapMapping(), board: .empty),
+      to: .empty)
+    let plan = ReconcilePlan.make(
+      roadmap: features, board: board, counts: ["1": 3, "2": 0, "3": 0])
+    #expect(plan.inSync, "\(plan)")
+  }
+
+  @Test("reconcile: a count VoteFirst cannot hold, kept by the migration, is no drift")
+  func keptCountIsNoDrift() throws {
+    let features = try SyncFixtures.features(#"[{"id":"1","votes":-3},{"id":"2","votes":0}]"#)
+    var board = applied(
+      MigrationPlan.make(features: features, mapping: RoadmapMapping(), board: .empty),
+      to: .empty)
+    #expect(ReconcilePlan.make(roadmap: features, board: board).inSync)
+    board.features[0].votes = 2
+    #expect(
+      ReconcilePlan.make(roadmap: features, board: board).voteDrift == [
+        .init(ref: "1", roadmap: -3, voteFirst: 2, counted: nil)
+      ])
+  }
+
+  @Test("reconcile: one side only, fields per language, status and finished, vote drift")
+  func drift() throws {
+    let features = try SyncFixtures.features(Self.roadmap)
+    var board = applied(
+      MigrationPlan.make(features: features, mapping: RoadmapMapping(), board: .empty),
+      to: .empty)
+    board.features[0].content.localizedTitle = [
+      LocalizedText(language: "de", value: "Widgets"),
+      LocalizedText(language: "fr", value: "Widgets"),
+    ]
+    board.features[0].votes = 9
+    board.features[1].content.isFinished = false
+    board.features.removeLast()
+    board.features.append(
+      .init(id: 40, content: FeatureContent(title: "Made on VoteFirst"), votes: 2))
+    let plan = ReconcilePlan.make(roadmap: features, board: board, counts: ["1": 3, "2": 1])
+    #expect(!plan.inSync)
+    #expect(plan.onlyInRoadmap == ["3"])
+    #expect(plan.onlyOnVoteFirst == ["vf-40"])
+    #expect(plan.differences.map(\.ref) == ["1", "2"])
+    #expect(
+      plan.differences[0].fields == [
+        .init(
+          field: "localizedTitle", language: "de", roadmap: "\"Widgets!\"", voteFirst: "\"Widgets\""
+        ),
+        .init(field: "localizedTitle", language: "fr", roadmap: nil, voteFirst: "\"Widgets\""),
+      ])
+    #expect(
+      plan.differences[1].fields == [
+        .init(field: "isFinished", roadmap: "true", voteFirst: "false")
+      ])
+    #expect(
+      plan.voteDrift == [
+        .init(ref: "1", roadmap: 3, voteFirst: 9, counted: 3),
+        .init(ref: "2", roadmap: nil, voteFirst: 0, counted: 1),
+      ])
+    let matching = ReconcilePlan.roadmapMatchingBoard(roadmap: features, board: board)
+    #expect(matching.features.map(\.id) == ["1", "2", "vf-40"])
+    #expect(matching.features[0].votes == 9)
+  }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import RoadmapFormat
+import Testing
+import VoteFirstAPI
+
+@testable import RoadmapSync
+
+@Suite("RoadmapMapping: Roadmap ↔ VoteFirst, field by field")
+struct RoadmapMappingTests {
+  @Test("every hard case comes back exactly, through the export's JSON")
+  func hardCasesRoundTrip() throws {
+    let features = try SyncFixtures.features(SyncFixtures.hardCases)
+    #expect(features.count == 14)
+    let (back, losses, _) = try SyncFixtures.roundTrip(features)
+    #expect(back.count == features.count)
+    for (original, returned) in zip(features, back) {
+      #expect(original == returned, "feature \(original.id)")
+    }
+    // Only the negative count is reported: VoteFirst shows 0, the JSON keeps -3.
+    #expect(losses.entries.map(\.feature) == ["10"])
+    #expect(losses.entries.first?.field == "votes")
+    #expect(losses.entries.first?.kind == .altered)
+  }
+
+  @Test(
+    "one case at a time",
+    arguments: [
+      #"[{"id":"1","status":"Available ","isFinished":true}]"#,
+      #"[{"id":"1","status":"Done","isFinished":true},{"id":"2","status":"Done","isFinished":false},{"id":"3","status":"Done"}]"#,
+      #"[{"id":"1","status":"?"}]"#,
+      #"[{"id":"1","title":""}]"#,
+      #"[{"id":"1"}]"#,
+      #"[{"id":"1","isFinished":false}]"#,
+      #"[{"id":"1","isFinished":true}]"#,
+      #"[{"id":"1","status":"","isFinished":true}]"#,
+      #"[{"id":"1","votes":0}]"#,
+      #"[{"id":"1","votes":9007199254740993}]"#,
+      #"[{"id":"1","x":[],"y":{},"z":-0.0e+10}]"#,
+      #"[{"id":"1","localizedTitle":[{"language":"pt-BR","value":""}]}]"#,
+    ])
+  func singleCase(_ text: String) throws {
+    let features = try SyncFixtures.features(text)
+    let (back, _, _) = try SyncFixtures.roundTrip(features)
+    #expect(back == features)
+  }
+
+  @Test("statuses become stages in first-seen order; finished features in a finished stage")
+  func stagePlan() throws {
+    let features = try SyncFixtures.features(SyncFixtures.hardCases)
+    let plan = RoadmapMapping().planStages(for: features)
+    #expect(
+      plan.stages.map(\.name) == ["planned", "Finished", "Available", "?", "in\nprogress"])
+    #expect(plan.stages.map(\.isFinished) == [false, true, false, false, false])
+    #expect(plan.stages.map(\.position) == [0, 1, 2, 3, 4])
+    // 2 and 3 are finished in "Available", which 4 keeps unfinished: they go to "Finished".
+    #expect(plan.assignments[1] == "Finished")
+    #expect(plan.assignments[2] == "Finished")
+    #expect(plan.assignments[3] == "Available")
+    #expect(plan.assignments[5] == nil)  // no status, not finished
+    #expect(plan.assignments[6] == nil)  // "" is no stage name
+    #expect(plan.assignments[7] == "Finished")
+    #expect(plan.assignments[13] == "planned")  // " planned" trimmed
+  }
+
+  @Test("a status whose features are all finished is a finished stage")
+  func allFinishedStatus() throws {
+    let features = try SyncFixtures.features(
+      #"[{"id":"1","status":"Shipped","isFinished":true},{"id":"2","status":"Shipped","isFinished":true}]"#
+    )
+    let plan = RoadmapMapping().planStages(for: features)
+    #expect(plan.stages.map(\.name) == ["Shipped"])
+    #expect(plan.stages[0].isFinished)
+    let stage = plan.stages[0]
+    let upsert = try #require(RoadmapMapping().upsert(for: features[0], stage: stage).upsert)
+    // Nothing of its own: the stage says it all.
+    #expect(upsert.content.status == nil)
+    #expect(upsert.content.isFinished == nil)
+    #expect(upsert.content.extra == nil)
+  }
+
+  @Test("the VoteFirst side holds the values in its own fields where it can")
+  func voteFirstFields() throws {
+    let features = try SyncFixtures.features(SyncFixtures.hardCases)
+    let (_, _, export) = try SyncFixtures.roundTrip(features)
+    let byRef = Dictionary(uniqueKeysWithValues: export.features.map { ($0.feature.ref!, $0) })
+    let stages = Dictionary(uniqueKeysWithValues: export.stages.map { ($0.id, $0) })
+    let widget = try #require(byRef["1"])
+    #expect(widget.feature.title == "Widgets")
+    #expect(widget.importedVotes == 12)
+    #expect(widget.feature.localizedTitle?.map(\.language) == ["en", "de"])
+    #expect(stages[widget.feature.stage!]?.name == "planned")
+    let sync = try #require(byRef["2"])
+    #expect(sync.feature.status == "Available ")
+    #expect(stages[sync.feature.stage!]?.isFinished == true)
+    #expect(sync.feature.content.isFinished == nil)
+    let dark = try #require(byRef["4"])
+    #expect(dark.feature.status == "Available ")
+    #expect(dark.feature.content.isFinished == false)
+    let extras = try #require(byRef["9"])
+    let keys = extras.feature.extra?.map(\.key) ?? []
+    #expect(
+      keys == [
+        "url", "price", "big", "nested", "\u{1F}", "\u{1F}\u{1F}odd", "\u{1F}\u{1F}roadmap", "note",
+      ])
+    #expect(extras.feature.extra?[1].json == "1.50")
+    #expect(extras.feature.extra?[3].json == #"{"z":[1,2.0,{"a":null}],"a":true}"#)
+  }
+
+  @Test("what VoteFirst cannot hold is reported by feature and field")
+  func lossReport() throws {
+    let long = String(repeating: "é", count: 300)
+    let description = String(repeating: "x", count: 2001)
+    let features = [
+      RoadmapFeature(id: "1", title: long, description: description),
+      RoadmapFeature(id: String(repeating: "i", count: 255)),
+      RoadmapFeature(id: "bad\u{7}id"),
+      RoadmapFeature(id: "4", extra: JSONObject([("title", .string("shadow"))])),
+    ]
+    let (back, losses, export) = try SyncFixtures.roundTrip(features)
+    #expect(export.features.count == 2)
+    #expect(export.features[0].feature.title.unicodeScalars.count == 254)
+    #expect(export.features[0].feature.description.unicodeScalars.count == 2000)
+    // The way back still has all of the title and description.
+    #expect(back[0] == features[0])
+    #expect(back[1] == RoadmapFeature(id: "4"))
+    let summary = losses.entries.map { "\($0.feature.prefix(4))/\($0.field)/\($0.kind)" }
+    #expect(
+      summary == [
+        "1/title/altered", "1/description/altered", "iiii/feature/dropped",
+        "bad\u{7}/feature/dropped", "4/extra.title/dropped",
+      ])
+    #expect(losses.droppedFeatures.count == 2)
+  }
+
+  @Test("a field changed on VoteFirst wins over the value kept for the way back")
+  func staleOriginals() throws {
+    let features = try SyncFixtures.features(
+      #"[{"id":"1","title":"","isFinished":true},{"id":"2","title":"Old","votes":-1}]"#)
+    var (export, _) = RoadmapMapping().export(
+      features, project: "demo-app", exportedAt: Date(timeIntervalSince1970: 0))
+    export.features[0].feature.content.title = "Named on VoteFirst"
+    export.features[1].feature.votes = 4
+    let back = RoadmapMapping().roadmapFeatures(from: export, reading: .restoring).features
+    #expect(back[0].title == "Named on VoteFirst")
+    #expect(back[0].status == nil)  // still kept: VoteFirst still reads its stage's name
+    #expect(back[1].votes == 4)
+  }
+
+  @Test("publishing fills in the board's votes")
+  func boardVotes() throws {
+    let features = try SyncFixtures.features(#"[{"id":"1"},{"id":"2","votes":-2}]"#)
+    let (export, _) = RoadmapMapping().export(
+      features, project: "demo-app", exportedAt: Date(timeIntervalSince1970: 0))
+    let published = RoadmapMapping().roadmapFeatures(from: export, reading: .board).features
+    #expect(published.map(\.votes) == [0, 0])
+    let restored = RoadmapMapping().roadmapFeatures(from: export, reading: .restoring).features
+    #expect(restored.map(\.votes) == [nil, -2])
+  }
+
+  @Test("counted votes are imported and not kept as the JSON's")
+  func countedVotes() throws {
+    let feature = RoadmapFeature(id: "1", title: "A")
+    let mapped = RoadmapMapping().upsert(for: feature, stage: nil, votes: .counted(41))
+    #expect(mapped.upsert?.importedVotes == 41)
+    #expect(mapped.upsert?.content.extra == nil)
+    let back = RoadmapMapping().roadmapFeature(
+      from: mapped.upsert!.content, id: 1, stage: nil, votes: 41)
+    #expect(back.feature?.votes == 41)
+  }
+
+  @Test("features made on VoteFirst, on other boards, or with broken extras are reported")
+  func reverseLosses() throws {
+    let stage = Stage(id: 1, name: "Planned")
+    let features = [
+      Feature(
+        id: 5, content: FeatureContent(title: "Native", stage: 1), votes: 3,
+        createdAt: Date(timeIntervalSince1970: 0)),
+      Feature(
+        id: 6, content: FeatureContent(ref: "vf-5", title: "Clash"),
+        createdAt: Date(timeIntervalSince1970: 0)),
+      Feature(
+        id: 7, content: FeatureContent(ref: "x", title: "Other", board: "ideas"),
+        createdAt: Date(timeIntervalSince1970: 0)),
+      Feature(
+        id: 8,
+        content: FeatureContent(
+          ref: "y", title: "Broken",
+          extra: [
+            ExtraMember(key: "ok", json: "1"), ExtraMember(key: "bad", json: "1, \"z\": 2"),
+            ExtraMember(key: "\u{1F}future", json: "{}"), ExtraMember(key: "ok", json: "2"),
+            ExtraMember(key: "status", json: "\"x\""),
+          ]), createdAt: Date(timeIntervalSince1970: 0)),
+    ]
+    let (result, losses) = RoadmapMapping().roadmapFeatures(
+      from: features, stages: [stage], reading: .board)
+    #expect(result.map(\.id) == ["vf-5", "y"])
+    #expect(result[0].title == "Clash")
+    #expect(result[1].extra == JSONObject([("ok", .number("1"))]))
+    let summary = losses.entries.map { "\($0.feature)/\($0.field)/\($0.kind)" }
+    #expect(
+      summary == [
+        "#5/id/altered", "#5/feature/dropped", "x/feature/dropped", "y/extra.bad/dropped",
+        "y/extra/dropped", "y/extra.ok/dropped", "y/extra.status/dropped",
+      ])
+  }
+}

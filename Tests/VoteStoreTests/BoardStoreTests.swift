@@ -1,0 +1,262 @@
+import Foundation
+import Testing
+
+@testable import VoteStore
+
+extension StoreHandle {
+  /// The board store on this test's database (beside the counters).
+  func openBoard() throws -> any BoardStore {
+    switch kind {
+    case .sqlite:
+      return try SQLiteBoardStore(
+        path: directory!.url.appendingPathComponent(SQLiteVoteStore.fileName).path)
+    case .postgres:
+      return try PostgresBoardStore(connectionString: connectionString!, poolSize: 2)
+    }
+  }
+}
+
+extension StoreKind {
+  /// Opens the counters and the board on one fresh database and runs `body` with both.
+  func withBoard(
+    _ body: (any VoteStore, any BoardStore, StoreHandle) async throws -> Void
+  ) async throws {
+    try await withStore { store, handle in
+      let board = try handle.openBoard()
+      do {
+        try await body(store, board, handle)
+      } catch {
+        await board.close()
+        throw error
+      }
+      await board.close()
+    }
+  }
+}
+
+/// The board store's semantics, the same bodies against SQLite and PostgreSQL.
+@Suite struct BoardStoreTests {
+  static let project = "demo-app"
+
+  static func feature(
+    _ id: Int64, ref: String?, board: String = "roadmap", stage: Int64? = nil,
+    tags: [Int64] = [], search: String = "", comments: Int64 = 0, created: Int64 = 0
+  ) -> BoardFeatureRow {
+    BoardFeatureRow(
+      project: project, id: id, ref: ref, counterKey: ref.map { "feature\($0)" } ?? "\u{1F}vf\(id)",
+      board: board, stage: stage, tags: tags, search: search, comments: comments,
+      createdAt: created, doc: #"{"title":"\#(id)"}"#)
+  }
+
+  static func ids(_ board: any BoardStore, _ filter: BoardFeatureFilter) async throws -> [Int64] {
+    try await board.read { try $0.summaries(Self.project, filter) }.map(\.id).sorted()
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func projectsComeIntoBeingOnceAndKeepTheirSettings(kind: StoreKind) async throws {
+    try await kind.withBoard { _, board, _ in
+      #expect(try await board.read { try $0.project(Self.project) } == nil)
+      let made = try await board.write {
+        try $0.createProject(BoardProjectRow(project: Self.project, settings: "{}", createdAt: 5))
+      }
+      #expect(made)
+      let again = try await board.write {
+        try $0.createProject(
+          BoardProjectRow(project: Self.project, settings: "{\"x\":1}", createdAt: 9))
+      }
+      #expect(!again)
+      try await board.write { try $0.updateSettings(Self.project, #"{"name":"Demo"}"#) }
+      let row = try await board.read { try $0.project(Self.project) }
+      #expect(
+        row == BoardProjectRow(project: Self.project, settings: #"{"name":"Demo"}"#, createdAt: 5))
+      #expect(try await board.read { try $0.projects() } == [Self.project])
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func idsAreNeverHandedOutTwice(kind: StoreKind) async throws {
+    try await kind.withBoard { _, board, _ in
+      let first = try await board.write { try $0.nextID(Self.project, "feature") }
+      let second = try await board.write { try $0.nextID(Self.project, "feature") }
+      let stage = try await board.write { try $0.nextID(Self.project, "stage") }
+      let other = try await board.write { try $0.nextID("other-app", "feature") }
+      #expect([first, second, stage, other] == [1, 2, 1, 1])
+      try await board.write { try $0.reserveID(Self.project, "feature", atLeast: 40) }
+      try await board.write { try $0.reserveID(Self.project, "feature", atLeast: 3) }
+      #expect(try await board.write { try $0.nextID(Self.project, "feature") } == 41)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func itemsAreStoredOrderedFoundAndDeleted(kind: StoreKind) async throws {
+    try await kind.withBoard { _, board, _ in
+      try await board.write { tables in
+        try tables.put(
+          .stage, BoardItemRow(project: Self.project, id: 2, key: "roadmap", sort: 0, doc: "b"))
+        try tables.put(
+          .stage, BoardItemRow(project: Self.project, id: 1, key: "roadmap", sort: 1, doc: "a"))
+        try tables.put(
+          .stage, BoardItemRow(project: Self.project, id: 3, key: "ideas", sort: 0, doc: "c"))
+        try tables.put(
+          .board, BoardItemRow(project: Self.project, id: 1, key: "ideas", sort: 0, doc: "i"))
+        try tables.put(
+          .stage, BoardItemRow(project: "other-app", id: 1, key: "roadmap", sort: 0, doc: "x"))
+      }
+      let stages = try await board.read { try $0.items(.stage, Self.project) }
+      #expect(stages.map(\.id) == [2, 3, 1])
+      #expect(try await board.read { try $0.item(.board, Self.project, key: "ideas") }?.doc == "i")
+      #expect(try await board.read { try $0.item(.board, Self.project, key: "nope") } == nil)
+      try await board.write { tables in
+        try tables.put(
+          .stage, BoardItemRow(project: Self.project, id: 1, key: "roadmap", sort: 1, doc: "a2"))
+      }
+      #expect(try await board.read { try $0.item(.stage, Self.project, id: 1) }?.doc == "a2")
+      #expect(try await board.write { try $0.delete(.stage, Self.project, id: 1) })
+      #expect(!(try await board.write { try $0.delete(.stage, Self.project, id: 1) }))
+      #expect(try await board.read { try $0.items(.stage, "other-app") }.count == 1)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func featuresAreFoundByRefAndFilteredWithTheirCountersVotes(kind: StoreKind) async throws {
+    try await kind.withBoard { votes, board, _ in
+      try await board.write { tables in
+        try tables.put(Self.feature(1, ref: "1", stage: 10, tags: [1, 2], search: "dark mode"))
+        try tables.put(Self.feature(2, ref: "2", stage: 11, tags: [2], search: "widgets"))
+        try tables.put(Self.feature(3, ref: nil, board: "ideas", tags: [12], search: "dark sky"))
+      }
+      for voter in ["a", "b"] {
+        _ = try await votes.apply(
+          CounterMutation(
+            namespace: Self.project, key: "feature1", delta: 1, voter: voter,
+            createIfMissing: CounterCreation(namespace: Self.project, key: "feature1")))
+      }
+      _ = try await votes.apply(
+        CounterMutation(
+          namespace: Self.project, key: "\u{1F}vf3", delta: 1,
+          createIfMissing: CounterCreation(namespace: Self.project, key: "\u{1F}vf3")))
+
+      #expect(try await board.read { try $0.feature(Self.project, ref: "2") }?.id == 2)
+      #expect(try await board.read { try $0.feature(Self.project, ref: "9") } == nil)
+      let all = try await board.read { try $0.summaries(Self.project, BoardFeatureFilter()) }
+      #expect(
+        Dictionary(uniqueKeysWithValues: all.map { ($0.id, $0.votes) }) == [1: 2, 2: 0, 3: 1])
+      #expect(try await Self.ids(board, BoardFeatureFilter(board: "roadmap")) == [1, 2])
+      #expect(try await Self.ids(board, BoardFeatureFilter(stage: 11)) == [2])
+      #expect(try await Self.ids(board, BoardFeatureFilter(tag: 2)) == [1, 2])
+      #expect(try await Self.ids(board, BoardFeatureFilter(tag: 1)) == [1])  // not 12
+      #expect(try await Self.ids(board, BoardFeatureFilter(search: "dark")) == [1, 3])
+      #expect(try await Self.ids(board, BoardFeatureFilter(board: "ideas", search: "dark")) == [3])
+      #expect(try await Self.ids(board, BoardFeatureFilter(search: "%")) == [])
+      #expect(try await board.read { try $0.featureCount(Self.project, tag: 2) } == 2)
+      #expect(try await board.read { try $0.featureCount(Self.project, stage: 10) } == 1)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func aFeatureReadsBackAsWritten(kind: StoreKind) async throws {
+    try await kind.withBoard { _, board, _ in
+      let written = Self.feature(
+        1, ref: "Available ", stage: 10, tags: [1, 2], search: "dark mode", comments: 3,
+        created: 77)
+      try await board.write { try $0.put(written) }
+      let byID = try await board.read { try $0.feature(Self.project, id: 1) }
+      #expect(byID == written)
+      let byRef = try await board.read { try $0.feature(Self.project, ref: "Available ") }
+      #expect(byRef == written)
+      #expect(try await board.read { try $0.feature(Self.project, ref: "Available") } == nil)
+      #expect(try await board.read { try $0.features(Self.project, ids: [5, 1]) } == [written])
+      #expect(try await board.write { try $0.deleteFeature(Self.project, id: 1) })
+      #expect(try await board.read { try $0.feature(Self.project, id: 1) } == nil)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func aDuplicateRefIsRefusedAndAFailedWriteKeepsNothing(kind: StoreKind) async throws {
+    try await kind.withBoard { _, board, _ in
+      try await board.write { try $0.put(Self.feature(1, ref: "1")) }
+      await #expect(throws: VoteStoreError.self) {
+        try await board.write { tables in
+          try tables.put(Self.feature(2, ref: "2"))
+          try tables.put(Self.feature(3, ref: "1"))
+        }
+      }
+      #expect(try await board.read { try $0.features(Self.project) }.map(\.id) == [1])
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func votersAndAnonymousVotesAreTheCountersOwn(kind: StoreKind) async throws {
+    try await kind.withBoard { votes, board, _ in
+      let key = "feature7"
+      #expect(try await board.read { try $0.anonymousVotes(Self.project, key: key) } == nil)
+      #expect(!(try await board.read { try $0.counterExists(Self.project, key: key) }))
+      for voter in ["a", "b"] {
+        _ = try await votes.apply(
+          CounterMutation(
+            namespace: Self.project, key: key, delta: 1, voter: voter,
+            createIfMissing: CounterCreation(namespace: Self.project, key: key)))
+      }
+      #expect(try await board.read { try $0.hasVoted(Self.project, key: key, voter: "a") })
+      #expect(!(try await board.read { try $0.hasVoted(Self.project, key: key, voter: "c") }))
+      let total = try await board.write {
+        try $0.setAnonymousVotes(Self.project, key: key, count: 5, now: 1)
+      }
+      #expect(total == 7)
+      #expect(try await votes.record(namespace: Self.project, key: key)?.value == 7)
+      #expect(try await board.read { try $0.anonymousVotes(Self.project, key: key) } == 5)
+      _ = try await votes.apply(
+        CounterMutation(namespace: Self.project, key: key, delta: -1, voter: "a"))
+      #expect(try await board.read { try $0.votes(Self.project, key: key) } == 6)
+      #expect(try await board.read { try $0.anonymousVotes(Self.project, key: key) } == 5)
+      // Setting again replaces the anonymous part, it does not add to it.
+      #expect(
+        try await board.write { try $0.setAnonymousVotes(Self.project, key: key, count: 0, now: 2) }
+          == 1)
+      // A counter the board creates takes votes through the counting routes' rules.
+      _ = try await board.write {
+        try $0.setAnonymousVotes(Self.project, key: "feature8", count: 3, now: 3)
+      }
+      let hit = try await votes.apply(
+        CounterMutation(namespace: Self.project, key: "feature8", delta: -1, checkBounds: true))
+      #expect(hit.outcome == .applied && hit.record?.value == 2)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func tenThousandFeaturesInOneWrite(kind: StoreKind) async throws {
+    try await kind.withBoard { _, board, _ in
+      try await board.write { tables in
+        for id in 1...10_000 { try tables.put(Self.feature(Int64(id), ref: String(id))) }
+      }
+      #expect(
+        try await board.read { try $0.summaries(Self.project, BoardFeatureFilter()) }.count
+          == 10_000)
+      #expect(!(try await board.read { try $0.isEmpty(Self.project) }))
+      #expect(try await board.read { try $0.isEmpty("other-app") })
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
+  func boardTablesAreAStepOfTheStoresMigrationsAndANewerSchemaIsRefused(kind: StoreKind)
+    async throws
+  {
+    try await kind.withBoard { _, board, handle in
+      try await board.write { try $0.put(Self.feature(1, ref: "1")) }
+      let second = try handle.openBoard()
+      #expect(try await second.read { try $0.features(Self.project) }.count == 1)
+      let bump =
+        kind == .sqlite
+        ? "PRAGMA user_version = 99"
+        : "INSERT INTO schema_migrations (version, summary) VALUES (99, 'from the future')"
+      _ = try await second.write { tables in try tables.db.run(bump, []) }
+      await second.close()
+      #expect {
+        _ = try handle.openBoard()
+      } throws: { error in
+        (error as? VoteStoreError)?.kind == .incompatible
+      }
+    }
+  }
+
+}

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+import VoteStore
+
+/// Issue 7, item 3: a database is created only where no file exists; an empty or foreign
+/// file is refused with its name, and left as it was.
+@Suite struct StoreFileTests {
+  @Test func aNewStoreIsCreatedWholeWithNothingElseLeftBehind() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(directory: dir.url)
+    _ = try await store.create(CounterCreation(namespace: "ns.test", key: "k1"))
+    await store.close()
+    let names = try FileManager.default.contentsOfDirectory(atPath: dir.url.path).sorted()
+    #expect(names == ["votes.sqlite3", "votes.sqlite3-voter-key"], "\(names)")
+    let reopened = try SQLiteVoteStore(directory: dir.url)
+    #expect(try await reopened.statistics().counters == 1)
+    await reopened.close()
+  }
+
+  @Test func anEmptyFileIsRefusedAndKept() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let file = dir.url.appendingPathComponent(SQLiteVoteStore.fileName)
+    try Data().write(to: file)
+    let failure = await storeError { () throws(VoteStoreError) in
+      _ = try SQLiteVoteStore(directory: dir.url)
+    }
+    #expect(failure?.kind == .incompatible)
+    #expect(failure?.message.contains("\(file.path) is an empty file (0 bytes)") == true)
+    #expect(try Data(contentsOf: file).isEmpty)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.url.path) == ["votes.sqlite3"])
+  }
+
+  @Test(arguments: [
+    ("another program's tables", "CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT)", 0),
+    (
+      "tables but no version",
+      "CREATE TABLE counters (x); CREATE TABLE voters (x); CREATE TABLE meta (x)", 0
+    ),
+    ("no tables at all", "VACUUM", 0),
+    ("a version but not our tables", "CREATE TABLE things (x)", 2),
+  ])
+  func aForeignDatabaseIsRefusedAndLeftUntouched(name: String, sql: String, version: Int)
+    async throws
+  {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let file = dir.url.appendingPathComponent(SQLiteVoteStore.fileName)
+    try await runPython(
+      """
+      import sqlite3, sys
+      db = sqlite3.connect(sys.argv[1])
+      db.executescript(sys.argv[2])
+      db.execute("PRAGMA user_version = %d" % int(sys.argv[3]))
+      db.commit()
+      db.close()
+      """, arguments: [file.path, sql, String(version)])
+    let before = try Data(contentsOf: file)
+    #expect(!before.isEmpty)
+    let failure = await storeError { () throws(VoteStoreError) in
+      _ = try SQLiteVoteStore(directory: dir.url)
+    }
+    #expect(failure?.kind == .incompatible, "\(name)")
+    #expect(failure?.message.contains("\(file.path) is a SQLite database but not a") == true)
+    #expect(try Data(contentsOf: file) == before)
+    #expect(!FileManager.default.fileExists(atPath: file.path + "-wal"))
+  }
+}

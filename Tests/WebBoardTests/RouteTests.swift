@@ -1,0 +1,203 @@
+import Foundation
+import HTTPServer
+import Testing
+import VoteFirstAPI
+import WebBoard
+
+/// A board held in memory, for the HTTP behaviour of the routes (status, headers, caching,
+/// query parsing). The browser tests run the same routes over the real store.
+struct FixtureBoardSource: WebBoardSource {
+  var snapshot = Fixtures.snapshot(boards: [Board(slug: "ideas", name: "Ideas")])
+  var features: [Feature] = [
+    Fixtures.feature(1, "Alpha", stage: 3, votes: 4), Fixtures.feature(2, "Beta", stage: 1),
+  ]
+  var releases: [Release] = [
+    Release(id: 1, title: "1.0", notes: "**First**", date: Fixtures.date, features: [1])
+  ]
+  var failing = false
+
+  struct Failure: Error {}
+
+  func board(project: String, slug: String) async throws -> BoardSnapshot? {
+    if failing { throw Failure() }
+    guard project == snapshot.project else { return nil }
+    if slug == Board.roadmapSlug { return snapshot }
+    guard let board = snapshot.boards.first(where: { $0.slug == slug }) else { return nil }
+    var custom = snapshot
+    custom.board = board
+    custom.stages = []
+    return custom
+  }
+
+  func features(project: String, query: FeatureQuery, voter: String?) async throws -> FeaturePage {
+    if query.cursor == "bad" { throw WebBoardError.badRequest("That page link has expired.") }
+    let matching = features.filter { f in
+      (query.stage == nil || f.stage == query.stage)
+        && (query.tag == nil || f.tags.contains(query.tag!))
+        && (query.search == nil || f.title.localizedCaseInsensitiveContains(query.search!))
+    }.map { f -> Feature in
+      var f = f
+      f.voted = voter == "voter-1" && f.id == 1
+      return f
+    }
+    return FeaturePage(features: matching, next: nil)
+  }
+
+  func feature(project: String, id: Int, voter: String?) async throws -> Feature? {
+    features.first { $0.id == id }
+  }
+
+  func releases(project: String) async throws -> [Release] { releases }
+}
+
+@Suite struct RouteTests {
+  static func get(
+    _ target: String, headers: HTTPHeaders = HTTPHeaders(),
+    source: FixtureBoardSource = FixtureBoardSource()
+  ) async -> HTTPResponse {
+    await WebBoardRoutes(source: source).router.respond(
+      to: HTTPRequest(method: .get, target: target, headers: headers))
+  }
+
+  static func body(_ response: HTTPResponse) -> String {
+    String(decoding: response.body, as: UTF8.self)
+  }
+
+  @Test(arguments: [
+    "/b/demo-app", "/b/demo-app/ideas", "/b/demo-app/features/1", "/b/demo-app/changelog",
+  ])
+  func pagesCarryTheSecurityHeaders(_ target: String) async {
+    let response = await Self.get(target)
+    #expect(response.status == 200)
+    #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+    let csp = response.headers["Content-Security-Policy"] ?? ""
+    #expect(csp.contains("default-src 'self'") && csp.contains("script-src 'self'"))
+    #expect(csp.contains("style-src 'self'") && !csp.contains("unsafe-inline"))
+    #expect(response.headers["X-Content-Type-Options"] == "nosniff")
+    #expect(response.headers["Cache-Control"] == "private, no-cache")
+    #expect(response.headers["Vary"] == "Cookie")
+  }
+
+  @Test func boardPageShowsColumnsListAndTheVoterFromTheCookie() async {
+    let plain = Self.body(await Self.get("/b/demo-app"))
+    #expect(plain.contains("Alpha") && plain.contains("Beta"))
+    #expect(!plain.contains("aria-pressed=\"true\""))
+    let cookie = Self.body(
+      await Self.get("/b/demo-app", headers: ["Cookie": "theme=x; rb_voter=voter-1"]))
+    #expect(cookie.contains("aria-pressed=\"true\""))
+    let invalid = Self.body(
+      await Self.get("/b/demo-app", headers: ["Cookie": "rb_voter=<bad voter>"]))
+    #expect(!invalid.contains("aria-pressed=\"true\""))
+  }
+
+  @Test func filtersReachTheSource() async {
+    let stage = Self.body(await Self.get("/b/demo-app?stage=1&tag=&q=&order=newest"))
+    let list = stage.components(separatedBy: "id=\"feedback-title\"")[1]
+    #expect(list.contains("Beta") && !list.contains("Alpha"))
+    let search = Self.body(await Self.get("/b/demo-app?q=alp"))
+    let found = search.components(separatedBy: "id=\"feedback-title\"")[1]
+    #expect(found.contains("Alpha") && !found.contains("Beta"))
+  }
+
+  @Test(arguments: [
+    ("/b/demo-app?order=best", 400, "Unknown order best"),
+    ("/b/demo-app?stage=99", 400, "There is no stage 99"),
+    ("/b/demo-app?stage=x", 400, "There is no stage x"),
+    ("/b/demo-app?tag=7", 400, "There is no tag 7"),
+    ("/b/demo-app?cursor=bad", 400, "That page link has expired."),
+    ("/b/other-app", 404, "There is no board roadmap in project other-app"),
+    ("/b/demo-app/secret", 404, "There is no board secret"),
+    ("/b/demo-app/features/99", 404, "There is no feature 99"),
+    ("/b/demo-app/features/-1", 404, "addressed by its number"),
+    ("/b/demo-app/features/1x", 404, "addressed by its number"),
+    ("/b/demo-app/a/b/c", 404, "no page at this address"),
+    ("/assets/board-000000000000.css", 404, "no file at this address"),
+  ])
+  func problemsAreHTMLPagesWithTheirStatus(_ target: String, _ status: Int, _ message: String)
+    async
+  {
+    let response = await Self.get(target)
+    #expect(response.status == status)
+    #expect(response.headers["Content-Type"] == "text/html; charset=utf-8")
+    #expect(response.headers["Cache-Control"] == "no-store")
+    #expect(response.headers["Content-Security-Policy"] != nil)
+    #expect(Self.body(response).contains(message))
+  }
+
+  @Test func aFailingStoreIsA503Page() async {
+    var source = FixtureBoardSource()
+    source.failing = true
+    let response = await Self.get("/b/demo-app", source: source)
+    #expect(response.status == 503)
+    #expect(Self.body(response).contains("could not be read"))
+  }
+
+  @Test(arguments: WebAsset.all)
+  func assetsAreCachedForAYearAndRevalidateWith304(_ asset: WebAsset) async {
+    let response = await Self.get(asset.path)
+    #expect(response.status == 200)
+    #expect(response.body == asset.body)
+    #expect(response.headers["Content-Type"] == asset.contentType)
+    #expect(response.headers["ETag"] == asset.etag)
+    #expect(response.headers["Cache-Control"] == "public, max-age=31536000, immutable")
+    #expect(response.headers["X-Content-Type-Options"] == "nosniff")
+    let again = await Self.get(asset.path, headers: ["If-None-Match": "\"x\", " + asset.etag])
+    #expect(again.status == 304)
+    #expect(again.body.isEmpty)
+    #expect(again.headers["ETag"] == asset.etag)
+    let other = await Self.get(asset.path, headers: ["If-None-Match": "\"other\""])
+    #expect(other.status == 200)
+  }
+
+  @Test func themeStylesheetIsVersionedByItsContent() async throws {
+    let page = Self.body(await Self.get("/b/demo-app"))
+    let href = try #require(
+      MarkupScanner.tags(page).first { $0.attribute("href")?.contains("theme.css") == true }?
+        .attribute("href"))
+    let current = await Self.get(href)
+    #expect(current.status == 200)
+    #expect(current.headers["Content-Type"] == "text/css; charset=utf-8")
+    #expect(current.headers["Cache-Control"] == "public, max-age=31536000, immutable")
+    let css = Self.body(current)
+    #expect(css.contains(".stage-3{--stage:#3366FF}"))
+    #expect(css.contains("prefers-color-scheme: dark"))
+    let stale = await Self.get("/b/demo-app/theme.css?board=roadmap&v=old")
+    #expect(stale.headers["Cache-Control"] == "public, no-cache")
+    #expect(Self.body(stale) == css)
+    let etag = try #require(current.headers["ETag"])
+    let revalidated = await Self.get(href, headers: ["If-None-Match": etag])
+    #expect(revalidated.status == 304)
+  }
+
+  @Test func rateLimitedReadersGetA429Page() {
+    let response = WebBoardRoutes.tooManyRequests(retryAfter: 7)
+    #expect(response.status == 429)
+    #expect(response.headers["Retry-After"] == "7")
+    #expect(String(decoding: response.body, as: UTF8.self).contains("Try again in 7 s."))
+  }
+
+  @Test func otherMethodsGetA405PageWithAllow() {
+    let response = WebBoardRoutes.methodNotAllowed()
+    #expect(response.status == 405)
+    #expect(response.headers["Allow"] == "GET, HEAD")
+    #expect(response.headers["Content-Security-Policy"] != nil)
+  }
+
+  @Test func handlesOnlyItsOwnPaths() {
+    #expect(WebBoardRoutes.handles(path: "/b/demo-app"))
+    #expect(WebBoardRoutes.handles(path: "/assets/board-1.css"))
+    #expect(!WebBoardRoutes.handles(path: "/bx"))
+    #expect(!WebBoardRoutes.handles(path: "/api/v1/demo-app/board"))
+    #expect(!WebBoardRoutes.handles(path: "/get/ns/key"))
+  }
+
+  @Test(
+    arguments: [
+      ("rb_voter=abc", "abc"), ("a=1; rb_voter=u:1@x", "u:1@x"), ("rb_voter=", nil),
+      ("rb_voter=has space", nil), ("xrb_voter=abc", nil), (nil, nil),
+      ("rb_voter=" + String(repeating: "a", count: 129), nil),
+    ] as [(String?, String?)])
+  func voterCookie(_ header: String?, _ voter: String?) {
+    #expect(WebBoardHeaders.voter(fromCookie: header) == voter)
+  }
+}
