@@ -43,7 +43,9 @@ let package = Package(
     .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),
     .target(
       name: "CounterService",
-      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI", "RoadmapSync"]),
+      dependencies: [
+        "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI", "RoadmapSync", "WebBoard",
+      ]),
     .target(
       name: "RoadmapCLI",
       dependencies: [
@@ -54,6 +56,8 @@ let package = Package(
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
     .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI", "HTTPServer"]),
+    // Headless Chromium through chromedriver against the built roadmapctl.
+    .testTarget(name: "WebBoardBrowserTests", dependencies: ["WebBoard", "roadmapctl"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(

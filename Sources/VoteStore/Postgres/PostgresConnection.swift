@@ -8,10 +8,22 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   private let connectionString: String
   private var handle: OpaquePointer?
   private var prepared: [String: String] = [:]
+  private let timeouts: PostgresTimeouts
+  private let availability: PostgresAvailability
+  /// The client's limit on one statement; raised while migrating.
+  private var clientMilliseconds: Int
 
-  /// Connects; throws `.io` when the server cannot be reached or refuses the login.
-  init(connectionString: String) throws(VoteStoreError) {
+  /// Connects; throws `.io` when the server cannot be reached or refuses the login, and
+  /// `.timedOut` when it does not answer within `timeouts.connectMilliseconds`.
+  init(
+    connectionString: String, timeouts: PostgresTimeouts = .init(),
+    availability: PostgresAvailability? = nil
+  ) throws(VoteStoreError) {
     self.connectionString = connectionString
+    self.timeouts = timeouts
+    self.availability =
+      availability ?? PostgresAvailability(retryMilliseconds: timeouts.retryMilliseconds)
+    clientMilliseconds = timeouts.clientMilliseconds
     try connect()
   }
 
@@ -19,9 +31,19 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
 
   private func connect() throws(VoteStoreError) {
     close()
-    // The caller's string is expanded last, so its own connect_timeout (if any) wins.
-    let keywords = ["connect_timeout", "dbname"]
-    let values = ["10", connectionString]
+    if let refusal = availability.admit() { throw refusal }
+    // The caller's string is expanded last, so its own settings (if any) win. Keepalives
+    // and tcp_user_timeout bound a TCP connection whose peer vanished (ignored on a Unix
+    // socket, where the client's poll timeout does the same).
+    let connectSeconds = max(2, (timeouts.connectMilliseconds + 999) / 1000)
+    let keywords = [
+      "connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval",
+      "keepalives_count", "tcp_user_timeout", "dbname",
+    ]
+    let values = [
+      String(connectSeconds), "1", "5", "2", "3", String(timeouts.clientMilliseconds),
+      connectionString,
+    ]
     let connection = withCStrings(keywords) { keywordPointers in
       withCStrings(values) { valuePointers in
         PQconnectdbParams(keywordPointers, valuePointers, 1)
@@ -33,13 +55,39 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     guard PQstatus(connection) == CONNECTION_OK else {
       let message = Self.message(PQerrorMessage(connection))
       PQfinish(connection)
-      throw VoteStoreError(.io, "cannot connect to PostgreSQL: \(message)")
+      let timedOut = message.contains("timeout expired")
+      if timedOut { availability.down("connecting timed out") } else { availability.probeEnded() }
+      throw VoteStoreError(
+        timedOut ? .timedOut : .io,
+        "cannot connect to PostgreSQL"
+          + (timedOut ? " within \(connectSeconds) s" : "") + ": \(message)")
     }
     handle = connection
+    availability.up()
+    guard PQsetnonblocking(connection, 1) == 0 else {
+      close()
+      throw VoteStoreError(.io, "cannot make the PostgreSQL connection non-blocking")
+    }
     // Waiting for a row lock longer than this is reported as busy rather than hanging.
     try execute(
-      "SET lock_timeout = '10s'; SET application_name = 'roadmapctl'; "
-        + "SET client_min_messages = warning")
+      "SET lock_timeout = '10s'; SET statement_timeout = \(max(0, timeouts.statementMilliseconds)); "
+        + "SET application_name = 'roadmapctl'; SET client_min_messages = warning")
+  }
+
+  /// Runs `body` with the server's and the client's statement limits lifted to `seconds`
+  /// (migrations may take longer than a vote).
+  func withLongTimeouts<T>(
+    seconds: Int, _ body: () throws(VoteStoreError) -> T
+  ) throws(VoteStoreError) -> T {
+    try execute("SET statement_timeout = \(seconds * 1000)")
+    clientMilliseconds = seconds * 1000
+    defer {
+      clientMilliseconds = timeouts.clientMilliseconds
+      if isConnected {
+        try? execute("SET statement_timeout = \(max(0, timeouts.statementMilliseconds))")
+      }
+    }
+    return try body()
   }
 
   /// Whether the connection is (as far as libpq knows) alive.
@@ -62,15 +110,19 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
       name = existing
     } else {
       name = "roadmap_\(prepared.count)"
-      let result = PQprepare(handle, name, sql, Int32(parameters.count), nil)
+      let count = Int32(parameters.count)
+      let result = try roundTrip(doing: sql) { PQsendPrepare(handle, name, sql, count, nil) }
       _ = try rows(result, doing: sql)
       prepared[sql] = name
     }
     let values = parameters.map { $0.map { strdup($0) } ?? nil }
     defer { for value in values { free(value) } }
     let pointers = values.map { UnsafePointer($0) }
-    let result = pointers.withUnsafeBufferPointer { buffer in
-      PQexecPrepared(handle, name, Int32(parameters.count), buffer.baseAddress, nil, nil, 0)
+    let result = try roundTrip(doing: sql) {
+      pointers.withUnsafeBufferPointer { buffer in
+        PQsendQueryPrepared(
+          handle, name, Int32(parameters.count), buffer.baseAddress, nil, nil, 0)
+      }
     }
     return try rows(result, doing: sql)
   }
@@ -78,7 +130,101 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   /// Runs statements without parameters (transaction control, schema).
   func execute(_ sql: String) throws(VoteStoreError) {
     guard let handle else { throw VoteStoreError(.io, "the PostgreSQL connection is closed") }
-    _ = try rows(PQexec(handle, sql), doing: sql)
+    _ = try rows(try roundTrip(doing: sql) { PQsendQuery(handle, sql) }, doing: sql)
+  }
+
+  /// Sends with `send` and waits for the result, each wait on the socket bounded by the
+  /// client timeout: the result (the first error, else the last result), or `.timedOut`
+  /// (the connection is then dropped: its state is unknown).
+  private func roundTrip(
+    doing sql: String, _ send: () -> Int32
+  ) throws(VoteStoreError) -> OpaquePointer? {
+    if let refusal = availability.admit() { throw refusal }
+    guard let handle else { throw VoteStoreError(.io, "the PostgreSQL connection is closed") }
+    guard send() == 1 else {
+      let message = Self.message(PQerrorMessage(handle))
+      let lost = PQstatus(handle) != CONNECTION_OK
+      if lost { availability.probeEnded() } else { availability.up() }
+      throw VoteStoreError(.io, "PostgreSQL connection \(lost ? "lost" : "failed"): \(message)")
+    }
+    let deadline = currentMilliseconds() &+ Int64(clientMilliseconds)
+    while true {
+      let flushed = PQflush(handle)
+      if flushed == 0 { break }
+      if flushed < 0 { throw lost(handle) }
+      try wait(handle, events: Int16(POLLIN | POLLOUT), until: deadline, doing: sql)
+      if PQconsumeInput(handle) == 0 { throw lost(handle) }
+    }
+    var kept: OpaquePointer?
+    while true {
+      while PQisBusy(handle) != 0 {
+        try wait(handle, events: Int16(POLLIN), until: deadline, doing: sql)
+        if PQconsumeInput(handle) == 0 {
+          PQclear(kept)
+          throw lost(handle)
+        }
+      }
+      guard let result = PQgetResult(handle) else { break }
+      let status = PQresultStatus(result)
+      let isError = status != PGRES_COMMAND_OK && status != PGRES_TUPLES_OK
+      if kept == nil || isError && Self.isSuccess(kept) {
+        PQclear(kept)
+        kept = result
+      } else if !isError && Self.isSuccess(kept) {
+        PQclear(kept)
+        kept = result
+      } else {
+        PQclear(result)
+      }
+    }
+    availability.up()
+    return kept
+  }
+
+  private static func isSuccess(_ result: OpaquePointer?) -> Bool {
+    guard let result else { return false }
+    let status = PQresultStatus(result)
+    return status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK
+  }
+
+  /// Waits until the socket is ready for `events`, or throws `.timedOut` at `deadline`.
+  private func wait(
+    _ handle: OpaquePointer, events: Int16, until deadline: Int64, doing sql: String
+  ) throws(VoteStoreError) {
+    let socket = PQsocket(handle)
+    while true {
+      let remaining = deadline &- currentMilliseconds()
+      if remaining <= 0 {
+        close()
+        availability.down("no answer within \(clientMilliseconds) ms")
+        throw VoteStoreError(
+          .timedOut,
+          "PostgreSQL did not answer within \(clientMilliseconds) ms (\(Self.summary(sql))); "
+            + "the connection was dropped")
+      }
+      var descriptor = pollfd(fd: socket, events: events, revents: 0)
+      let ready = poll(&descriptor, 1, Int32(clamping: remaining))
+      if ready > 0 { return }
+      if ready < 0 && errno != EINTR {
+        let message = String(cString: strerror(errno))
+        close()
+        availability.probeEnded()
+        throw VoteStoreError(.io, "waiting for PostgreSQL failed: \(message)")
+      }
+    }
+  }
+
+  private func lost(_ handle: OpaquePointer) -> VoteStoreError {
+    let message = Self.message(PQerrorMessage(handle))
+    close()
+    availability.probeEnded()  // a lost connection is rebuilt at once; only timeouts fail fast
+    return VoteStoreError(.io, "PostgreSQL connection lost: \(message)")
+  }
+
+  /// The first words of a statement, for messages.
+  private static func summary(_ sql: String) -> String {
+    let words = sql.split(whereSeparator: { $0 == " " || $0 == "\n" }).prefix(4)
+    return words.joined(separator: " ") + (words.count == 4 ? " …" : "")
   }
 
   /// Runs `body` in a transaction; rolls back when it throws.

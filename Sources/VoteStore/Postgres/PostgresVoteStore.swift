@@ -20,15 +20,25 @@ public final class PostgresVoteStore: VoteStore {
   /// Connects `poolSize` connections with a libpq connection string (`postgresql://…` or
   /// `host=… dbname=…`) and creates the tables if they do not exist.
   ///
-  /// Throws `.io` when the server cannot be reached, `.invalid` when the schema is newer
+  /// Every wait on the server is bounded by `timeouts` (see ``PostgresTimeouts``): a frozen
+  /// server makes calls throw `.timedOut` within the bound rather than hang.
+  ///
+  /// Throws `.io` when the server cannot be reached, `.incompatible` when the schema is newer
   /// than this build. The initializer blocks while it connects: call it at start-up.
-  public init(connectionString: String, poolSize: Int = 8) throws(VoteStoreError) {
+  public init(
+    connectionString: String, poolSize: Int = 8, timeouts: PostgresTimeouts = .init()
+  ) throws(VoteStoreError) {
     var connections: [PostgresConnection] = []
+    let availability = PostgresAvailability(retryMilliseconds: timeouts.retryMilliseconds)
     do throws(VoteStoreError) {
       for _ in 0..<max(1, poolSize) {
-        connections.append(try PostgresConnection(connectionString: connectionString))
+        connections.append(
+          try PostgresConnection(
+            connectionString: connectionString, timeouts: timeouts, availability: availability))
       }
-      try PostgresSchema.prepare(connections[0])
+      try connections[0].withLongTimeouts(seconds: 600) { () throws(VoteStoreError) in
+        try PostgresSchema.prepare(connections[0])
+      }
       voterKey = try PostgresSchema.voterKey(connections[0])
     } catch {
       for connection in connections { connection.close() }

@@ -96,8 +96,10 @@ public final class SQLiteVoteStore: VoteStore {
       // Without the hook, SQLite's own autocheckpoint (in the writer) stays on.
       try? writeConnection.execute("PRAGMA wal_autocheckpoint = 1000")
     }
+    let checkpointer = self.checkpointer
     writer = SQLiteWriter(
-      connection: writeConnection, maximumBatchSize: options.maximumBatchSize)
+      connection: writeConnection, maximumBatchSize: options.maximumBatchSize,
+      afterCommit: { writer in checkpointer.writerCommitted(writer) })
     readers = ConnectionPool(name: "VoteStore.reader", connections: readConnections)
   }
 
@@ -378,10 +380,19 @@ public final class SQLiteVoteStore: VoteStore {
   private func write<T>(
     _ work: @escaping (SQLiteConnection) throws(VoteStoreError) -> T
   ) async throws(VoteStoreError) -> T {
-    try await health.tracking { () async throws(VoteStoreError) -> T in
-      try await writer.write(work)
+    do throws(VoteStoreError) {
+      return try await health.tracking { () async throws(VoteStoreError) -> T in
+        try await writer.write(work)
+      }
+    } catch {
+      // A full disk: empty the WAL at once, so the space it holds is free for the next write.
+      if error.kind == .full { checkpointer.requestTruncate() }
+      throw error
     }
   }
+
+  /// How many checkpoints of each kind ran since the store opened.
+  var checkpoints: CheckpointCounts { checkpointer.checkpoints }
 
   /// Commits queued writes, finishes queued reads, and closes every connection.
   public func close() async {

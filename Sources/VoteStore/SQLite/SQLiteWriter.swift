@@ -9,12 +9,16 @@ final class SQLiteWriter: Sendable {
   private let thread: DatabaseThread
 
   /// Starts the writer thread; it owns `connection` from now on and closes it when done.
-  init(connection: SQLiteConnection, maximumBatchSize: Int) {
+  /// `afterCommit` runs on the writer thread after each group's callers were resumed.
+  init(
+    connection: SQLiteConnection, maximumBatchSize: Int,
+    afterCommit: @escaping @Sendable (SQLiteConnection) -> Void = { _ in }
+  ) {
     let queue = JobQueue<SQLiteConnection>()
     self.queue = queue
     let limit = max(1, maximumBatchSize)
     thread = DatabaseThread(name: "VoteStore.writer") {
-      var loop = GroupCommitLoop(connection: connection)
+      var loop = GroupCommitLoop(connection: connection, afterCommit: afterCommit)
       loop.run(queue: queue, limit: limit)
       connection.close()
     }
@@ -47,6 +51,7 @@ final class SQLiteWriter: Sendable {
 /// The writer thread's state: the connection and its transaction statements.
 private struct GroupCommitLoop {
   let connection: SQLiteConnection
+  let afterCommit: @Sendable (SQLiteConnection) -> Void
 
   mutating func run(queue: JobQueue<SQLiteConnection>, limit: Int) {
     var pending: [DatabaseJob<SQLiteConnection>] = []
@@ -108,6 +113,7 @@ private struct GroupCommitLoop {
       return []
     }
     for job in succeeded { job.finish() }
+    afterCommit(connection)
     return []
   }
 

@@ -207,3 +207,86 @@ private final class ClusterState: @unchecked Sendable {
 
   func get() -> (String, String, String, Bool)? { lock.withLock { value } }
 }
+
+/// A PostgreSQL cluster of a test's own (for tests that freeze or stop the server, so that
+/// no other test's database is affected). Stopped and removed by ``stop()``.
+final class SeparateCluster: @unchecked Sendable {
+  let connectionString: String
+  private let dir: String
+  private let data: String
+  private let bin: String
+  private let asRoot: Bool
+
+  fileprivate init(connectionString: String, dir: String, data: String, bin: String, asRoot: Bool) {
+    self.connectionString = connectionString
+    self.dir = dir
+    self.data = data
+    self.bin = bin
+    self.asRoot = asRoot
+  }
+
+  /// The postmaster and every process it started (backends, checkpointer, …).
+  func serverProcesses() throws -> [pid_t] {
+    let pidFile = try String(contentsOfFile: data + "/postmaster.pid", encoding: .utf8)
+    guard let postmaster = pid_t(pidFile.split(separator: "\n").first ?? "") else {
+      throw TestPostgresError(message: "no postmaster.pid in \(data)")
+    }
+    var pids = [postmaster]
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+      guard let pid = pid_t(entry),
+        let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+        let close = stat.lastIndex(of: ")")
+      else { continue }
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      if fields.count > 1, pid_t(fields[1]) == postmaster { pids.append(pid) }
+    }
+    return pids
+  }
+
+  /// Sends `signal` to the postmaster and all its children (SIGSTOP freezes the server).
+  func signalAll(_ signal: Int32) throws {
+    for pid in try serverProcesses() { kill(pid, signal) }
+  }
+
+  func stop() {
+    _ = try? serverProcesses().map { kill($0, SIGCONT) }
+    TestPostgres.stopSeparate(bin: bin, data: data, asRoot: asRoot)
+    try? FileManager.default.removeItem(atPath: dir)
+  }
+}
+
+extension TestPostgres {
+  /// Starts a cluster of the caller's own (not shared with other tests); nil when no
+  /// PostgreSQL server is installed here.
+  static func startSeparateCluster() throws -> SeparateCluster {
+    let bin = try binDirectory()
+    let dir = FileManager.default.temporaryDirectory
+      .appendingPathComponent("roadmap-pg-own-\(UUID().uuidString.prefix(8))")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    let asRoot = getuid() == 0
+    if asRoot { try run("/bin/chown", ["postgres:postgres", dir.path]) }
+    let data = dir.appendingPathComponent("data").path
+    try runServerTool(
+      bin + "/initdb",
+      ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"], asRoot: asRoot)
+    let options = [
+      "-c port=5432", "-c listen_addresses=''", "-c unix_socket_directories='\(dir.path)'",
+      "-c fsync=on", "-c max_connections=50", "-c dynamic_shared_memory_type=mmap",
+    ].joined(separator: " ")
+    try runServerTool(
+      bin + "/pg_ctl",
+      [
+        "-D", data, "-l", dir.appendingPathComponent("server.log").path, "-w", "-o", options,
+        "start",
+      ],
+      asRoot: asRoot)
+    return SeparateCluster(
+      connectionString: "host=\(dir.path) port=5432 user=postgres dbname=postgres", dir: dir.path,
+      data: data, bin: bin, asRoot: asRoot)
+  }
+
+  fileprivate static func stopSeparate(bin: String, data: String, asRoot: Bool) {
+    try? runServerTool(
+      bin + "/pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"], asRoot: asRoot)
+  }
+}

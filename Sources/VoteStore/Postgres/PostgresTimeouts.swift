@@ -1,0 +1,39 @@
+/// How long the PostgreSQL store waits for the server, so that a frozen or unreachable
+/// database never hangs a request.
+///
+/// Every wait is bounded: connecting (`connect_timeout`), each statement on the server
+/// (`statement_timeout`), each statement as seen by the client (a `poll` on the socket, which
+/// also catches a server that stopped answering altogether, e.g. `SIGSTOP`ped or behind a dead
+/// network path), and TCP itself (keepalives and `tcp_user_timeout`). A call that runs out of
+/// time throws ``VoteStoreError/Kind/timedOut``; its connection is dropped and rebuilt on a
+/// later call. After a timeout the store fails calls fast (`.timedOut` at once) for
+/// ``retryMilliseconds`` and then lets one call try again, so that requests answer in time
+/// and the store recovers by itself when the server answers again.
+public struct PostgresTimeouts: Sendable, Equatable {
+  /// The longest wait for a new connection, in milliseconds (libpq's `connect_timeout`,
+  /// rounded up to seconds, at least 2). Default 5,000.
+  public var connectMilliseconds: Int
+  /// The server's own limit on one statement (`statement_timeout`); default 5,000.
+  public var statementMilliseconds: Int
+  /// The client's limit on one statement's round trip; default 8,000 (above the statement
+  /// timeout, so a slow statement is the server's `57014` error rather than a dropped
+  /// connection).
+  public var clientMilliseconds: Int
+  /// How long calls fail fast after a timeout before one tries again; default 1,000.
+  public var retryMilliseconds: Int
+
+  /// Creates timeouts; every parameter has the default documented on its property.
+  public init(
+    connectMilliseconds: Int = 5000, statementMilliseconds: Int = 5000,
+    clientMilliseconds: Int = 8000, retryMilliseconds: Int = 1000
+  ) {
+    self.connectMilliseconds = connectMilliseconds
+    self.statementMilliseconds = statementMilliseconds
+    self.clientMilliseconds = clientMilliseconds
+    self.retryMilliseconds = retryMilliseconds
+  }
+
+  /// The longest a call waits before it is answered: a statement's client limit, or a
+  /// connection attempt, whichever is longer.
+  public var callBoundMilliseconds: Int { max(clientMilliseconds, connectMilliseconds) }
+}
