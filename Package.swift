@@ -35,7 +35,7 @@ let package = Package(
     .target(
       name: "HTTPServer",
       dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
-    .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
+    .target(name: "FeatureVoting", dependencies: ["RoadmapFormat", "VoteFirstAPI"]),
     // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
     // CounterService.
     .target(name: "WebBoard", dependencies: ["VoteFirstAPI", "HTTPServer"]),
@@ -43,7 +43,9 @@ let package = Package(
     .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),
     .target(
       name: "CounterService",
-      dependencies: ["HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
+      dependencies: [
+        "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI", "RoadmapSync", "WebBoard",
+      ]),
     .target(
       name: "RoadmapCLI",
       dependencies: [
@@ -54,6 +56,8 @@ let package = Package(
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
     .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI", "HTTPServer"]),
+    // Headless Chromium through chromedriver against the built roadmapctl.
+    .testTarget(name: "WebBoardBrowserTests", dependencies: ["WebBoard", "roadmapctl"]),
     .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
     .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
     .testTarget(
@@ -73,6 +77,7 @@ let package = Package(
       name: "FeatureVotingTests",
       dependencies: [
         "FeatureVoting", "RoadmapFormat", "HTTPServer", "CounterService", "VoteStore",
+        "VoteFirstAPI",
         "roadmapctl", "file-voter-stress",
       ]),
     // A helper process for FeatureVotingTests (two processes voting through one file); not a

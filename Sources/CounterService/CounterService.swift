@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import VoteStore
+import WebBoard
 
 /// The vote-counter routes: countapi.xyz and counterapi.dev v1 compatible, plus batch
 /// counts, health and metrics, over any ``VoteStore``.
@@ -22,6 +23,8 @@ public final class CounterService: Sendable {
   let metrics: ServiceMetrics
   /// The VoteFirst board API under `/api/v1/` (docs/votefirst-api.md), when given boards.
   let voteFirst: VoteFirstRouter?
+  /// The web board under `/b/` and `/assets/` (docs/web-board.md), when given boards.
+  let webBoard: WebBoardFront?
 
   /// Creates the service over `store`; with `boards` (on the same database), it also serves
   /// the VoteFirst board API under `/api/v1/`.
@@ -45,6 +48,12 @@ public final class CounterService: Sendable {
           store: store, boards: $0, configuration: configuration, limiter: limiter,
           metrics: metrics))
     }
+    self.webBoard = boards.map {
+      WebBoardFront(
+        context: VoteFirstContext(
+          store: store, boards: $0, configuration: configuration, limiter: limiter,
+          metrics: metrics))
+    }
   }
 
   /// The handler to give to an `HTTPServer`: answers `OPTIONS` preflights, refuses methods
@@ -58,6 +67,15 @@ public final class CounterService: Sendable {
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
     if let voteFirst, VoteFirstRouter.handles(request.path) {
       return await voteFirst.respond(to: request)
+    }
+    if let voteFirst, request.method != .options,
+      let project = RoadmapJSONRoute.project(of: request.path)
+    {
+      return await RoadmapJSONRoute.respond(
+        to: request, project: project, context: voteFirst.context)
+    }
+    if let webBoard, WebBoardRoutes.handles(path: request.path) {
+      return await webBoard.respond(to: request)
     }
     if request.method == .options {
       let start = RateLimiter.now()

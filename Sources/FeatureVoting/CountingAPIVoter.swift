@@ -134,12 +134,22 @@ public struct CountingAPIVoter: FeatureVoter {
     return try BoundedConcurrency.collect(results, order: distinct)
   }
 
-  /// A whole board as ``counts(for:)`` reads it; on a failure, each feature that could not be
-  /// read is 0 (a failed batch request falls back to one request per feature).
+  /// A whole board as ``counts(for:)`` reads it; each feature that could not be read is 0.
+  ///
+  /// A batch request the server refuses or answers oddly (one id it does not accept makes it
+  /// refuse the whole batch) falls back to one request per feature, so the other rows still get
+  /// their counts. A batch that fails for want of a server (offline, timed out, 429, 5xx) does
+  /// not: every row is 0 at once, instead of one more failing request per row.
   public func fetch(for features: [RoadmapFeature]) async -> [String: Int] {
     let distinct = features.distinctByID
-    if dialect.hasBatchRoute, let counts = try? await batchCounts(distinct) {
-      return counts
+    if dialect.hasBatchRoute {
+      do throws(VotingError) {
+        return try await batchCounts(distinct)
+      } catch  where [.refused, .badAnswer].contains(error.kind) {
+        // Fall through to one request per feature.
+      } catch {
+        return Dictionary(distinct.map { ($0.id, 0) }, uniquingKeysWith: { first, _ in first })
+      }
     }
     let results = await BoundedConcurrency.map(distinct, limit: maxConcurrentReads) { feature in
       .success(await self.fetch(for: feature))

@@ -13,9 +13,11 @@
 ///
 /// While the server shuts down (``Event/shutdownBegan``), a connection with nothing to do is
 /// closed at once; every request whose bytes the server already holds is answered first, the
-/// last one with `Connection: close`. The loop reads what a socket holds before it reports
-/// ``Event/shutdownBegan``, ``Event/responseReady(_:)`` or ``Event/writeDrained`` during a
-/// shutdown, so "nothing pending" there means nothing has arrived.
+/// last one with `Connection: close`. An idle connection is closed with
+/// ``Action/closeUnlessReadable``, so bytes that reached its socket are read and answered
+/// instead; and the loop reads what a socket holds before it reports
+/// ``Event/responseReady(_:)`` during a shutdown, so "nothing pending" there means nothing
+/// has arrived and the answer can carry `Connection: close`.
 struct ConnectionStateMachine {
   /// The timeouts, in nanoseconds.
   struct Timeouts: Equatable {
@@ -95,6 +97,11 @@ struct ConnectionStateMachine {
     case cancelTimer
     /// Shut down the write side and keep reading (discarding) until the peer closes.
     case lingerClose
+    /// Close the socket at once unless bytes are waiting in it; then read them and report
+    /// them (``Event/bytesRead(_:)`` or ``Event/endOfInput``) instead. For closing an idle
+    /// connection during shutdown: a request that reached the socket is answered, and the
+    /// time between the last look and the close is as short as the loop can make it.
+    case closeUnlessReadable
     /// Close the socket.
     case close
     /// Close the socket with a reset (`SO_LINGER` 0): the client stopped reading.
@@ -303,7 +310,7 @@ struct ConnectionStateMachine {
 
   private mutating func shutdownBegan(_ actions: inout [Action]) {
     draining = true
-    if case .idle = state { close(&actions) }
+    if case .idle = state { actions.append(.closeUnlessReadable) }
   }
 
   // MARK: - Parsing
@@ -391,10 +398,11 @@ struct ConnectionStateMachine {
     }
     setWatch(read: true, write: false, &actions)
     if parser.isAtRequestBoundary {
+      state = .idle(fresh: false)
       if draining {
-        close(&actions)
+        cancelTimer(&actions)
+        actions.append(.closeUnlessReadable)
       } else {
-        state = .idle(fresh: false)
         arm(.idle, now, &actions)
       }
     }

@@ -264,8 +264,9 @@ final class EventLoop: @unchecked Sendable {
 
   /// Stops accepting and tells every connection; those with nothing to do close at once.
   ///
-  /// Connections already in the kernel's accept queue are accepted first and every socket is
-  /// read before it is told, so a request that has reached the server is answered, with
+  /// Connections already in the kernel's accept queue are accepted first, and an idle
+  /// connection is closed only if its socket holds nothing (``ConnectionStateMachine/Action/
+  /// closeUnlessReadable``), so a request that has reached the server is answered, with
   /// `Connection: close`, rather than cut.
   private func beginDraining(_ grace: UInt64) {
     draining = true
@@ -277,7 +278,6 @@ final class EventLoop: @unchecked Sendable {
       listenFD = -1
     }
     for case let connection? in connections {
-      guard absorbReadable(connection) else { continue }
       connection.machine.handle(.shutdownBegan, now: now, into: &actions)
       perform(connection)
     }
@@ -424,6 +424,21 @@ final class EventLoop: @unchecked Sendable {
           connection.timerAt = 0
         case .lingerClose:
           shutdown(connection.fd, Int32(SHUT_WR))
+        case .closeUnlessReadable:
+          // Look and close back to back: the shorter the gap, the fewer requests can
+          // arrive in it unanswered.
+          do {
+            if let n = try SystemCall.recv(connection.fd, readBuffer), n > 0 {
+              let bytes = UnsafeRawBufferPointer(rebasing: readBuffer[0..<n])
+              bytes.withMemoryRebound(to: UInt8.self) {
+                connection.machine.handle(.bytesRead($0), now: now, into: &actions)
+              }
+            } else {
+              close(connection)
+            }
+          } catch {
+            close(connection)
+          }
         case .close:
           close(connection)
         case .reset:
@@ -438,16 +453,14 @@ final class EventLoop: @unchecked Sendable {
       }
       actions.removeAll(keepingCapacity: true)
       guard isOpen(connection), wrote, let outcome = flush(connection) else { return }
-      if case .writeDrained = outcome, draining {
-        guard absorbReadable(connection) else { return }
-      }
       connection.machine.handle(outcome, now: now, into: &actions)
     }
   }
 
-  /// Feeds the machine what the socket holds now, while shutting down (see
-  /// ``ConnectionStateMachine``), adding to ``actions``; false when the connection was closed
-  /// on a read error (``actions`` is then empty).
+  /// Feeds the machine what the socket holds now, while shutting down, before it decides
+  /// whether an answer is the connection's last (see ``ConnectionStateMachine``), adding to
+  /// ``actions``; false when the connection was closed on a read error (``actions`` is then
+  /// empty).
   private func absorbReadable(_ connection: Connection) -> Bool {
     guard draining else { return true }
     while connection.watchingRead
@@ -597,9 +610,6 @@ final class EventLoop: @unchecked Sendable {
 
   private func writable(_ connection: Connection) {
     guard let outcome = flush(connection) else { return }
-    if case .writeDrained = outcome {
-      guard absorbReadable(connection) else { return }
-    }
     connection.machine.handle(outcome, now: now, into: &actions)
     perform(connection)
   }
@@ -608,13 +618,14 @@ final class EventLoop: @unchecked Sendable {
 
   private func close(_ connection: Connection) {
     guard isOpen(connection) else { return }
+    // The socket first, the bookkeeping after (only this thread reuses descriptor numbers).
+    SystemCall.close(connection.fd)
     connections[Int(connection.fd)] = nil
     openCount -= 1
     if let key = connection.limitKey {
       let left = openByAddress[key, default: 1] - 1
       openByAddress[key] = left > 0 ? left : nil
     }
-    SystemCall.close(connection.fd)
   }
 
   private func watch(_ connection: Connection, read: Bool, write: Bool) {

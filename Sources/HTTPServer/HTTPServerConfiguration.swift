@@ -48,7 +48,8 @@ public struct HTTPServerConfiguration: Sendable {
   public var maxConnectionsPerAddress: Int? = HTTPServerConfiguration
     .defaultMaxConnectionsPerAddress
   /// Client addresses the per-address limit does not apply to, as numeric text (`10.0.0.5`,
-  /// `::1`): a reverse proxy's, whose connections carry every client. Default none.
+  /// `::1`): a reverse proxy's, whose connections carry every client. Default none. An IPv6
+  /// entry exempts its whole /64, the unit the limit counts.
   public var connectionLimitExemptAddresses: Set<String> = []
   /// How many dedicated threads run request handlers. Default
   /// ``defaultHandlerThreads`` (the number of active cores, at least 2).

@@ -83,7 +83,9 @@ public struct ReconcilePlan: Sendable, Hashable {
       if !fields.isEmpty { differences.append(FeatureDifference(ref: feature.id, fields: fields)) }
       let votes = boardVotes[feature.id] ?? 0
       let counted = counts?[feature.id]
-      let roadmapDrifts = feature.votes.map { $0 != votes } ?? false
+      // The JSON's votes against what the board gives back for them (a count of -3 the
+      // migration kept reads back as -3 while VoteFirst still counts 0).
+      let roadmapDrifts = feature.votes.map { $0 != (other.votes ?? 0) } ?? false
       let countDrifts = counted.map { $0 != votes } ?? false
       if roadmapDrifts || countDrifts {
         drift.append(

@@ -44,6 +44,23 @@ public enum ColorMath {
       blue: channel(a.blue, b.blue))
   }
 
+  /// `color`, moved towards white (`dark`) or black (`light`) in steps of 5 % just until it
+  /// reaches `ratio` on `background`; unchanged when it already does.
+  public static func readable(
+    _ color: ThemeColor, on background: ThemeColor, mode: ColorMode, ratio: Double = 4.5
+  ) -> ThemeColor {
+    let opaque = over(color, background)
+    guard contrast(opaque, on: background) < ratio else { return color }
+    let target =
+      mode == .dark
+      ? ThemeColor(red: 255, green: 255, blue: 255) : ThemeColor(red: 0, green: 0, blue: 0)
+    for step in 1...20 {
+      let candidate = mix(opaque, target, Double(step) / 20)
+      if contrast(candidate, on: background) >= ratio { return candidate }
+    }
+    return target
+  }
+
   /// White or near-black, whichever reads better on `color`.
   public static func readableText(on color: ThemeColor) -> ThemeColor {
     let white = ThemeColor(red: 255, green: 255, blue: 255)

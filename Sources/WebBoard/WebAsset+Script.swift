@@ -24,11 +24,16 @@ extension WebAsset {
       }
       var voter = null;
       try { voter = window.localStorage.getItem(KEY); } catch (e) { voter = null; }
+      var fresh = false;
       if (!voter || !/^[A-Za-z0-9_\-.:@+=\/]{1,128}$/.test(voter)) {
         voter = newID();
+        fresh = true;
         try { window.localStorage.setItem(KEY, voter); } catch (e) { /* private mode */ }
       }
-      var cookieKnown = document.cookie.split(/;\s*/).indexOf(COOKIE + "=" + voter) >= 0;
+      // The server drew the page for the voter in the cookie. A new voter holds no votes; a
+      // known voter whose cookie was missing (cleared, expired) asks for its votes once.
+      var drawnForVoter = fresh ||
+        document.cookie.split(/;\s*/).indexOf(COOKIE + "=" + voter) >= 0;
       document.cookie = COOKIE + "=" + voter + "; Path=/b; Max-Age=31536000; SameSite=Lax";
 
       var status = document.getElementById("vote-status");
@@ -113,7 +118,7 @@ extension WebAsset {
         button.disabled = false;
         button.addEventListener("click", function () { toggle(button); });
         var id = button.getAttribute("data-feature");
-        if (!cookieKnown && !seen[id]) {
+        if (!drawnForVoter && !seen[id]) {
           seen[id] = true;
           request("GET", "/features/" + id).then(function (answer) {
             if (answer.ok && answer.json && !busy[id]) {

@@ -51,6 +51,13 @@ public struct WebBoardRoutes: Sendable {
     }
   }
 
+  /// The page for a method other than `GET` or `HEAD`: 405 with `Allow`.
+  public static func methodNotAllowed() -> HTTPResponse {
+    var response = problem(405, "Method not allowed", "The board's pages are read with GET.")
+    response.headers.replaceOrAdd(name: "Allow", value: "GET, HEAD")
+    return response
+  }
+
   /// The page a rate-limited reader gets: 429 with `Retry-After`.
   public static func tooManyRequests(retryAfter seconds: Int) -> HTTPResponse {
     var response = problem(

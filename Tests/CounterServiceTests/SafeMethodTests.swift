@@ -56,6 +56,25 @@ import Testing
     await h.tearDown()
   }
 
+  @Test func headOnCreateReadsTheNamedKeyOnly() async throws {
+    let h = try ServiceHarness()
+    let nameError = #"{"error":"namespace and key must match ^[A-Za-z0-9_\\-.]{3,64}$"}"#
+    let dotsError = #"{"error":"namespace and key must not be made of dots only"}"#
+    for (target, status, body) in [
+      ("/create?namespace=n&key=feature1", 400, nameError),
+      ("/create?namespace=ns1&key=b%20d", 400, nameError),
+      ("/create?namespace=ns1&key=...", 400, dotsError),
+      ("/create?namespace=ns1", 404, #"{"value":null}"#),
+      ("/create?namespace=ns1&key=", 404, #"{"value":null}"#),
+    ] {
+      let answer = await h.call(target, method: .head)
+      #expect(answer.status == status, "\(target)")
+      #expect(answer.body == body, "\(target)")
+    }
+    #expect(await h.call("/stats").object["keys_created"] as? Int == 0)
+    await h.tearDown()
+  }
+
   @Test func headDrawsOnTheReadLimitNotTheWriteLimit() async throws {
     let h = try ServiceHarness { $0.writeLimit = RateLimit(burst: 1, perSecond: 0.001) }
     for _ in 0..<5 {

@@ -146,3 +146,40 @@ struct CountingAPIVoterLiveTests {
     await service.stop()
   }
 }
+
+/// The board read's fallback: one refused key does not blank the board; no server does not
+/// cost one failing request per row.
+@Suite("CountingAPIVoter board fallback")
+struct BoardFallbackTests {
+  @Test("a batch refused for one bad id falls back to one read per feature")
+  func refusedBatchFallsBack() async throws {
+    let service = try LiveCounter()
+    let writer = CountingAPIVoter(server: service.url, namespace: "ns1", dialect: .countapi)
+    _ = try await writer.castVote(for: RoadmapFeature(id: "2"))
+    let voter = CountingAPIVoter(server: service.url, namespace: "ns1", readRetry: .none)
+    let board = features("1", "2", "bad id")
+    let refused = await votingError { try await voter.counts(for: board) }
+    #expect(refused?.kind == .refused && refused?.status == 400)
+    #expect(await voter.fetch(for: board) == ["1": 0, "2": 1, "bad id": 0])
+    await service.stop()
+  }
+
+  @Test("with no server, a board read is one failed batch, not one failure per row")
+  func offlineBoardIsOneRequest() async throws {
+    let failing = RequestLog()
+    let server = try LocalServer { router in
+      router.get("/counts/:ns") { request in
+        failing.append(request)
+        return json(#"{"error":"down"}"#, status: 503)
+      }
+    }
+    let voter = CountingAPIVoter(server: server.url, namespace: "ns1", readRetry: quickRetry)
+    let board = (0..<50).map { RoadmapFeature(id: "\($0)") }
+    let counts = await voter.fetch(for: board)
+    #expect(counts.count == 50 && counts.values.allSatisfy { $0 == 0 })
+    // The batch and its two retries; no per-row reads.
+    #expect(server.targets.count == 3)
+    #expect(failing.requests.count == 3)
+    await server.stop()
+  }
+}

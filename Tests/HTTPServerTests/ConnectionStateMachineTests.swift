@@ -61,6 +61,7 @@ import Testing
     case .armTimer(let timer, let at): return "timer \(timer) @\(at)"
     case .cancelTimer: return "no timer"
     case .lingerClose: return "linger"
+    case .closeUnlessReadable: return "close unless readable"
     case .close: return "close"
     case .reset: return "reset"
     }
@@ -244,12 +245,22 @@ import Testing
   // MARK: - Graceful shutdown (issue 7, item 10)
 
   @Test func shutdownClosesAnIdleConnectionAtOnce() {
-    check([(1, .shutdown, ["close"])])
+    check([(1, .shutdown, ["close unless readable"])])
     check([
       (1, .bytes(Self.get), ["no timer", "dispatch GET /a"]),
       (2, .respond(200), ["send 200 keep-alive"]),
       (3, .drained, ["timer idle @63"]),
-      (4, .shutdown, ["close"]),
+      (4, .shutdown, ["close unless readable"]),
+    ])
+  }
+
+  @Test func aRequestFoundInTheSocketOfAnIdleConnectionAtShutdownIsAnswered() {
+    // The loop looked once more before closing and found a request: it is answered.
+    check([
+      (1, .shutdown, ["close unless readable"]),
+      (1, .bytes(Self.get), ["no timer", "dispatch GET /a"]),
+      (2, .respond(200), ["send 200 close"]),
+      (3, .drained, ["linger", "timer linger @5"]),
     ])
   }
 
@@ -288,14 +299,12 @@ import Testing
       (2, .respond(200), ["send 200 keep-alive"]),
       (2, .blocked, ["watch rw", "timer write @22"]),
       (3, .shutdown, []),
-      (4, .drained, ["watch r", "close"]),
+      (4, .drained, ["watch r", "no timer", "close unless readable"]),
     ])
   }
 
   @Test func anUnknownMethodDuringShutdownIsAnsweredWithClose() {
-    check([
-      (1, .shutdown, ["close"])
-    ])
+    check([(1, .shutdown, ["close unless readable"])])
     check([
       (1, .bytes("BREW / HTTP/1.1\r\nHost: x\r\n"), []),
       (2, .shutdown, []),

@@ -66,6 +66,9 @@ import Testing
       ["migrate", "roadmap.json", "--server", server, "--project", "demo-app", "--key", "t"],
       in: directory)
     #expect(unreachable.exitCode == 1)
-    #expect(unreachable.stderrText.contains("Error: cannot reach \(server)/api/v1/demo-app/export"))
+    #expect(
+      unreachable.stderrText.contains(
+        "Error: GET the export of project demo-app on \(server) failed: \(server)/api/v1/demo-app/export:"
+      ))
   }
 }

@@ -80,7 +80,8 @@ import Testing
       Row(
         "/counts/app.example?keys=feature1,feature2,likes,nothing", 200,
         #"{"counts":{"feature1":0,"feature2":10,"likes":3,"nothing":0}}"#),
-      Row("/counts/app.example", 400, nil),
+      // Without keys: every counter of the namespace, one page (issue 9).
+      Row("/counts/app.example", 200, nil),
       Row("/nowhere", 404, #"{"error":"not found"}"#),
     ]
     for row in rows {
@@ -90,6 +91,10 @@ import Testing
       #expect(answer.header("Access-Control-Allow-Origin") == "*", "\(row.target)")
       #expect(answer.header("X-Path") != nil, "\(row.target)")
     }
+
+    let listing = try await server.get("/counts/app.example")
+    #expect(listing.body.contains(#""likes":3"#), "\(listing.body)")
+    #expect(listing.body.contains(#""next":null"#), "\(listing.body)")
 
     let info = try await server.get("/info/app.example/resettable")
     #expect(info.status == 200)

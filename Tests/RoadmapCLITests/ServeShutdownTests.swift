@@ -23,9 +23,9 @@ import Testing
     var isVote: Bool
   }
 
-  /// Three rounds, each a fresh server with 64 connections, half voting (a durable write)
+  /// Five rounds, each a fresh server with 64 connections, half voting (a durable write)
   /// and half reading, stopped with SIGTERM in full flow.
-  @Test(arguments: 1...3)
+  @Test(arguments: 1...5)
   func sigtermUnderLoadAnswersEveryRequestTheServerHolds(round: Int) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -8,12 +8,22 @@ enum SyncSupport {
   static let token = "sync-test-token"
 
   /// Starts `roadmapctl serve` with the admin token, no rate limits, in `directory/name`.
-  static func serve(in directory: TemporaryDirectory, name: String) async throws -> ServeProcess {
+  static func serve(
+    in directory: TemporaryDirectory, name: String, writeLimit: Int = 0
+  ) async throws -> ServeProcess {
     let data = directory.url.appendingPathComponent(name)
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
     return try await ServeProcess.start(
       dataDirectory: data,
-      ["--admin-token", token, "--read-limit", "0", "--write-limit", "0"])
+      ["--admin-token", token, "--read-limit", "0", "--write-limit", String(writeLimit)])
+  }
+
+  /// The project's export document, read with the admin token.
+  static func export(_ server: ServeProcess, _ project: String) async throws -> [String: Any] {
+    let answer = try await server.get(
+      "/api/v1/\(project)/export", headers: ["Authorization": "Bearer \(token)"])
+    #expect(answer.status == 200, "\(answer.body)")
+    return answer.object
   }
 
   /// `http://127.0.0.1:PORT`.

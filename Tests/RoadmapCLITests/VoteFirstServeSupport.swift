@@ -2,6 +2,22 @@ import Foundation
 import Testing
 import VoteFirstAPI
 
+/// Which store a VoteFirst end-to-end test runs `roadmapctl serve` on.
+enum BoardBackend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  case sqlite
+  case postgres
+
+  var testDescription: String { rawValue }
+
+  /// The `serve` arguments that pick this store (a new database for PostgreSQL).
+  func arguments() async throws -> [String] {
+    switch self {
+    case .sqlite: return []
+    case .postgres: return ["--postgres", try await ServePostgres.shared.newDatabase()]
+    }
+  }
+}
+
 /// A real `roadmapctl serve` on port 0 with an admin token, and VoteFirst clients for it.
 struct VoteFirstServer {
   static let token = "vf-admin-token"
@@ -27,12 +43,13 @@ struct VoteFirstServer {
   }
 
   /// A client with the admin token (or `token`).
-  func admin(_ project: String = "demo-app", token: String? = VoteFirstServer.token)
-    -> VoteFirstHTTPClient
-  {
+  func admin(
+    _ project: String = "demo-app", token: String? = VoteFirstServer.token,
+    timeout: TimeInterval = 30
+  ) -> VoteFirstHTTPClient {
     VoteFirstHTTPClient(
       configuration: VoteFirstClientConfiguration(
-        baseURL: baseURL, project: project, adminToken: token),
+        baseURL: baseURL, project: project, adminToken: token, timeout: timeout),
       voterID: "admin")
   }
 
@@ -45,9 +62,10 @@ struct VoteFirstServer {
 
   /// Runs `body` against a fresh server and stops it afterwards, also when `body` throws.
   static func with(
-    _ arguments: [String] = [], _ body: (VoteFirstServer) async throws -> Void
+    _ backend: BoardBackend, _ arguments: [String] = [],
+    _ body: (VoteFirstServer) async throws -> Void
   ) async throws {
-    let server = try await start(arguments)
+    let server = try await start(try await backend.arguments() + arguments)
     do {
       try await body(server)
     } catch {

@@ -30,46 +30,53 @@ import Testing
     return result.stderrText.replacingOccurrences(of: file.path, with: "FILE")
   }
 
+  static let header = "Error: nothing was imported: FILE has "
+
   @Test func aWrongShapeNamesThePlaceInWords() async throws {
     #expect(
       try await Self.refuse(#"[{"id":"1"}]"#)
-        == "Error: nothing was imported: FILE has 1 problem:\n"
-        + "  FILE:1:1: the top level: expected an object "
-        + "({\"version\":2,\"voterKey\":…,\"counters\":[…]}), found an array.\n")
+        == Self.header + "1 problem:\n"
+        + #"  FILE:1:1: the top level: expected an object ({"version":2,"voterKey":…,"counters":[…]}), found an array."#
+        + "\n")
+    // Every bad record is reported, each with its line, column, path and counter.
     let second = Self.record.replacingOccurrences(of: #""value":3"#, with: #""value":"3""#)
-    let mismatch = try await Self.refuse(#"{"version":1,"counters":[\#(Self.record),\#(second)]}"#)
+      .replacingOccurrences(of: "feature1", with: "feature2")
+    let third = Self.record.replacingOccurrences(of: #""value":3"#, with: #""value":null"#)
+      .replacingOccurrences(of: "feature1", with: "feature3")
+    let mismatch = try await Self.refuse(
+      "{\"version\":1,\"counters\":[\n\(Self.record),\n\(second),\n\(third)]}")
+    #expect(mismatch.hasPrefix(Self.header + "2 problems:\n"), "\(mismatch)")
     #expect(
-      mismatch.hasSuffix(
-        ": counters[1].record.value (counter 2, app.example/feature1): expected an integer, found a string.\n"
-      ),
-      "\(mismatch)")
+      mismatch.contains(
+        "\n  FILE:3:70: counters[1].record.value (counter 2, app.example/feature2): expected an integer, found a string.\n"
+      ), "\(mismatch)")
+    #expect(
+      mismatch.contains(
+        "\n  FILE:4:70: counters[2].record.value (counter 3, app.example/feature3): expected an integer, found null.\n"
+      ), "\(mismatch)")
     let missing = Self.record.replacingOccurrences(of: #""key":"feature1","#, with: "")
     #expect(
       try await Self.refuse(#"{"version":1,"counters":[\#(missing)]}"#)
-        .hasSuffix(#": counters[0].record (counter 1): the member "key" is missing."# + "\n"))
-    let null = Self.record.replacingOccurrences(of: #""value":3"#, with: #""value":null"#)
-    #expect(
-      try await Self.refuse(#"{"version":1,"counters":[\#(null)]}"#)
         .hasSuffix(
-          ": counters[0].record.value (counter 1, app.example/feature1): expected an integer, "
-            + "found null.\n"))
+          #"  FILE:1:36: counters[0].record (counter 1): the member "key" is missing."# + "\n"))
     let huge = Self.record.replacingOccurrences(
       of: #""value":3"#, with: #""value":99999999999999999999"#)
     let tooBig = try await Self.refuse(#"{"version":1,"counters":[\#(huge)]}"#)
     #expect(
       tooBig.contains(
-        "FILE:1:95: counters[0].record.value (counter 1, app.example/feature1): "
-          + "99999999999999999999 is out of range"),
-      "\(tooBig)")
+        "FILE:1:95: counters[0].record.value (counter 1, app.example/feature1): 99999999999999999999 is out of range"
+      ), "\(tooBig)")
   }
 
   @Test func syntaxErrorsHaveALineAndColumn() async throws {
     let broken = try await Self.refuse("{\"version\":1,\n  \"counters\": [x]}\n")
-    #expect(broken.hasPrefix("Error: FILE:2:16: not valid JSON: "), "\(broken)")
     #expect(
-      try await Self.refuse("  \n").hasSuffix(
-        "FILE is empty; expected a 'roadmapctl votes export' file (JSON: {\"version\":1,\"counters\":[…]}).\n"
-      ))
+      broken == "Error: FILE:2:16: not valid JSON: unexpected 'x' where a value should be.\n",
+      "\(broken)")
+    #expect(
+      try await Self.refuse("  \n")
+        == "Error: FILE is empty; expected a 'roadmapctl votes export' file (JSON: {\"version\":1,\"counters\":[…]}).\n"
+    )
     let binary = try await Self.refuse("", bytes: [0x50, 0x4B, 0x03, 0x04, 0x00, 0xFF, 0xFE])
     #expect(binary.hasPrefix("Error: FILE is not a text file; expected "), "\(binary)")
   }
@@ -78,7 +85,7 @@ import Testing
     // Valid JSON of the right shape that the store refuses (a negative count).
     let negative = Self.record.replacingOccurrences(of: #""value":3"#, with: #""value":-3"#)
     let refused = try await Self.refuse(#"{"version":1,"counters":[\#(negative)]}"#)
-    #expect(refused.hasPrefix("Error: nothing was imported: "), "\(refused)")
+    #expect(refused.contains(": -3 is out of range: a count must be 0 to "), "\(refused)")
     // An existing, empty data directory keeps existing, without a database in it.
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -88,6 +95,19 @@ import Testing
     #expect(result.exitCode == 1)
     let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
     #expect(left == ["wrong.json"], "\(left)")
+  }
+
+  @Test func aDataDirThatCannotBeOpenedIsLeftAsItWas() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let good = try directory.write("one.json", #"{"version":1,"counters":[\#(Self.record)]}"#)
+    let notADirectory = try directory.write("data", "a plain file, not a directory\n")
+    let result = try await Roadmapctl.run(
+      ["votes", "import", good.path, "--data-dir", notADirectory.path])
+    #expect(result.exitCode == 1)
+    #expect(result.stderrText.hasPrefix("Error: "), "\(result.stderrText)")
+    #expect(
+      try String(contentsOf: notADirectory, encoding: .utf8) == "a plain file, not a directory\n")
   }
 
   @Test func theSummaryCountsInGoodEnglish() async throws {

@@ -133,6 +133,20 @@ struct PlanTests {
     #expect(plan.inSync, "\(plan)")
   }
 
+  @Test("reconcile: a count VoteFirst cannot hold, kept by the migration, is no drift")
+  func keptCountIsNoDrift() throws {
+    let features = try SyncFixtures.features(#"[{"id":"1","votes":-3},{"id":"2","votes":0}]"#)
+    var board = applied(
+      MigrationPlan.make(features: features, mapping: RoadmapMapping(), board: .empty),
+      to: .empty)
+    #expect(ReconcilePlan.make(roadmap: features, board: board).inSync)
+    board.features[0].votes = 2
+    #expect(
+      ReconcilePlan.make(roadmap: features, board: board).voteDrift == [
+        .init(ref: "1", roadmap: -3, voteFirst: 2, counted: nil)
+      ])
+  }
+
   @Test("reconcile: one side only, fields per language, status and finished, vote drift")
   func drift() throws {
     let features = try SyncFixtures.features(Self.roadmap)

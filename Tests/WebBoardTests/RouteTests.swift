@@ -176,6 +176,13 @@ struct FixtureBoardSource: WebBoardSource {
     #expect(String(decoding: response.body, as: UTF8.self).contains("Try again in 7 s."))
   }
 
+  @Test func otherMethodsGetA405PageWithAllow() {
+    let response = WebBoardRoutes.methodNotAllowed()
+    #expect(response.status == 405)
+    #expect(response.headers["Allow"] == "GET, HEAD")
+    #expect(response.headers["Content-Security-Policy"] != nil)
+  }
+
   @Test func handlesOnlyItsOwnPaths() {
     #expect(WebBoardRoutes.handles(path: "/b/demo-app"))
     #expect(WebBoardRoutes.handles(path: "/assets/board-1.css"))

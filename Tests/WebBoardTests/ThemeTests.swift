@@ -58,7 +58,11 @@ import WebBoard
     #expect(css.contains("@media (prefers-color-scheme: dark)"))
     #expect(css.contains("color-scheme:light"))
     #expect(css.contains("color-scheme:dark"))
-    #expect(css.components(separatedBy: "--accent:#AA0055").count == 3, "accent in both modes")
+    // No colour reads at 4.5:1 on both white and the dark card: the owner's accent is drawn
+    // as it is in light mode and lightened in dark mode.
+    let light = css.components(separatedBy: "@media")[0]
+    #expect(light.contains("--accent:#AA0055"))
+    #expect(!css.components(separatedBy: "@media")[1].contains("--accent:#AA0055"))
   }
 
   @Test(arguments: ColorMode.allCases)
@@ -83,7 +87,10 @@ import WebBoard
       accent: ThemeColor(css: "#FFCC00"), background: ThemeColor(css: "#FFFFFF"),
       text: ThemeColor(css: "#000000"), radius: ThemeRadius(css: "12.5px"))
     let palette = style.palette(for: .light)
-    #expect(palette.accent.css == "#FFCC00")
+    // #FFCC00 is 1.6:1 on white: darkened until links read at 4.5:1.
+    #expect(palette.accent != ThemeColor(css: "#FFCC00"))
+    #expect(ColorMath.contrast(palette.accent, on: palette.card) >= 4.5)
+    #expect(palette.accent.red > palette.accent.blue, "still a yellow-brown, not grey")
     #expect(palette.onAccent == ColorMath.readableText(on: palette.accent))
     #expect(ColorMath.contrast(palette.onAccent, on: palette.accent) >= 4.5)
     #expect(palette.secondaryText != Palette.defaultLight.secondaryText)
@@ -91,6 +98,21 @@ import WebBoard
     let css = style.stylesheet()
     #expect(css.contains("--radius:12.5px"))
     #expect(css.contains("--text:#000000"))
+  }
+
+  @Test func aReadableAccentIsKeptAndAnUnreadableOneAdjustedPerMode() {
+    let blue = ThemeColor(css: "#0A58CA")!
+    let style = PageStyle(accent: blue)
+    #expect(style.palette(for: .light).accent == blue)
+    let dark = style.palette(for: .dark)
+    #expect(dark.accent != blue)
+    #expect(ColorMath.contrast(dark.accent, on: dark.card) >= 4.5)
+    #expect(ColorMath.contrast(dark.onAccent, on: dark.accent) >= 4.5)
+    // Just enough: one step less would not read.
+    let white = ThemeColor(red: 255, green: 255, blue: 255)
+    let fraction = (Double(dark.accent.red) - 10) / (255 - 10)
+    let lessLight = ColorMath.mix(blue, white, max(0, fraction - 0.05))
+    #expect(ColorMath.contrast(lessLight, on: dark.card) < 4.5)
   }
 
   @Test func stageAndTagColoursBecomeRules() {

@@ -97,8 +97,18 @@ extension VoteFirstContext {
       }
       var result = BatchResult(created: 0, updated: 0, unchanged: 0, features: [])
       result.features.reserveCapacity(batch.features.count)
+      // One read of what exists, one id allocation: a batch costs one write per change.
+      var known = BatchState(
+        byRef: Dictionary(
+          try tables.features(call.project).compactMap { row in row.ref.map { ($0, row) } },
+          uniquingKeysWith: { first, _ in first }),
+        anonymous: try tables.anonymousVotes(call.project))
+      let fresh = batch.features.filter { known.byRef[$0.content.ref ?? ""] == nil }.count
+      if fresh > 0 {
+        known.nextID = try tables.nextIDs(call.project, "feature", count: Int64(fresh))
+      }
       for upsert in batch.features {
-        let outcome = try Self.store(upsert, tables, project, now: call.now)
+        let outcome = try Self.store(upsert, tables, project, now: call.now, known: &known)
         switch outcome.change {
         case .created: result.created += 1
         case .updated: result.updated += 1
@@ -195,14 +205,38 @@ extension VoteFirstContext {
     }
   }
 
+  /// What a batch knows before it writes: the features by ref, the counters' anonymous
+  /// parts, and the next of the ids it reserved.
+  struct BatchState {
+    var byRef: [String: BoardFeatureRow]
+    var anonymous: [String: Int64]
+    var nextID: Int64 = 0
+  }
+
   /// Stores one upsert found by its ref: creates it, changes it, or leaves it as it is.
   static func store(
     _ upsert: FeatureUpsert, _ tables: BoardTables, _ project: BoardProject, now: Int64
   ) throws -> (id: Int, change: Change) {
+    let existing = try upsert.content.ref.flatMap { try tables.feature(project.id, ref: $0) }
+    var known = BatchState(byRef: [:], anonymous: [:])
+    if let existing, let ref = existing.ref { known.byRef[ref] = existing }
+    if let existing {
+      known.anonymous[existing.counterKey] = try tables.anonymousVotes(
+        project.id, key: existing.counterKey)
+    }
+    return try store(upsert, tables, project, now: now, known: &known)
+  }
+
+  /// Stores one upsert with what the batch already read; ids for new features come from
+  /// `known.nextID` when reserved, else one at a time.
+  static func store(
+    _ upsert: FeatureUpsert, _ tables: BoardTables, _ project: BoardProject, now: Int64,
+    known: inout BatchState
+  ) throws -> (id: Int, change: Change) {
     let content = upsert.content
     var change = Change.unchanged
     let row: BoardFeatureRow
-    if let ref = content.ref, let existing = try tables.feature(project.id, ref: ref) {
+    if let ref = content.ref, let existing = known.byRef[ref] {
       row = try BoardJSON.row(
         content, id: Int(existing.id), project: project, createdAt: existing.createdAt)
       if row != existing {
@@ -210,15 +244,21 @@ extension VoteFirstContext {
         change = .updated
       }
     } else {
-      let id = Int(try tables.nextID(project.id, "feature"))
-      row = try BoardJSON.row(content, id: id, project: project, createdAt: now)
+      let id: Int64
+      if known.nextID > 0 {
+        id = known.nextID
+        known.nextID += 1
+      } else {
+        id = try tables.nextID(project.id, "feature")
+      }
+      row = try BoardJSON.row(content, id: Int(id), project: project, createdAt: now)
       try tables.put(row)
       change = .created
     }
-    if let votes = upsert.importedVotes,
-      try tables.anonymousVotes(project.id, key: row.counterKey) != Int64(votes)
-    {
+    if let ref = row.ref { known.byRef[ref] = row }
+    if let votes = upsert.importedVotes, known.anonymous[row.counterKey] != Int64(votes) {
       try tables.setAnonymousVotes(project.id, key: row.counterKey, count: Int64(votes), now: now)
+      known.anonymous[row.counterKey] = Int64(votes)
       if change == .unchanged { change = .updated }
     }
     return (Int(row.id), change)

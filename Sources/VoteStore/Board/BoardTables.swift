@@ -6,6 +6,8 @@
 /// its counter's, whichever route voted.
 public struct BoardTables {
   let db: any BoardSQL
+  /// The store's voter key: voter ids are kept as its hashes.
+  let voterKey: VoterKey
 
   // MARK: Projects
 
@@ -71,6 +73,22 @@ public struct BoardTables {
     return id
   }
 
+  /// `count` new ids for `kind` in the project, in one statement: the first of them.
+  public func nextIDs(_ project: String, _ kind: String, count: Int64) throws(VoteStoreError)
+    -> Int64
+  {
+    let row = try db.first(
+      """
+      INSERT INTO vf_sequences (project, kind, next_id) VALUES (?1, ?2, ?3 + 1)
+      ON CONFLICT (project, kind) DO UPDATE SET next_id = vf_sequences.next_id + ?3
+      RETURNING next_id - ?3
+      """, [.text(project), .text(kind), .integer(max(1, count))])
+    guard let first = row?[0].integer else {
+      throw VoteStoreError(.other, "no ids allocated for \(kind) in \(project)")
+    }
+    return first
+  }
+
   /// Makes sure ids handed out later for `kind` are above `id` (after an import kept ids).
   public func reserveID(_ project: String, _ kind: String, atLeast id: Int64) throws(VoteStoreError)
   {
@@ -80,6 +98,16 @@ public struct BoardTables {
       ON CONFLICT (project, kind) DO UPDATE SET next_id = CASE
         WHEN vf_sequences.next_id > excluded.next_id THEN vf_sequences.next_id ELSE excluded.next_id END
       """, [.text(project), .text(kind), .integer(id + 1)])
+  }
+
+  /// Every id sequence of every project.
+  public func sequences() throws(VoteStoreError) -> [BoardBackup.Sequence] {
+    try db.rows(
+      "SELECT project, kind, next_id FROM vf_sequences ORDER BY project, kind", []
+    ).map { row in
+      BoardBackup.Sequence(
+        project: row[0].text ?? "", kind: row[1].text ?? "", next: row[2].integer ?? 1)
+    }
   }
 
   // MARK: Boards, stages, tags, releases, suggestions
@@ -274,11 +302,12 @@ public struct BoardTables {
       [.text(namespace), .text(key)])?[0].integer ?? 0
   }
 
-  /// Whether `voter` holds a vote on the counter.
+  /// Whether `voter` (the id as the client sent it) holds a vote on the counter.
   public func hasVoted(_ namespace: String, key: String, voter: String) throws(VoteStoreError)
     -> Bool
   {
-    try db.first(
+    let voter = voterKey.hash(voter)
+    return try db.first(
       """
       SELECT 1 FROM counters c JOIN voters v ON v.counter_id = c.id
       WHERE c.namespace = ?1 AND c.key = ?2 AND v.voter = ?3
@@ -294,8 +323,8 @@ public struct BoardTables {
   }
 
   /// Sets the counter's anonymous part to `count`, keeping every identified vote, creating
-  /// the counter (bounds [-1, 1], as `/hit` does) when missing. Returns the new value.
-  /// A count outside `0…CounterLimits.maximum` (less the voters) throws `.outOfRange`.
+  /// the counter (bounds [-1, 1], as `/hit` does) when missing, in one statement. Returns the
+  /// new value. A count outside `0…CounterLimits.maximum` throws `.outOfRange`.
   @discardableResult
   public func setAnonymousVotes(
     _ namespace: String, key: String, count: Int64, now: Int64
@@ -304,19 +333,29 @@ public struct BoardTables {
       throw VoteStoreError(
         .outOfRange, "\(count) anonymous votes lie outside 0…\(CounterLimits.maximum)")
     }
-    try db.run(
-      """
-      INSERT INTO counters (namespace, key, value, enable_reset, lower, upper, created_ms,
-        updated_ms)
-      VALUES (?1, ?2, 0, false, -1, 1, ?3, ?3) ON CONFLICT (namespace, key) DO NOTHING
-      """, [.text(namespace), .text(key), .integer(now)])
     let row = try db.first(
       """
-      UPDATE counters SET updated_ms = ?4, anonymous = ?3,
-        value = ?3 + (SELECT count(*) FROM voters v WHERE v.counter_id = counters.id)
-      WHERE namespace = ?1 AND key = ?2 RETURNING value
+      INSERT INTO counters (namespace, key, value, anonymous, enable_reset, lower, upper,
+        created_ms, updated_ms)
+      VALUES (?1, ?2, ?3, ?3, false, -1, 1, ?4, ?4)
+      ON CONFLICT (namespace, key) DO UPDATE SET updated_ms = excluded.updated_ms,
+        anonymous = excluded.anonymous,
+        value = excluded.anonymous
+          + (SELECT count(*) FROM voters v WHERE v.counter_id = counters.id)
+      RETURNING value
       """, [.text(namespace), .text(key), .integer(count), .integer(now)])
     return row?[0].integer ?? 0
+  }
+
+  /// The anonymous part of every counter in the namespace, by key (one query, for imports).
+  public func anonymousVotes(_ namespace: String) throws(VoteStoreError) -> [String: Int64] {
+    var votes: [String: Int64] = [:]
+    for row in try db.rows(
+      "SELECT key, anonymous FROM counters WHERE namespace = ?1", [.text(namespace)])
+    {
+      votes[row[0].text ?? ""] = row[1].integer ?? 0
+    }
+    return votes
   }
 
   /// Whether the counter exists.

@@ -5,6 +5,7 @@
 /// the database never hand out one id twice.
 public final class PostgresBoardStore: BoardStore {
   private let pool: ConnectionPool<PostgresConnection>
+  private let voterKey: VoterKey
 
   /// Connects `poolSize` connections and applies the store's schema migrations (the board
   /// tables are one of them), as the vote store does.
@@ -18,6 +19,7 @@ public final class PostgresBoardStore: BoardStore {
         connections.append(try PostgresConnection(connectionString: connectionString))
       }
       try PostgresSchema.prepare(connections[0])
+      voterKey = try PostgresSchema.voterKey(connections[0])
     } catch {
       for connection in connections { connection.close() }
       throw error
@@ -32,9 +34,10 @@ public final class PostgresBoardStore: BoardStore {
   /// Runs `body` in a `REPEATABLE READ` read-only transaction (one snapshot).
   public func read<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
     let box = BodyErrorBox()
+    let key = voterKey
     let result = await pool.runCatching { db throws(VoteStoreError) in
       try db.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-        () throws(VoteStoreError) in try box.run { try body(BoardTables(db: db)) }
+        () throws(VoteStoreError) in try box.run { try body(BoardTables(db: db, voterKey: key)) }
       }
     }
     return try box.unwrap(result)
@@ -43,9 +46,10 @@ public final class PostgresBoardStore: BoardStore {
   /// Runs `body` in one transaction.
   public func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
     let box = BodyErrorBox()
+    let key = voterKey
     let result = await pool.runCatching { db throws(VoteStoreError) in
       try db.transaction { () throws(VoteStoreError) in
-        try box.run { try body(BoardTables(db: db)) }
+        try box.run { try body(BoardTables(db: db, voterKey: key)) }
       }
     }
     return try box.unwrap(result)

@@ -8,6 +8,7 @@ public final class SQLiteBoardStore: BoardStore {
   public let path: String
   private let writer: SQLiteWriter
   private let readers: ConnectionPool<SQLiteConnection>
+  private let voterKey: VoterKey
 
   /// Opens the board tables in the vote store's database, creating or migrating them.
   public convenience init(
@@ -16,29 +17,23 @@ public final class SQLiteBoardStore: BoardStore {
     try self.init(path: store.path, options: options)
   }
 
-  /// Opens the board tables in the database at `path`, which a ``SQLiteVoteStore`` has
-  /// already opened and migrated (the board tables are one of its schema migrations).
+  /// Opens the board tables in the vote store database at `path`, applying the store's
+  /// schema migrations (the board tables are one of them) as the vote store does. The vote
+  /// store must have been opened on it before (its voter key file must exist).
   ///
-  /// Throws `.io` when the file cannot be opened, `.incompatible` when its schema was
-  /// written by a newer build.
+  /// Throws `.io` when the file or the key file cannot be opened, `.incompatible` when its
+  /// schema was written by a newer build.
   public init(path: String, options: SQLiteVoteStoreOptions = .init()) throws(VoteStoreError) {
     self.path = path
     let timeout = Int32(clamping: options.busyTimeoutMilliseconds)
     let connection = try SQLiteConnection(
-      path: path, create: false, busyTimeoutMilliseconds: timeout)
+      path: path, create: true, busyTimeoutMilliseconds: timeout)
     var readConnections: [SQLiteConnection] = []
     do throws(VoteStoreError) {
       _ = try connection.strings("PRAGMA journal_mode = WAL")
       try connection.execute("PRAGMA synchronous = FULL")
-      // The vote store opened first migrated the file (its voter key is needed for that);
-      // the board store only checks that it finds the schema this code writes.
-      let found = try connection.integer("PRAGMA user_version") ?? 0
-      guard found == SQLiteSchema.version else {
-        throw VoteStoreError(
-          .incompatible,
-          "\(path) has schema version \(found), not \(SQLiteSchema.version): open it as a vote "
-            + "store first (roadmapctl serve does), which migrates it")
-      }
+      voterKey = try VoterKeyFile.load(VoterKeyFile.path(forDatabase: path))
+      try SQLiteSchema.migrate(connection, context: MigrationContext(voterKey: voterKey))
       for _ in 0..<max(1, min(options.readConnections, 4)) {
         let reader = try SQLiteConnection(
           path: path, create: false, busyTimeoutMilliseconds: timeout)
@@ -62,10 +57,11 @@ public final class SQLiteBoardStore: BoardStore {
   /// Runs `body` inside one read transaction (one snapshot).
   public func read<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
     let box = BodyErrorBox()
+    let key = voterKey
     let result = await readers.runCatching { db throws(VoteStoreError) in
       try db.statement("BEGIN").run()
       defer { try? db.statement("COMMIT").run() }
-      return try box.run { try body(BoardTables(db: db)) }
+      return try box.run { try body(BoardTables(db: db, voterKey: key)) }
     }
     return try box.unwrap(result)
   }
@@ -73,8 +69,9 @@ public final class SQLiteBoardStore: BoardStore {
   /// Runs `body` in the next group commit, inside its own savepoint.
   public func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
     let box = BodyErrorBox()
+    let key = voterKey
     let result = await writer.writeCatching { db throws(VoteStoreError) in
-      try box.run { try body(BoardTables(db: db)) }
+      try box.run { try body(BoardTables(db: db, voterKey: key)) }
     }
     return try box.unwrap(result)
   }

@@ -101,6 +101,10 @@ import Testing
         "Error: --key-template must contain {id} once."
       ),
       (["--dialect", "sidetrack"], "Error: "),
+      (
+        ["--votes-from", "http://127.0.0.1:9", "--namespace", ""],
+        "Error: --namespace needs a namespace"
+      ),
       (["--sort", "title"], "Error: "),
     ] {
       let result = try await Roadmapctl.run(

@@ -130,7 +130,7 @@ struct ServeCommand: Command {
     } catch {
       await boards.close()
       await store.close()
-      throw CommandError.failure("cannot listen on \(host):\(port): \(error)")
+      throw CommandError.failure(Self.describeListenFailure(error, host: host, port: port))
     }
     let shownHost = host.contains(":") ? "[\(host)]" : host
     context.stdout.writeLine("Serving on http://\(shownHost):\(boundPort)")
@@ -142,5 +142,27 @@ struct ServeCommand: Command {
     await store.close()
     stderr.writeLine("Stopped.")
     return 0
+  }
+
+  /// One sentence for a server that cannot listen: what happened, once, and what to do.
+  static func describeListenFailure(_ error: any Error, host: String, port: Int) -> String {
+    let place = "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port)"
+    guard let error = error as? HTTPServerError else { return "\(place): \(error)" }
+    switch error.errno {
+    case POSIXErrorCode.EADDRINUSE.rawValue?:
+      return "\(place): the port is already in use (is another 'roadmapctl serve' running?). "
+        + "Stop it, or choose another port with --port (0 picks a free one)."
+    case POSIXErrorCode.EACCES.rawValue?:
+      return "\(place): permission denied (ports below 1024 need privileges). "
+        + "Choose a port of 1024 or more with --port."
+    case POSIXErrorCode.EADDRNOTAVAIL.rawValue?:
+      return "\(place): this machine has no such address. Choose one of its own with --host "
+        + "(127.0.0.1, or 0.0.0.0 for every interface)."
+    case let code?:
+      return "\(place): \(String(cString: strerror(code)))."
+    case nil:
+      return error.kind == .addressResolution
+        ? "\(place): \(error.message). Check --host." : "\(place): \(error.message)."
+    }
   }
 }

@@ -1,0 +1,96 @@
+import FeatureVoting
+import Foundation
+import HTTPServer
+import RoadmapFormat
+import Testing
+
+/// The remaining error paths: bad server URLs, redirects, self-pointing pages, state
+/// directories that cannot be made, newer state files, cancellation while waiting to retry.
+@Suite("error paths")
+struct ErrorPathTests {
+  @Test("a server URL without a host is an invalid request, before any network call")
+  func badServer() async throws {
+    let voter = CountingAPIVoter(server: URL(fileURLWithPath: "/tmp/votes"), namespace: "ns1")
+    let error = await votingError { try await voter.count(for: RoadmapFeature(id: "1")) }
+    #expect(error?.kind == .invalidRequest)
+    #expect(error?.message.contains("file:///tmp/votes") == true)
+  }
+
+  @Test("a redirect without a target, and a batch with a non-number, are bad answers")
+  func oddAnswers() async throws {
+    let server = try LocalServer { router in
+      router.get("/get/:ns/:key") { _ in
+        HTTPResponse(status: 302, contentType: "text/plain", text: "moved")
+      }
+      router.get("/counts/:ns") { request in
+        request.query("keys") == nil
+          ? json(#"{"counts":{"a":1},"next":"a"}"#) : json(#"{"counts":{"feature1":"3"}}"#)
+      }
+    }
+    let countapi = CountingAPIVoter(server: server.url, namespace: "ns1", dialect: .countapi)
+    let redirect = await votingError { try await countapi.count(for: RoadmapFeature(id: "1")) }
+    #expect(redirect?.kind == .badAnswer)
+    #expect(redirect?.status == 302)
+    let ours = CountingAPIVoter(server: server.url, namespace: "ns1", readRetry: .none)
+    let batch = await votingError { try await ours.counts(for: features("1")) }
+    #expect(batch?.kind == .badAnswer)
+    // A server whose next page is the page just read would loop forever: stop and say so.
+    let loop = await votingError { try await ours.allCounts() }
+    #expect(loop?.kind == .badAnswer)
+    #expect(loop?.message.contains("points to itself") == true)
+    await server.stop()
+  }
+
+  @Test("a state directory that cannot be made is an error naming the file, and nothing is sent")
+  func stateDirectoryBlocked() async throws {
+    let blocker = try temporaryDirectory().appendingPathComponent("plain-file")
+    try Data("x".utf8).write(to: blocker)
+    let service = try LiveCounter()
+    let durable = DurableVoter(
+      base: CountingAPIVoter(server: service.url, namespace: "ns1", dialect: .countapi),
+      namespace: "ns1", directory: blocker.appendingPathComponent("state"))
+    // The vote reaches the server, but the state cannot be kept: the error says where.
+    let error = await votingError { try await durable.castVote(for: RoadmapFeature(id: "1")) }
+    #expect(error?.kind == .storage)
+    #expect(error?.file?.hasPrefix(blocker.path) == true)
+    await service.stop()
+  }
+
+  @Test("a state file of a newer version is refused, not overwritten")
+  func newerStateFile() async throws {
+    let directory = try temporaryDirectory()
+    let durable = DurableVoter(
+      base: CountingAPIVoter(server: URL(string: "http://127.0.0.1:9")!, namespace: "ns1"),
+      namespace: "ns1", directory: directory)
+    let newer = #"{"version":2,"namespace":"ns1","voted":[],"queue":[],"refusals":[]}"#
+    try Data(newer.utf8).write(to: durable.stateFile)
+    let error = #expect(throws: VotingError.self) {
+      try durable.hasVoted(for: RoadmapFeature(id: "1"))
+    }
+    #expect(error?.kind == .storage)
+    #expect(error?.message.contains("version 2") == true)
+    #expect(try String(contentsOf: durable.stateFile, encoding: .utf8) == newer)
+  }
+
+  @Test("a read cancelled while it waits to retry stops and says so")
+  func cancelledRetry() async throws {
+    let server = try LocalServer { router in
+      router.get("/get/:ns/:key") { _ in json(#"{"error":"busy"}"#, status: 503) }
+    }
+    let patient = CountingAPIVoter(
+      server: server.url, namespace: "ns1", dialect: .countapi,
+      readRetry: RetryPolicy(attempts: 5, initialDelay: 30, maxDelay: 30))
+    let task = Task { await votingError { try await patient.count(for: RoadmapFeature(id: "1")) } }
+    // Wait for the first attempt's answer (bounded, so a lost request fails instead of hanging),
+    // then cancel during the ≥ 24 s wait before the second attempt.
+    for _ in 0..<3_000 where server.targets.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+    try #require(!server.targets.isEmpty)
+    try await Task.sleep(for: .milliseconds(200))
+    task.cancel()
+    let error = await task.value
+    #expect(error?.kind == .invalidRequest)
+    #expect(error?.message.contains("cancelled") == true)
+    #expect(server.targets.count == 1)
+    await server.stop()
+  }
+}

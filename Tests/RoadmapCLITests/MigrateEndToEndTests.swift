@@ -1,0 +1,204 @@
+import Foundation
+import RoadmapFormat
+import Testing
+
+/// `migrate`, `publish` and `reconcile --server` against real `roadmapctl serve` processes: an
+/// old counting API (countapi dialect) and the board.
+@Suite struct MigrateEndToEndTests {
+  static let roadmap = """
+    [
+      {"id": "1", "title": "Widgets", "status": "planned", "isFinished": false,
+       "localizedTitle": [{"language": "de", "value": "Widgets!"}],
+       "localizedStatus": [{"language": "de", "value": "Geplant"}]},
+      {"id": "2", "title": "Sync", "status": "Available ", "isFinished": true},
+      {"id": "3", "title": "Dark mode", "status": "Available ", "isFinished": false},
+      {"id": "4", "title": "Maps", "status": "?", "url": "https://example.com/maps", "price": 1.50},
+      {"id": "5", "title": "", "description": ""},
+      {"id": "6", "isFinished": true, "localizedTitle": []}
+    ]
+    """
+
+  func run(_ arguments: [String], in directory: TemporaryDirectory) async throws -> ProcessResult {
+    try await Roadmapctl.run(arguments, workingDirectory: directory.url, timeout: .seconds(120))
+  }
+
+  func json(_ result: ProcessResult) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any])
+  }
+
+  @Test func migrateWithCountedVotesThenARerunChangesNothing() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer {
+      old.process.kill()
+      board.process.kill()
+    }
+    try await SyncSupport.hit(old, "old-app", "feature1", times: 4)
+    try await SyncSupport.hit(old, "old-app", "feature2", times: 2)  // finished, still counted
+    let migrate = [
+      "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+      "--key", SyncSupport.token, "--votes-from", SyncSupport.url(old), "--dialect", "countapi",
+      "--namespace", "old-app", "--format", "json",
+    ]
+    let first = try await run(migrate, in: directory)
+    #expect(first.exitCode == 0, "\(first.stderrText)")
+    let firstPlan = try json(first)
+    #expect(firstPlan["result"] as? [String: Int] == ["created": 6, "updated": 0, "unchanged": 0])
+    #expect(
+      (firstPlan["stages"] as? [String: [String]])?["create"]
+        == ["planned", "Finished", "Available", "?"])
+
+    let again = try await run(migrate, in: directory)
+    #expect(again.exitCode == 0, "\(again.stderrText)")
+    let secondPlan = try json(again)
+    #expect(secondPlan["result"] is NSNull)
+    #expect((secondPlan["stages"] as? [String: [String]])?["create"] == [])
+    let actions = (secondPlan["features"] as? [[String: Any]])?.map { $0["action"] as? String }
+    #expect(actions == Array(repeating: "unchanged", count: 6))
+
+    // Published back: every feature as it was, with the counts filled in.
+    let published = try await run(
+      ["publish", "--server", SyncSupport.url(board), "--project", "demo-app"], in: directory)
+    #expect(published.exitCode == 0, "\(published.stderrText)")
+    var expected = try RoadmapDocument.read(Array(Self.roadmap.utf8), mode: .compatible).features
+    for index in expected.indices { expected[index].votes = [4, 2, 0, 0, 0, 0][index] }
+    let features = try RoadmapDocument.read(published.stdout, mode: .compatible).features
+    #expect(features == expected)
+
+    let reconcile = try await run(
+      [
+        "reconcile", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+        "--counts", SyncSupport.url(old), "--namespace", "old-app",
+      ], in: directory)
+    #expect(reconcile.exitCode == 0, "\(reconcile.stdoutText)\(reconcile.stderrText)")
+    #expect(reconcile.stdoutText.hasSuffix("are in sync.\n"))
+
+    // A vote on the old API is drift, until the board is brought level.
+    try await SyncSupport.hit(old, "old-app", "feature3", times: 1)
+    let drifted = try await run(
+      [
+        "reconcile", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+        "--counts", SyncSupport.url(old), "--namespace", "old-app",
+      ], in: directory)
+    #expect(drifted.exitCode == 1)
+    #expect(drifted.stdoutText.contains("feature 3: votes: VoteFirst 0, counting API 1"))
+    let applied = try await run(
+      [
+        "reconcile", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+        "--counts", SyncSupport.url(old), "--namespace", "old-app", "--apply", "to-votefirst",
+        "--key", SyncSupport.token,
+      ], in: directory)
+    #expect(applied.exitCode == 0, "\(applied.stderrText)")
+    #expect(applied.stdoutText.contains("update feature 3: votes"))
+    let level = try await run(
+      [
+        "reconcile", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+        "--counts", SyncSupport.url(old), "--namespace", "old-app",
+      ], in: directory)
+    #expect(level.exitCode == 0, "\(level.stdoutText)")
+  }
+
+  @Test func aMigrationCutOffHalfwayFinishesOnTheNextRun() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    // A write limit of 6 a minute allows a burst of 3: the fourth stage is refused.
+    let limited = try await SyncSupport.serve(in: directory, name: "board", writeLimit: 6)
+    func migrate(_ server: ServeProcess) -> [String] {
+      [
+        "migrate", "roadmap.json", "--server", SyncSupport.url(server), "--project", "demo-app",
+        "--key", SyncSupport.token,
+      ]
+    }
+    let cut = try await run(migrate(limited), in: directory)
+    limited.process.kill()
+    #expect(cut.exitCode == 1)
+    #expect(
+      cut.stderrText.contains(
+        "of project demo-app on \(SyncSupport.url(limited)) failed: HTTP 429 rate_limited"))
+    #expect(cut.stderrText.contains("creating stages: 3/4"))
+
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let halfway = try await SyncSupport.export(board, "demo-app")
+    #expect((halfway["stages"] as? [Any])?.count == 3)
+    #expect((halfway["features"] as? [Any])?.count == 0)
+
+    let rerun = try await run(migrate(board) + ["--format", "json"], in: directory)
+    #expect(rerun.exitCode == 0, "\(rerun.stderrText)")
+    let plan = try json(rerun)
+    #expect((plan["stages"] as? [String: [String]])?["create"] == ["?"])
+    #expect(
+      (plan["stages"] as? [String: [String]])?["reuse"] == ["planned", "Finished", "Available"])
+    #expect(plan["result"] as? [String: Int] == ["created": 6, "updated": 0, "unchanged": 0])
+    let done = try await SyncSupport.export(board, "demo-app")
+    let names = (done["stages"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
+    #expect(names == ["planned", "Finished", "Available", "?"])
+    #expect((done["features"] as? [Any])?.count == 6)
+  }
+
+  @Test func missingCountsAreAllowedOnlyWhenAsked() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      "roadmap.json", #"[{"id":"1","title":"A","votes":5},{"id":"2","title":"B"}]"#)
+    let port = try await SyncSupport.closedPort(in: directory)
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let migrate = [
+      "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+      "--key", SyncSupport.token, "--votes-from", "http://127.0.0.1:\(port)", "--dialect", "ours",
+      "--namespace", "old-app",
+    ]
+    let stopped = try await run(migrate, in: directory)
+    #expect(stopped.exitCode == 1)
+    #expect(stopped.stderrText.contains("cannot read the count of feature 1: offline"))
+    #expect((try await SyncSupport.export(board, "demo-app")["features"] as? [Any])?.count == 0)
+    let allowed = try await run(migrate + ["--allow-missing-votes"], in: directory)
+    #expect(allowed.exitCode == 0, "\(allowed.stderrText)")
+    let published = try await run(
+      ["publish", "--server", SyncSupport.url(board), "--project", "demo-app"], in: directory)
+    let features = try RoadmapDocument.read(published.stdout, mode: .compatible).features
+    // The JSON's own votes where the count could not be read.
+    #expect(features.map(\.votes) == [5, 0])
+  }
+
+  @Test func aDryRunWritesNothingAndAWrongKeyIsRefused() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let dry = try await run(
+      [
+        "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+        "--key", SyncSupport.token, "--dry-run",
+      ], in: directory)
+    #expect(dry.exitCode == 0, "\(dry.stderrText)")
+    #expect(
+      dry.stdoutText.hasSuffix(
+        "Dry run: would create 4 stages; 6 features to create, 0 to change, 0 unchanged.\n"))
+    let export = try await SyncSupport.export(board, "demo-app")
+    #expect((export["stages"] as? [Any])?.isEmpty == true)
+    #expect((export["features"] as? [Any])?.isEmpty == true)
+    let wrong = try await run(
+      [
+        "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+        "--key", "wrong",
+      ], in: directory)
+    #expect(wrong.exitCode == 1)
+    #expect(
+      wrong.stderrText.contains(
+        "GET the export of project demo-app on \(SyncSupport.url(board)) failed: HTTP 403 forbidden"
+      ))
+    #expect(wrong.stderrText.contains("Is --key the server's admin token?"))
+    let missing = try await run(
+      ["publish", "--server", SyncSupport.url(board), "--project", "demo-app", "--board", "nope"],
+      in: directory)
+    #expect(missing.exitCode == 1)
+    #expect(missing.stderrText.contains("HTTP 404 board_not_found"))
+  }
+}
