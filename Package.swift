@@ -53,13 +53,16 @@ let package = Package(
         "RoadmapSync", "VoteFirstAPI",
       ]),
     .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
+    // Child processes for tests without Foundation's Process (see Tests/TestProcess).
+    .target(name: "TestProcess", path: "Tests/TestProcess"),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
     .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI", "HTTPServer"]),
     // Headless Chromium through chromedriver against the built roadmapctl.
-    .testTarget(name: "WebBoardBrowserTests", dependencies: ["WebBoard", "roadmapctl"]),
-    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-    .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore"]),
+    .testTarget(
+      name: "WebBoardBrowserTests", dependencies: ["WebBoard", "roadmapctl", "TestProcess"]),
+    .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "TestProcess"]),
+    .testTarget(name: "VoteStoreTests", dependencies: ["VoteStore", "TestProcess"]),
     .testTarget(
       name: "RoadmapSyncTests",
       dependencies: [
@@ -71,11 +74,13 @@ let package = Package(
     .testTarget(
       name: "RoadmapCLITests",
       dependencies: [
+        "TestProcess",
         "RoadmapCLI", "RoadmapFormat", "roadmapctl", "RoadmapSync", "VoteFirstAPI", "FeatureVoting",
       ]),
     .testTarget(
       name: "FeatureVotingTests",
       dependencies: [
+        "TestProcess",
         "FeatureVoting", "RoadmapFormat", "HTTPServer", "CounterService", "VoteStore",
         "VoteFirstAPI",
         "roadmapctl", "file-voter-stress",

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcess
 import Testing
 
 @testable import VoteStore
@@ -98,12 +99,5 @@ func runTool(_ path: String, _ arguments: [String]) async throws -> Int32 {
 
 /// Runs a program to completion (stdout and stderr discarded) and returns its exit status.
 func runToolSync(_ path: String, _ arguments: [String]) throws -> Int32 {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: path)
-  process.arguments = arguments
-  process.standardOutput = FileHandle.nullDevice
-  process.standardError = FileHandle.nullDevice
-  try process.run()
-  process.waitUntilExit()
-  return process.terminationStatus
+  try Subprocess(path, arguments, stdout: .null, stderr: .null).waitUntilExit()
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcess
 
 /// Finds an executable built with the tests (`file-voter-stress`, `roadmapctl`): next to the
 /// test bundle, else in .build/debug.
@@ -44,19 +45,14 @@ enum HelperBinary {
     let err = scratch.appendingPathComponent("err")
     _ = FileManager.default.createFile(atPath: out.path, contents: nil)
     _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.standardOutput = try FileHandle(forWritingTo: out)
-    process.standardError = try FileHandle(forWritingTo: err)
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let status: Int32 = await withCheckedContinuation { continuation in
-      Thread.detachNewThread {
-        process.waitUntilExit()
-        continuation.resume(returning: process.terminationStatus)
-      }
-    }
+    let outHandle = try FileHandle(forWritingTo: out)
+    let errHandle = try FileHandle(forWritingTo: err)
+    let process = try Subprocess(
+      executable.path, arguments, stdin: .null, stdout: .handle(outHandle),
+      stderr: .handle(errHandle))
+    try? outHandle.close()
+    try? errHandle.close()
+    let status = await process.exit()
     return (
       status, (try? String(contentsOf: out, encoding: .utf8)) ?? "",
       (try? String(contentsOf: err, encoding: .utf8)) ?? ""

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcess
 
 @testable import HTTPServer
 
@@ -53,16 +54,11 @@ func testRouter() -> Router {
 func runProcess(_ path: String, _ arguments: [String], stdin: Data? = nil) throws -> (
   Int32, String, String
 ) {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: path)
-  process.arguments = arguments
   let out = Pipe()
   let err = Pipe()
   let input = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  process.standardInput = input
-  try process.run()
+  let process = try Subprocess(
+    path, arguments, stdin: .pipe(input), stdout: .pipe(out), stderr: .pipe(err))
   if let stdin { input.fileHandleForWriting.write(stdin) }
   try input.fileHandleForWriting.close()
   // Drain both pipes before waiting, or a chatty child blocks on a full pipe.
@@ -75,9 +71,9 @@ func runProcess(_ path: String, _ arguments: [String], stdin: Data? = nil) throw
   let outData = out.fileHandleForReading.readDataToEndOfFile()
   done.wait()
   let errData = errBox.values.first ?? Data()
-  process.waitUntilExit()
+  let status = process.waitUntilExit()
   return (
-    process.terminationStatus, String(decoding: outData, as: UTF8.self),
+    status, String(decoding: outData, as: UTF8.self),
     String(decoding: errData, as: UTF8.self)
   )
 }

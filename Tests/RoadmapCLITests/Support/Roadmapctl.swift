@@ -29,6 +29,7 @@
 //
 // Every test should give the child its own temporary directory (see TemporaryDirectory.swift).
 import Foundation
+import TestProcess
 import Testing
 
 #if canImport(Glibc)
@@ -167,7 +168,7 @@ final class ChildProcess: @unchecked Sendable {
   }
 
   let arguments: [String]
-  private let process = Process()
+  private let process: Subprocess
   private let stdoutDrain: PipeDrain
   private let stderrDrain: PipeDrain
   private let lock = NSLock()
@@ -178,20 +179,17 @@ final class ChildProcess: @unchecked Sendable {
     workingDirectory: URL?, keepStdinOpen: Bool
   ) throws {
     self.arguments = arguments
-    process.executableURL = binary
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    if let workingDirectory { process.currentDirectoryURL = workingDirectory }
     let stdoutPipe = Pipe()
     let stderrPipe = Pipe()
-    process.standardOutput = stdoutPipe
-    process.standardError = stderrPipe
     let stdinPipe = stdin != nil || keepStdinOpen ? Pipe() : nil
     stdinWriter = stdinPipe?.fileHandleForWriting
-    process.standardInput = stdinPipe ?? FileHandle.nullDevice
     stdoutDrain = PipeDrain(stdoutPipe.fileHandleForReading)
     stderrDrain = PipeDrain(stderrPipe.fileHandleForReading)
-    try process.run()
+    process = try Subprocess(
+      binary.path, arguments,
+      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+      workingDirectory: workingDirectory?.path, stdin: stdinPipe.map { .pipe($0) } ?? .null,
+      stdout: .pipe(stdoutPipe), stderr: .pipe(stderrPipe))
     stdoutDrain.start()
     stderrDrain.start()
     if let stdin, !keepStdinOpen, let writer = stdinWriter {
@@ -217,7 +215,7 @@ final class ChildProcess: @unchecked Sendable {
   }
 
   /// The child's process id.
-  var processIdentifier: Int32 { process.processIdentifier }
+  var processIdentifier: Int32 { process.pid }
 
   /// Everything the child wrote to stdout so far.
   var stdoutBytes: [UInt8] { stdoutDrain.bytes }
@@ -259,7 +257,7 @@ final class ChildProcess: @unchecked Sendable {
 
   /// Sends `signal` (SIGTERM, SIGINT, SIGKILL…) to the child.
   func signal(_ signal: Int32) {
-    if process.isRunning { _ = Foundation.kill(process.processIdentifier, signal) }
+    process.signal(signal)
   }
 
   /// Kills the child with SIGKILL if it still runs; safe to call more than once.
@@ -273,11 +271,10 @@ final class ChildProcess: @unchecked Sendable {
   /// Waits for the child to exit and returns its status (128 + signal when a signal ended it).
   func waitForExit(timeout: Duration = .seconds(30)) async throws -> Int32 {
     let deadline = ContinuousClock.now + timeout
-    while process.isRunning {
+    while true {
+      if let status = process.exitStatus { return status }
       try await pause(until: deadline, what: "exit")
     }
-    let status = process.terminationStatus
-    return process.terminationReason == .uncaughtSignal ? 128 + status : status
   }
 
   /// Waits until both output pipes reached end of file.
@@ -302,7 +299,7 @@ final class ChildProcess: @unchecked Sendable {
   }
 
   deinit {
-    if process.isRunning { _ = Foundation.kill(process.processIdentifier, SIGKILL) }
+    process.signal(SIGKILL)
   }
 }
 

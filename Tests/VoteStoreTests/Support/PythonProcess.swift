@@ -1,17 +1,16 @@
 import Foundation
+import TestProcess
 
 /// A `python3` child process running a script, with its standard output read line by line.
 final class PythonProcess: @unchecked Sendable {
-  private let process = Process()
+  private let process: Subprocess
   private let output = Pipe()
   private var buffer = Data()
 
   init(script: String, arguments: [String]) throws {
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    process.standardOutput = output
-    process.standardError = FileHandle.standardError
-    try process.run()
+    process = try Subprocess(
+      "/usr/bin/env", ["python3", "-c", script] + arguments, stdout: .pipe(output),
+      stderr: .inherit)
   }
 
   /// Blocks until the child prints `line`; throws if it exits first.
@@ -24,8 +23,8 @@ final class PythonProcess: @unchecked Sendable {
       }
       let chunk = output.fileHandleForReading.availableData
       if chunk.isEmpty {
-        process.waitUntilExit()
-        throw PythonError(message: "python exited (\(process.terminationStatus)) before \(line)")
+        let status = process.waitUntilExit()
+        throw PythonError(message: "python exited (\(status)) before \(line)")
       }
       buffer.append(chunk)
     }
@@ -33,14 +32,13 @@ final class PythonProcess: @unchecked Sendable {
 
   /// Sends SIGKILL and waits for the child to be gone.
   func kill() {
-    if process.isRunning { Foundation.kill(process.processIdentifier, SIGKILL) }
+    process.signal(SIGKILL)
     process.waitUntilExit()
   }
 
   /// Waits for the child to exit and returns its status.
   func wait() -> Int32 {
     process.waitUntilExit()
-    return process.terminationStatus
   }
 }
 

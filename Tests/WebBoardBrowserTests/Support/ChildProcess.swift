@@ -1,6 +1,7 @@
 // A child process for the browser tests (chromedriver, the real `roadmapctl serve`): its output
 // drained as it comes, lines waited for, and ended with SIGTERM (then SIGKILL).
 import Foundation
+import TestProcess
 
 #if canImport(Glibc)
   import Glibc
@@ -15,7 +16,7 @@ struct ChildProcessError: Error, CustomStringConvertible {
 
 /// A running child process and everything it has printed.
 final class ChildProcess: @unchecked Sendable {
-  let process = Process()
+  private(set) var process: Subprocess!
   let name: String
   private let lock = NSLock()
   private var output = ""
@@ -23,23 +24,29 @@ final class ChildProcess: @unchecked Sendable {
   /// Starts `executable` with `arguments`; stdout and stderr are both collected.
   init(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
     name = executable.lastPathComponent
-    process.executableURL = executable
-    process.arguments = arguments
     var env = ProcessInfo.processInfo.environment
     for (key, value) in environment { env[key] = value }
-    process.environment = env
-    process.standardInput = FileHandle.nullDevice
     let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      guard let self, !data.isEmpty else { return }
-      self.lock.lock()
-      self.output += String(decoding: data, as: UTF8.self)
-      self.lock.unlock()
+    process = try Subprocess(
+      executable.path, arguments, environment: env, stdin: .null,
+      stdout: .handle(pipe.fileHandleForWriting),
+      stderr: .pipe(pipe))
+    // Read on a thread of its own until end of file (never on Swift's cooperative pool).
+    let reader = pipe.fileHandleForReading
+    Thread.detachNewThread { [weak self] in
+      let descriptor = reader.fileDescriptor
+      var chunk = [UInt8](repeating: 0, count: 65_536)
+      while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        if count <= 0 { break }
+        guard let self else { break }
+        self.lock.lock()
+        self.output += String(decoding: chunk[0..<count], as: UTF8.self)
+        self.lock.unlock()
+      }
+      try? reader.close()
     }
-    try process.run()
   }
 
   /// Everything printed so far.
@@ -69,7 +76,7 @@ final class ChildProcess: @unchecked Sendable {
   func stop() async {
     for signal in [SIGTERM, SIGKILL] {
       guard process.isRunning else { return }
-      kill(process.processIdentifier, signal)
+      process.signal(signal)
       for _ in 0..<200 where process.isRunning {
         try? await Task.sleep(nanoseconds: 25_000_000)
       }
