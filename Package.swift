@@ -35,7 +35,7 @@ let package = Package(
     .target(
       name: "HTTPServer",
       dependencies: [.target(name: "CEpoll", condition: .when(platforms: [.linux]))]),
-    .target(name: "FeatureVoting", dependencies: ["RoadmapFormat"]),
+    .target(name: "FeatureVoting", dependencies: ["RoadmapFormat", "VoteFirstAPI"]),
     // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
     // CounterService.
     .target(name: "WebBoard", dependencies: ["VoteFirstAPI", "HTTPServer"]),
@@ -77,6 +77,7 @@ let package = Package(
       name: "FeatureVotingTests",
       dependencies: [
         "FeatureVoting", "RoadmapFormat", "HTTPServer", "CounterService", "VoteStore",
+        "VoteFirstAPI",
         "roadmapctl", "file-voter-stress",
       ]),
     // A helper process for FeatureVotingTests (two processes voting through one file); not a

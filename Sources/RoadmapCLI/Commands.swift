@@ -13,6 +13,8 @@ struct RoadmapctlCommand: Command {
       SchemaCommand.self,
       VotesCommand.self,
       ServeCommand.self,
+      BackupCommand.self,
+      RestoreCommand.self,
       ConvertCommand.self,
       MigrateCommand.self,
       PublishCommand.self,

@@ -16,6 +16,23 @@ public struct CountReader: Sendable {
     public var failures: [(id: String, error: VotingError)]
   }
 
+  /// One feature's count or the reason it could not be read.
+  private struct Outcome: Sendable {
+    var id: String
+    var count: Int?
+    var error: VotingError?
+  }
+
+  private static func outcome(of feature: RoadmapFeature, from voter: any FeatureVoter) async
+    -> Outcome
+  {
+    do {
+      return Outcome(id: feature.id, count: try await voter.count(for: feature))
+    } catch {
+      return Outcome(id: feature.id, error: error)
+    }
+  }
+
   /// The voter that reads.
   public var voter: any FeatureVoter
   /// Whether to read the whole board in one request first (where the server has a batch
@@ -47,30 +64,25 @@ public struct CountReader: Sendable {
     }
     var counts: [String: Int] = [:]
     var failures: [String: VotingError] = [:]
-    await withTaskGroup(of: (String, Swift.Result<Int, VotingError>).self) { group in
+    let voter = self.voter
+    await withTaskGroup(of: Outcome.self) { group in
       var next = 0
-      var done = 0
-      func start() {
-        guard next < asked.count else { return }
+      while next < min(concurrency, asked.count) {
         let feature = asked[next]
+        group.addTask { await Self.outcome(of: feature, from: voter) }
         next += 1
-        group.addTask {
-          do throws(VotingError) {
-            return (feature.id, .success(try await voter.count(for: feature)))
-          } catch {
-            return (feature.id, .failure(error))
-          }
-        }
       }
-      for _ in 0..<concurrency { start() }
-      while let (id, outcome) = await group.next() {
-        switch outcome {
-        case .success(let count): counts[id] = count
-        case .failure(let error): failures[id] = error
-        }
+      var done = 0
+      for await outcome in group {
+        if let count = outcome.count { counts[outcome.id] = count }
+        if let error = outcome.error { failures[outcome.id] = error }
         done += 1
         progress(done)
-        start()
+        if next < asked.count {
+          let feature = asked[next]
+          group.addTask { await Self.outcome(of: feature, from: voter) }
+          next += 1
+        }
       }
     }
     let ordered = asked.compactMap { feature in failures[feature.id].map { (feature.id, $0) } }

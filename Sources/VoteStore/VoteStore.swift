@@ -28,8 +28,16 @@ public protocol VoteStore: Sendable {
   /// Totals across the store, for `/stats` and `/metrics`.
   func statistics() async throws(VoteStoreError) -> StoreStatistics
 
-  /// Every counter with its voter set, for `roadmapctl votes export`.
+  /// Every counter with its voter set, in memory (small stores, tests).
   func exportAll() async throws(VoteStoreError) -> VoteExport
+
+  /// Writes every counter with its voter set as export JSON (version 2) from one consistent
+  /// snapshot, in pieces of about 64 KiB handed to `write` as they are made: memory stays
+  /// constant however many counters there are (`roadmapctl votes export`). `write` runs on a
+  /// database thread; an error it throws ends the export with ``VoteStoreError/Kind/io``.
+  func exportAll(
+    to write: @escaping @Sendable ([UInt8]) throws -> Void
+  ) async throws(VoteStoreError) -> ExportSummary
 
   /// Loads an export. `replace` overwrites counters that exist; otherwise they are left as
   /// they are and counted in the result's `skipped`. All or nothing.

@@ -140,6 +140,32 @@ import Testing
     #expect((done["features"] as? [Any])?.count == 6)
   }
 
+  @Test func missingCountsAreAllowedOnlyWhenAsked() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      "roadmap.json", #"[{"id":"1","title":"A","votes":5},{"id":"2","title":"B"}]"#)
+    let port = try await SyncSupport.closedPort(in: directory)
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let migrate = [
+      "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+      "--key", SyncSupport.token, "--votes-from", "http://127.0.0.1:\(port)", "--dialect", "ours",
+      "--namespace", "old-app",
+    ]
+    let stopped = try await run(migrate, in: directory)
+    #expect(stopped.exitCode == 1)
+    #expect(stopped.stderrText.contains("cannot read the count of feature 1: offline"))
+    #expect((try await SyncSupport.export(board, "demo-app")["features"] as? [Any])?.count == 0)
+    let allowed = try await run(migrate + ["--allow-missing-votes"], in: directory)
+    #expect(allowed.exitCode == 0, "\(allowed.stderrText)")
+    let published = try await run(
+      ["publish", "--server", SyncSupport.url(board), "--project", "demo-app"], in: directory)
+    let features = try RoadmapDocument.read(published.stdout, mode: .compatible).features
+    // The JSON's own votes where the count could not be read.
+    #expect(features.map(\.votes) == [5, 0])
+  }
+
   @Test func aDryRunWritesNothingAndAWrongKeyIsRefused() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

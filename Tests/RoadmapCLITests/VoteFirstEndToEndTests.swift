@@ -320,19 +320,20 @@ import VoteFirstAPI
     let serve = try await ServeProcess.start(
       dataDirectory: directory.url,
       try await backend.arguments() + [
-        "--admin-token", VoteFirstServer.token, "--read-limit", "0", "--write-limit", "4",
+        "--admin-token", VoteFirstServer.token, "--read-limit", "0", "--write-limit", "1",
       ])
     let server = VoteFirstServer(serve: serve, directory: directory)
     do {
       let admin = server.admin()
-      // 4 a minute is a burst of 2; admin calls draw on the same write limit.
+      // 1 a minute is a burst of 1, refilled after 60 s; admin calls draw on the same limit,
+      // so the upsert takes the one write and the vote right after it is refused.
       let made = try await admin.upsertFeature(
         ref: "1", FeatureUpsert(content: FeatureContent(title: "One")))
       let client = server.client()
-      _ = try await client.upvote(featureID: made.id)
+      #expect(try await client.feature(id: made.id).votes == 0)  // reads are not limited
       do {
         _ = try await client.upvote(featureID: made.id)
-        Issue.record("a third write within the burst was allowed")
+        Issue.record("a second write within the minute was allowed")
       } catch {
         #expect(error.kind == .rateLimited)
         #expect(error.code == Code.rateLimited)

@@ -97,15 +97,19 @@ struct SeededBoard {
 
   @Test func theBoardInARealBrowser() async throws {
     let server = try await BoardServer.start()
-    defer { server.stop() }
-    let ids = try await Self.seed(server)
-    let browser = try await Browser.start()
     do {
-      try await Self.journey(browser.session, server, ids)
+      let ids = try await Self.seed(server)
+      let browser = try await Browser.start()
+      do {
+        try await Self.journey(browser.session, server, ids)
+      } catch {
+        Issue.record(error)
+      }
+      await browser.stop()
     } catch {
       Issue.record(error)
     }
-    await browser.stop()
+    await server.stop()
   }
 
   static func journey(_ b: WebDriverSession, _ server: BoardServer, _ ids: SeededBoard)

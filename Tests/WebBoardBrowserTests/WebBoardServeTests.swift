@@ -7,7 +7,11 @@ import WebBoard
 @Suite struct WebBoardServeTests {
   @Test func pagesAndAssetsOnTheWire() async throws {
     let server = try await BoardServer.start()
-    defer { server.stop() }
+    do { try await pagesAndAssetsOnTheWire(server) } catch { Issue.record(error) }
+    await server.stop()
+  }
+
+  func pagesAndAssetsOnTheWire(_ server: BoardServer) async throws {
     let ids = try await BoardBrowserTests.seed(server)
 
     let page = try await server.get("/b/demo-app")
@@ -62,10 +66,52 @@ import WebBoard
     #expect(badCursor.body.contains("cursor"))
   }
 
+  @Test func customBoardsHaveTheirOwnPageAndHiddenOnesNone() async throws {
+    let server = try await BoardServer.start()
+    do { try await customBoardsHaveTheirOwnPageAndHiddenOnesNone(server) } catch {
+      Issue.record(error)
+    }
+    await server.stop()
+  }
+
+  func customBoardsHaveTheirOwnPageAndHiddenOnesNone(_ server: BoardServer) async throws {
+    _ = try await BoardBrowserTests.seed(server)
+    try await server.admin(
+      "PUT", "/boards/ideas",
+      ["slug": "ideas", "name": "Ideas <&> more", "isPublic": true, "votingEnabled": false])
+    try await server.admin(
+      "PUT", "/boards/secret", ["slug": "secret", "name": "Secret", "isPublic": false])
+    let column = try await server.admin(
+      "POST", "/stages", ["name": "Maybe", "board": "ideas", "position": 0])
+    try await server.admin(
+      "PUT", "/features/ref/idea-1",
+      ["ref": "idea-1", "title": "Themes", "board": "ideas", "stage": column["id"] ?? 0])
+    try await server.admin(
+      "PUT", "/features/ref/secret-1", ["ref": "secret-1", "title": "Hidden", "board": "secret"])
+
+    let ideas = try await server.get("/b/demo-app/ideas")
+    #expect(ideas.status == 200)
+    #expect(ideas.body.contains("<h1>Ideas &lt;&amp;&gt; more</h1>"))
+    #expect(ideas.body.contains("id=\"stage-\(column["id"] as? Int ?? 0)-title\""))
+    #expect(ideas.body.contains("Themes"))
+    #expect(!ideas.body.contains("Dark mode"), "the roadmap's features stay on the roadmap")
+    #expect(ideas.body.contains("Voting is closed on this board."))
+    #expect(!ideas.body.contains("class=\"vote-button\""))
+    let roadmap = try await server.get("/b/demo-app")
+    #expect(roadmap.body.contains("href=\"/b/demo-app/ideas\""))
+    #expect(!roadmap.body.contains("Secret") && !roadmap.body.contains("Hidden"))
+    let secret = try await server.get("/b/demo-app/secret")
+    #expect(secret.status == 404)
+  }
+
   @Test func pagesDrawFromTheReadRateLimit() async throws {
     // --read-limit 2: two reads a minute in bursts of one.
     let server = try await BoardServer.start(limits: ["--read-limit", "2"])
-    defer { server.stop() }
+    do { try await pagesDrawFromTheReadRateLimit(server) } catch { Issue.record(error) }
+    await server.stop()
+  }
+
+  func pagesDrawFromTheReadRateLimit(_ server: BoardServer) async throws {
     let first = try await server.get("/b/demo-app")
     #expect(first.status == 404)
     let second = try await server.get("/b/demo-app")

@@ -1,5 +1,5 @@
 /// A feature as stored: the columns it is found and ordered by, and its JSON document.
-public struct BoardFeatureRow: Sendable, Hashable {
+public struct BoardFeatureRow: Sendable, Hashable, Codable {
   /// The project (the counters' namespace).
   public var project: String
   /// The id, unique within the project.

@@ -1,6 +1,6 @@
 /// One board object as stored: its identity, the two columns it is found and ordered by, and
 /// its JSON document (written and read by the service, opaque to the store).
-public struct BoardItemRow: Sendable, Hashable {
+public struct BoardItemRow: Sendable, Hashable, Codable {
   /// The project (the counters' namespace).
   public var project: String
   /// The id, unique within the project and kind.

@@ -1,5 +1,5 @@
 /// A project as stored: its settings document and when it came into being.
-public struct BoardProjectRow: Sendable, Hashable {
+public struct BoardProjectRow: Sendable, Hashable, Codable {
   /// The project (the counters' namespace).
   public var project: String
   /// The settings as JSON.

@@ -100,6 +100,16 @@ public struct BoardTables {
       """, [.text(project), .text(kind), .integer(id + 1)])
   }
 
+  /// Every id sequence of every project.
+  public func sequences() throws(VoteStoreError) -> [BoardBackup.Sequence] {
+    try db.rows(
+      "SELECT project, kind, next_id FROM vf_sequences ORDER BY project, kind", []
+    ).map { row in
+      BoardBackup.Sequence(
+        project: row[0].text ?? "", kind: row[1].text ?? "", next: row[2].integer ?? 1)
+    }
+  }
+
   // MARK: Boards, stages, tags, releases, suggestions
 
   private static func item(_ row: [BoardValue]) -> BoardItemRow {

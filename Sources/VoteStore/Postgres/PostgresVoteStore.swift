@@ -140,6 +140,19 @@ public final class PostgresVoteStore: VoteStore {
     return export
   }
 
+  /// Streams every counter and its voters as export JSON, from one snapshot (`REPEATABLE
+  /// READ`), fetching 1,000 counters at a time through a cursor.
+  public func exportAll(
+    to write: @escaping @Sendable ([UInt8]) throws -> Void
+  ) async throws(VoteStoreError) -> ExportSummary {
+    let fingerprint = voterKey.fingerprint
+    return try await read { table throws(VoteStoreError) in
+      var writer = ExportJSONWriter(sink: ExportJSONWriter.forwarding(write))
+      try table.export(into: &writer)
+      return try writer.finish(voterKey: fingerprint)
+    }
+  }
+
   /// Loads an export in one transaction (all or nothing). Invalid exports throw `.invalid`.
   public func importAll(
     _ export: VoteExport, replace: Bool

@@ -92,6 +92,9 @@ final class SQLiteStatement {
     return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
   }
 
+  /// Resets the statement (ends a step loop early).
+  func reset() { sqlite3_reset(handle) }
+
   /// Finalizes the statement; it cannot be used afterwards.
   func finalize() {
     sqlite3_finalize(handle)

@@ -337,6 +337,20 @@ public final class SQLiteVoteStore: VoteStore {
     return export
   }
 
+  /// Streams every counter and its voters as export JSON, from one snapshot, in pieces.
+  public func exportAll(
+    to write: @escaping @Sendable ([UInt8]) throws -> Void
+  ) async throws(VoteStoreError) -> ExportSummary {
+    let fingerprint = voterKey.fingerprint
+    return try await readers.run { db throws(VoteStoreError) in
+      try Self.inReadTransaction(db) { () throws(VoteStoreError) in
+        var writer = ExportJSONWriter(sink: ExportJSONWriter.forwarding(write))
+        try SQLiteCounterTable(db: db).export(into: &writer)
+        return try writer.finish(voterKey: fingerprint)
+      }
+    }
+  }
+
   /// Loads an export in one transaction (all or nothing). Invalid exports throw `.invalid`.
   public func importAll(
     _ export: VoteExport, replace: Bool

@@ -266,9 +266,14 @@ extension TestPostgres {
     let asRoot = getuid() == 0
     if asRoot { try run("/bin/chown", ["postgres:postgres", dir.path]) }
     let data = dir.appendingPathComponent("data").path
-    try runServerTool(
-      bin + "/initdb",
-      ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"], asRoot: asRoot)
+    do {
+      try runServerTool(
+        bin + "/initdb",
+        ["-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"], asRoot: asRoot)
+    } catch {
+      try? FileManager.default.removeItem(at: dir)
+      throw error
+    }
     let options = [
       "-c port=5432", "-c listen_addresses=''", "-c unix_socket_directories='\(dir.path)'",
       "-c fsync=on", "-c max_connections=50", "-c dynamic_shared_memory_type=mmap",

@@ -49,8 +49,8 @@ final class BoardServer: Sendable {
   }
 
   /// Stops the server and removes its data.
-  func stop() {
-    child.stop()
+  func stop() async {
+    await child.stop()
     try? FileManager.default.removeItem(at: dataDirectory)
   }
 

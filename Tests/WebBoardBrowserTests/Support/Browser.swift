@@ -43,7 +43,7 @@ final class Browser: Sendable {
       let session = try await WebDriverSession.open(port: port, capabilities: capabilities)
       return Browser(driver: driver, session: session, profile: profile)
     } catch {
-      driver.stop()
+      await driver.stop()
       killChromium(using: profile)
       try? FileManager.default.removeItem(at: profile)
       throw error
@@ -59,7 +59,7 @@ final class Browser: Sendable {
   /// Closes the browser, stops chromedriver and removes the profile.
   func stop() async {
     await session.close()
-    driver.stop()
+    await driver.stop()
     Browser.killChromium(using: profile)
     try? FileManager.default.removeItem(at: profile)
   }

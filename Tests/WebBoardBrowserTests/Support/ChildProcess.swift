@@ -64,13 +64,16 @@ final class ChildProcess: @unchecked Sendable {
     throw ChildProcessError(description: "\(name) never printed \(marker): \(text)")
   }
 
-  /// Ends the child: SIGTERM, then SIGKILL if it is still there after a while.
-  func stop() {
-    guard process.isRunning else { return }
-    kill(process.processIdentifier, SIGTERM)
-    for _ in 0..<100 where process.isRunning { usleep(50_000) }
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
+  /// Ends the child: SIGTERM, then SIGKILL if it is still there after a while. Waits with
+  /// `Task.sleep`, never blocking a thread of the cooperative pool.
+  func stop() async {
+    for signal in [SIGTERM, SIGKILL] {
+      guard process.isRunning else { return }
+      kill(process.processIdentifier, signal)
+      for _ in 0..<200 where process.isRunning {
+        try? await Task.sleep(nanoseconds: 25_000_000)
+      }
+    }
   }
 }
 

@@ -91,15 +91,9 @@ extension VotesImportCommand {
     return line + "."
   }
 
-  /// The export in `bytes`, checked by the rules a live write applies, before any store is
-  /// opened or created; else a failure that names every problem with its place.
-  ///
-  /// The reading and the rules are VoteStore's (``VoteExport/read(_:)``): each problem has
-  /// its line, column, JSON path and counter. This adds the file's name in front of each,
-  /// one per line, and the two mistakes a reader of JSON cannot explain well: a file that
-  /// is not text at all, and an empty one.
+  /// The export in `bytes`, or a failure that says in words what is wrong and where.
   static func decode(_ bytes: [UInt8], file: String) throws(CommandError) -> VoteExport {
-    let what = "a 'roadmapctl votes export' file (JSON: {\"version\":2,\"counters\":[…]})"
+    let what = "a 'roadmapctl votes export' file (JSON: {\"version\":1,\"counters\":[…]})"
     if bytes.contains(0) || String(bytes: bytes, encoding: .utf8) == nil {
       throw .failure("\(file) is not a text file; expected \(what).")
     }
@@ -110,14 +104,31 @@ extension VotesImportCommand {
     case .success(let export):
       return export
     case .failure(let found):
-      let count = found.problems.count
-      var message =
-        "\(file) cannot be imported (\(count) problem\(count == 1 ? "" : "s"); nothing was "
-        + "imported, no store was opened):"
-      for problem in found.problems {
-        message += "\n  \(file)\(problem.line == nil ? ": " : ":")" + problem.description
-      }
-      throw .failure(message)
+      throw .failure(describe(found.problems, file: file))
     }
+  }
+
+  /// Every problem, one per line, each with `file:line:column` (a syntax error alone: the
+  /// file cannot be read further).
+  static func describe(_ problems: [ImportProblem], file: String) -> String {
+    func place(_ problem: ImportProblem) -> String {
+      guard let line = problem.line, let column = problem.column else { return file }
+      return "\(file):\(line):\(column)"
+    }
+    if problems.count == 1, let only = problems.first, only.index == nil, only.path.isEmpty {
+      return "\(place(only)): \(only.message)."
+    }
+    var text =
+      "nothing was imported: \(file) has \(problems.count) "
+      + (problems.count == 1 ? "problem" : "problems") + ":"
+    for problem in problems {
+      var line = "\n  \(place(problem)): "
+      if !problem.path.isEmpty { line += problem.path }
+      if let index = problem.index {
+        line += " (counter \(index + 1)" + (problem.counter.map { ", \($0)" } ?? "") + ")"
+      }
+      text += line + ": " + problem.message + "."
+    }
+    return text
   }
 }

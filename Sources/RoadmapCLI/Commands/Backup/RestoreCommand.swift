@@ -1,0 +1,83 @@
+import Foundation
+import VoteStore
+
+/// `roadmapctl restore FILE`: loads a `roadmapctl backup` into a store.
+struct RestoreCommand: Command {
+  static let configuration = CommandConfiguration(
+    name: "restore",
+    abstract: "Load a 'roadmapctl backup' document (counters and boards) into a store.",
+    discussion: """
+      The boards' projects must not exist in the store yet, and no counter of the backup may \
+      exist: either is refused before anything is written (exit 1). The store is created when \
+      missing. The backup's voter ids are hashes: restore into a store with the same voter \
+      key (its key file travels with the data directory) for votes to stay idempotent.
+      """)
+
+  @Argument(help: "The backup file, or '-' for standard input.")
+  var file: String
+
+  @OptionGroup var store: VotesStoreOptions
+
+  func run(_ context: CommandContext) async throws -> Int32 {
+    let data: Data
+    if file == "-" {
+      data = FileHandle.standardInput.readDataToEndOfFile()
+    } else {
+      let path = context.resolvePath(file)
+      do {
+        data = try Data(contentsOf: URL(fileURLWithPath: path))
+      } catch {
+        throw CommandError.failure("cannot read \(path): \(error.localizedDescription)")
+      }
+    }
+    let backup: StoreBackup
+    do {
+      backup = try JSONDecoder().decode(StoreBackup.self, from: data)
+    } catch {
+      throw CommandError.failure("\(file) is not a roadmapctl backup: \(error)")
+    }
+    guard backup.format == StoreBackup.formatName, backup.version == 1 else {
+      throw CommandError.failure(
+        "\(file) is a \(backup.format) document of version \(backup.version); "
+          + "this build reads \(StoreBackup.formatName) version 1")
+    }
+    let store = try self.store.open(context, mustExist: false)
+    do {
+      let boards = try self.store.openBoards(beside: store)
+      do {
+        let existing = Set(try await boards.read { try $0.projects() })
+        if let taken = backup.boards.projects.first(where: { existing.contains($0.project) }) {
+          throw CommandError.failure(
+            "project \(taken.project) already exists in this store; nothing was restored")
+        }
+        let byNamespace = Dictionary(
+          grouping: backup.votes.counters.map(\.record), by: \.namespace)
+        for (namespace, records) in byNamespace {
+          let found = try await store.values(namespace: namespace, keys: records.map(\.key))
+          if let key = found.keys.sorted().first {
+            throw CommandError.failure(
+              "the counter \(namespace)/\(key) already exists in this store (and "
+                + "\(found.count - 1) more of the backup's); nothing was restored")
+          }
+        }
+        let summary = try await store.importAll(backup.votes, replace: false)
+        try await boards.restore(backup.boards)
+        context.stderr.writeLine(
+          "Restored \(summary.imported) counters, \(backup.boards.projects.count) board "
+            + "projects and \(backup.boards.features.count) features.")
+      } catch {
+        await boards.close()
+        throw error
+      }
+      await boards.close()
+    } catch let error as CommandError {
+      await store.close()
+      throw error
+    } catch {
+      await store.close()
+      throw CommandError.failure("cannot restore: \(error)")
+    }
+    await store.close()
+    return 0
+  }
+}

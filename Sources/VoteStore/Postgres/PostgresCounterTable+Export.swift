@@ -1,0 +1,38 @@
+extension PostgresCounterTable {
+  /// Streams every counter (by namespace, then key, bytewise) with its sorted voters into
+  /// `writer` from one snapshot, 1,000 counters per fetch.
+  func export(into writer: inout ExportJSONWriter) throws(VoteStoreError) {
+    try db.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+      () throws(VoteStoreError) in
+      try db.execute(
+        """
+        DECLARE export_counters NO SCROLL CURSOR FOR
+        SELECT id, namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms
+        FROM counters ORDER BY namespace COLLATE "C", key COLLATE "C"
+        """)
+      while true {
+        let rows = try db.query("FETCH 1000 FROM export_counters").rows
+        if rows.isEmpty { break }
+        let records = rows.map { row in
+          CounterRecord(
+            id: PostgresText.int64(row[0]), namespace: row[1] ?? "", key: row[2] ?? "",
+            value: PostgresText.int64(row[3]), enableReset: PostgresText.bool(row[4]),
+            updateLowerBound: PostgresText.int64(row[5]),
+            updateUpperBound: PostgresText.int64(row[6]), createdAt: PostgresText.int64(row[7]),
+            updatedAt: PostgresText.int64(row[8]))
+        }
+        var voters: [Int64: [String]] = [:]
+        for row in try db.query(
+          """
+          SELECT counter_id, voter FROM voters WHERE counter_id = ANY ($1::bigint[])
+          ORDER BY counter_id, voter COLLATE "C"
+          """, [PostgresText.array(records.map { String($0.id) })]
+        ).rows {
+          voters[PostgresText.int64(row[0]), default: []].append(row[1] ?? "")
+        }
+        for record in records { try writer.add(record, voters: voters[record.id] ?? []) }
+      }
+      try db.execute("CLOSE export_counters")
+    }
+  }
+}

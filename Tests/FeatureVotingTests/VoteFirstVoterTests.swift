@@ -1,0 +1,212 @@
+import CounterService
+import FeatureVoting
+import Foundation
+import HTTPServer
+import RoadmapFormat
+import Testing
+import VoteFirstAPI
+import VoteStore
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// The counter service with the VoteFirst board API, in-process on a real socket (127.0.0.1,
+/// port 0), over a real SQLite store in its own directory; it counts the requests it gets.
+private final class BoardServer: Sendable {
+  static let token = "voter-test-token"
+  let directory: URL
+  let store: SQLiteVoteStore
+  let boards: SQLiteBoardStore
+  let server: HTTPServer
+  let port: Int
+  private let requests = RequestCount()
+
+  init() throws {
+    directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "votefirst-voter-\(UUID().uuidString)")
+    store = try SQLiteVoteStore(directory: directory)
+    boards = try SQLiteBoardStore(sharing: store)
+    let service = CounterService(
+      store: store, boards: boards,
+      configuration: CounterServiceConfiguration(
+        adminToken: Self.token, readLimit: .unlimited, writeLimit: .unlimited, log: { _ in }))
+    let inner = service.handler
+    let requests = self.requests
+    server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0)) {
+      request in
+      requests.add()
+      return await inner(request)
+    }
+    port = try server.start()
+  }
+
+  var url: URL { URL(string: "http://127.0.0.1:\(port)")! }
+  var requestCount: Int { requests.value }
+
+  func client(voter: String) -> VoteFirstHTTPClient {
+    VoteFirstHTTPClient(
+      configuration: VoteFirstClientConfiguration(baseURL: url, project: "voter-app"),
+      voterID: voter)
+  }
+
+  var admin: VoteFirstHTTPClient {
+    VoteFirstHTTPClient(
+      configuration: VoteFirstClientConfiguration(
+        baseURL: url, project: "voter-app", adminToken: Self.token))
+  }
+
+  /// The countapi value of `key` in the project's namespace.
+  func countapiValue(_ key: String) async throws -> String {
+    let (data, _) = try await URLSession.shared.data(
+      from: url.appendingPathComponent("get/voter-app/\(key)"))
+    return String(decoding: data, as: UTF8.self)
+  }
+
+  func stop() async {
+    await server.shutdown(gracePeriod: .seconds(1))
+    await boards.close()
+    await store.close()
+    try? FileManager.default.removeItem(at: directory)
+  }
+}
+
+private final class RequestCount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func add() {
+    lock.lock()
+    count += 1
+    lock.unlock()
+  }
+  var value: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return count
+  }
+}
+
+@Suite struct VoteFirstVoterTests {
+  private static func withServer(_ body: (BoardServer) async throws -> Void) async throws {
+    let server = try BoardServer()
+    do {
+      try await body(server)
+    } catch {
+      await server.stop()
+      throw error
+    }
+    await server.stop()
+  }
+
+  /// Features "1" (3 imported votes), "2" (none), "3" in an archived stage, "4" finished.
+  private static func seed(_ admin: VoteFirstHTTPClient) async throws -> (
+    archived: Stage, done: Stage
+  ) {
+    let archived = try await admin.createStage(Stage(name: "Old", isArchived: true))
+    let done = try await admin.createStage(Stage(name: "Done", isFinished: true))
+    _ = try await admin.upsertFeatures([
+      FeatureUpsert(content: FeatureContent(ref: "1", title: "One"), importedVotes: 3),
+      FeatureUpsert(content: FeatureContent(ref: "2", title: "Two")),
+      FeatureUpsert(
+        content: FeatureContent(ref: "3", title: "Three", stage: archived.id), importedVotes: 7),
+      FeatureUpsert(
+        content: FeatureContent(ref: "4", title: "Four", stage: done.id), importedVotes: 9),
+    ])
+    return (archived, done)
+  }
+
+  @Test func countsAndVotesFollowTheRef() async throws {
+    try await Self.withServer { server in
+      _ = try await Self.seed(server.admin)
+      let voter = VoteFirstVoter(client: server.client(voter: "ann"))
+      let one = RoadmapFeature(id: "1", title: "One")
+      #expect(try await voter.count(for: one) == 3)
+      #expect(try await voter.castVote(for: one) == 4)
+      #expect(try await voter.castVote(for: one) == 4)
+      #expect(await voter.vote(for: one) == 4)
+      #expect(await voter.fetch(for: one) == 4)
+
+      // Another voter, and the countapi route of old app versions: one count.
+      let bob = VoteFirstVoter(client: server.client(voter: "bob"))
+      #expect(await bob.vote(for: one) == 5)
+      #expect(try await server.countapiValue("feature1") == #"{"value":5}"#)
+      #expect(try await voter.withdrawVote(for: one) == 4)
+      #expect(await voter.unvote(for: one) == 4)
+
+      let board = [
+        one, RoadmapFeature(id: "2"), RoadmapFeature(id: "3"),
+        RoadmapFeature(id: "4", isFinished: true), RoadmapFeature(id: "not-migrated"),
+      ]
+      #expect(
+        try await voter.counts(for: board)
+          == ["1": 4, "2": 0, "3": 7, "4": 0, "not-migrated": 0])
+      #expect(await voter.fetch(for: board) == ["1": 4, "2": 0, "3": 7, "4": 0, "not-migrated": 0])
+    }
+  }
+
+  @Test func aFinishedFeatureMakesNoCall() async throws {
+    try await Self.withServer { server in
+      _ = try await Self.seed(server.admin)
+      let voter = VoteFirstVoter(client: server.client(voter: "ann"))
+      let before = server.requestCount
+      #expect(try await voter.count(for: RoadmapFeature(id: "4", isFinished: true)) == 0)
+      #expect(await voter.fetch(for: RoadmapFeature(id: "1", isFinished: true)) == 0)
+      #expect(server.requestCount == before)
+    }
+  }
+
+  @Test func refusalsKeepTheirReason() async throws {
+    try await Self.withServer { server in
+      _ = try await Self.seed(server.admin)
+      let voter = VoteFirstVoter(client: server.client(voter: "ann"))
+      do throws(VotingError) {
+        _ = try await voter.castVote(for: RoadmapFeature(id: "4"))
+        Issue.record("a vote for a finished feature was accepted")
+      } catch {
+        #expect(error.kind == .refused)
+        #expect(error.status == 403)
+        #expect(error.reason?.contains(VoteFirstContract.ErrorCode.votingDisabledStage) == true)
+      }
+      do throws(VotingError) {
+        _ = try await voter.castVote(for: RoadmapFeature(id: "not-migrated"))
+        Issue.record("a vote for a feature VoteFirst does not have was accepted")
+      } catch {
+        #expect(error.kind == .refused && error.status == 404)
+      }
+      #expect(await voter.vote(for: RoadmapFeature(id: "not-migrated")) == nil)
+      #expect(try await voter.count(for: RoadmapFeature(id: "not-migrated")) == 0)
+    }
+  }
+
+  @Test func aFeatureRecreatedUnderItsRefIsFoundAgain() async throws {
+    try await Self.withServer { server in
+      _ = try await Self.seed(server.admin)
+      let voter = VoteFirstVoter(client: server.client(voter: "ann"))
+      let two = RoadmapFeature(id: "2")
+      #expect(try await voter.castVote(for: two) == 1)
+      let old = try await server.admin.exportProject().features.first { $0.feature.ref == "2" }
+      try await server.admin.deleteFeature(id: try #require(old).feature.id)
+      let again = try await server.admin.upsertFeature(
+        ref: "2", FeatureUpsert(content: FeatureContent(title: "Two again")))
+      #expect(again.id != old?.feature.id)
+      // Same ref, same counter: the vote is still there, under the new id.
+      #expect(try await voter.count(for: two) == 1)
+      #expect(try await voter.withdrawVote(for: two) == 0)
+    }
+  }
+
+  @Test func anUnreachableServerIsOffline() async throws {
+    let server = try BoardServer()
+    let client = server.client(voter: "ann")
+    await server.stop()
+    let voter = VoteFirstVoter(client: client)
+    do throws(VotingError) {
+      _ = try await voter.count(for: RoadmapFeature(id: "1"))
+      Issue.record("a stopped server answered")
+    } catch {
+      #expect(error.kind == .offline)
+    }
+    #expect(await voter.fetch(for: RoadmapFeature(id: "1")) == 0)
+    #expect(await voter.vote(for: RoadmapFeature(id: "1")) == nil)
+  }
+}
