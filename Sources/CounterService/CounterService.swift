@@ -138,7 +138,7 @@ public final class CounterService: Sendable {
     if configuration.accessLog {
       let client = clientAddress(request, trustProxy: configuration.trustProxy)
       let ms = (seconds * 1000 * 100).rounded() / 100
-      let target = AccessLogEntry.redact(
+      let target = QueryRedaction.redact(
         request.target, parameters: configuration.redactedQueryParameters)
       configuration.log(
         "\(client.isEmpty ? "-" : client) \(request.method) \(target) "

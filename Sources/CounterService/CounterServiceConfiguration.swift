@@ -27,7 +27,7 @@ public struct CounterServiceConfiguration: Sendable {
   /// Log one line per request through ``log``.
   public var accessLog: Bool
   /// The query parameters whose values no log line shows (compared case-insensitively).
-  /// Default: `HTTPServer`'s `AccessLogEntry.defaultRedactedParameters` (the admin `token`,
+  /// Default: `HTTPServer`'s `QueryRedaction.defaultParameters` (the admin `token`,
   /// `voter` ids, `access_token`, `password`, `secret`). Header fields are never logged.
   public var redactedQueryParameters: Set<String>
   /// The shortest time between two store error lines, in seconds: the first failure of a
@@ -45,7 +45,7 @@ public struct CounterServiceConfiguration: Sendable {
     trustProxy: Bool = false, readLimit: RateLimit = .perMinute(1200),
     writeLimit: RateLimit = .perMinute(60), maxTrackedClients: Int = 10_000,
     corsOrigin: String = "*", maxBatchKeys: Int = 500, accessLog: Bool = false,
-    redactedQueryParameters: Set<String> = AccessLogEntry.defaultRedactedParameters,
+    redactedQueryParameters: Set<String> = QueryRedaction.defaultParameters,
     storeErrorLogInterval: Double = 10,
     version: String = "0.1.0", log: @escaping @Sendable (String) -> Void = StandardError.write
   ) {

@@ -3,16 +3,16 @@
 /// An entry holds no header fields at all, so `Authorization`, `Cookie` and `X-Voter-ID`
 /// can never reach a log through it; the values of the query parameters named in
 /// ``redactedParameters`` (the admin `token`, the `voter` id, …) are replaced by
-/// `[redacted]` in ``line`` and ``redactedTarget``.
+/// `[redacted]` in ``line`` and ``redactedTarget``. Needs macOS 13 (iOS 16) or later, for
+/// `Duration`; ``QueryRedaction`` does the redacting on every platform.
+@available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
 public struct AccessLogEntry: Sendable {
-  /// The query parameters whose values a log line never shows: credentials (`token`,
-  /// `access_token`, `password`, `secret`) and personal data (`voter`, often an e-mail address).
-  public static let defaultRedactedParameters: Set<String> = [
-    "token", "access_token", "password", "secret", "voter",
-  ]
+  /// The query parameters whose values a log line never shows:
+  /// ``QueryRedaction/defaultParameters``.
+  public static let defaultRedactedParameters = QueryRedaction.defaultParameters
 
-  /// What a redacted value is written as.
-  public static let redactedValue = "[redacted]"
+  /// What a redacted value is written as: ``QueryRedaction/redactedValue``.
+  public static let redactedValue = QueryRedaction.redactedValue
 
   /// The request method (`-` when the request line could not be read).
   public var method: String
@@ -62,33 +62,8 @@ public struct AccessLogEntry: Sendable {
   }
 
   /// `target` with the value of every query parameter named in `parameters` replaced by
-  /// `[redacted]`.
-  ///
-  /// A parameter's name is percent-decoded (`+` as a space) and compared case-insensitively
-  /// before the test, so `%74oken=` and `TOKEN=` are hidden as `token=` is; the path and the
-  /// other parameters are kept byte for byte. A parameter without `=` has no value to hide.
+  /// `[redacted]`: ``QueryRedaction/redact(_:parameters:)``.
   public static func redact(_ target: String, parameters: Set<String>) -> String {
-    guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")), !parameters.isEmpty
-    else { return target }
-    let names = Set(parameters.map { $0.lowercased() })
-    let query = target.utf8[target.utf8.index(after: question)...]
-    var out = Array(target.utf8[...question])
-    var first = true
-    for item in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
-      if !first { out.append(UInt8(ascii: "&")) }
-      first = false
-      guard let equals = item.firstIndex(of: UInt8(ascii: "=")) else {
-        out.append(contentsOf: item)
-        continue
-      }
-      let name = URLComponentsDecoder.percentDecode(Array(item[..<equals]), plusAsSpace: true)
-      out.append(contentsOf: item[...equals])
-      if names.contains(name.lowercased()) {
-        out.append(contentsOf: redactedValue.utf8)
-      } else {
-        out.append(contentsOf: item[item.index(after: equals)...])
-      }
-    }
-    return String(decoding: out, as: UTF8.self)
+    QueryRedaction.redact(target, parameters: parameters)
   }
 }

@@ -3,7 +3,10 @@
 /// Bytes are fed in any split (`consume`); the parser keeps its state between calls and
 /// stops at the end of each request, so pipelined requests are read one at a time. Every
 /// limit of ``HTTPParserLimits`` is enforced while reading, before anything unbounded is
-/// stored. A failure carries the status to answer (400, 413, 414, 431, 501, 505); after a
+/// stored. The body limit is decided per request once its head is complete (asking
+/// ``HTTPParserLimits/bodyLimit``, when set) and checked before the first body byte: against
+/// `Content-Length` before ``Event/headComplete`` (so no `100 Continue` precedes a 413), and
+/// against every chunk size as it is read. A failure carries the status to answer (400, 413, 414, 431, 501, 505); after a
 /// failure the parser must not be fed again and the connection is closed.
 ///
 /// Strict on purpose (RFC 9112, refusing anything a front proxy could read differently):
@@ -59,6 +62,8 @@ struct HTTPRequestParser {
   private var headers: [(name: String, value: String)] = []
   private var body: [UInt8] = []
   private var framing = BodyFraming.none
+  /// The body limit of the request being read, decided when its head completed.
+  private(set) var currentBodyLimit = 0
 
   /// Creates a parser enforcing `limits`.
   init(limits: HTTPParserLimits = HTTPParserLimits()) {
@@ -243,10 +248,10 @@ struct HTTPRequestParser {
         if size == 0 {
           state = .trailerLine
         } else {
-          if body.count + size > limits.maxBodyBytes {
+          if body.count + size > currentBodyLimit {
             return .failure(
               HTTPParseFailure(
-                .payloadTooLarge, "chunked body larger than \(limits.maxBodyBytes) bytes"))
+                .payloadTooLarge, "chunked body larger than \(currentBodyLimit) bytes"))
           }
           state = .chunkData(remaining: size)
         }
@@ -419,6 +424,7 @@ struct HTTPRequestParser {
             "transfer coding \(codings.dropLast().joined(separator: ", ")) is not supported"))
       }
       framing = .chunked
+      currentBodyLimit = limits.bodyLimit(for: currentHead())
       state = .chunkSizeLine
       return .headComplete
     }
@@ -433,15 +439,21 @@ struct HTTPRequestParser {
       for b in bytes {
         let (m, o1) = length.multipliedReportingOverflow(by: 10)
         let (s, o2) = m.addingReportingOverflow(Int(b - 0x30))
-        if o1 || o2 || s > limits.maxBodyBytes {
-          state = .failed
-          return .failure(
-            HTTPParseFailure(
-              .payloadTooLarge, "Content-Length exceeds \(limits.maxBodyBytes) bytes"))
+        if o1 || o2 {
+          // Larger than any memory: over every limit.
+          length = Int.max
+          break
         }
         length = s
       }
       if length > 0 {
+        currentBodyLimit = limits.bodyLimit(for: currentHead())
+        if length > currentBodyLimit {
+          state = .failed
+          return .failure(
+            HTTPParseFailure(
+              .payloadTooLarge, "Content-Length exceeds \(currentBodyLimit) bytes"))
+        }
         framing = .contentLength(length)
         // Reserve what a small body needs; a large one grows as its bytes actually arrive,
         // so a bare header cannot make the server set aside `maxBodyBytes`.
@@ -452,6 +464,13 @@ struct HTTPRequestParser {
       framing = .contentLength(0)
     }
     return .request(finishRequest())
+  }
+
+  /// The head of the request being read, for the body-limit decider.
+  private func currentHead() -> HTTPRequestHead {
+    HTTPRequestHead(
+      method: HTTPMethod(rawValue: method), target: target, version: version,
+      headers: HTTPHeaders(headers))
   }
 
   private mutating func fail(_ reason: String) -> Event {
@@ -491,9 +510,9 @@ struct HTTPRequestParser {
         return .failure(HTTPParseFailure(.badRequest, "control byte in chunk extension"))
       }
     }
-    if size > limits.maxBodyBytes {
+    if size > currentBodyLimit {
       return .failure(
-        HTTPParseFailure(.payloadTooLarge, "chunk larger than \(limits.maxBodyBytes) bytes"))
+        HTTPParseFailure(.payloadTooLarge, "chunk larger than \(currentBodyLimit) bytes"))
     }
     return .success(size)
   }
@@ -509,6 +528,7 @@ struct HTTPRequestParser {
     headers = []
     body = []
     framing = .none
+    currentBodyLimit = 0
     headerBytes = 0
     trailerBytes = 0
     emptyLinesSkipped = 0

@@ -115,6 +115,11 @@ public final class HTTPServer: Sendable {
       throw HTTPServerError(
         kind: .invalidConfiguration, message: "maxBodyBytes must not be negative")
     }
+    if c.bodyLimit != nil && c.bodyLimitCeiling < c.maxBodyBytes {
+      throw HTTPServerError(
+        kind: .invalidConfiguration,
+        message: "bodyLimitCeiling must not be below maxBodyBytes when bodyLimit is set")
+    }
     if !(0...65535).contains(c.port) {
       throw HTTPServerError(kind: .invalidConfiguration, message: "port \(c.port) is out of range")
     }

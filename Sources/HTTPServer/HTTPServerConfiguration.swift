@@ -23,7 +23,27 @@ public struct HTTPServerConfiguration: Sendable {
   public var maxHeaderCount: Int = 100
   /// Largest request body, checked against `Content-Length` before reading and counted
   /// while de-chunking. Default 1 MiB; beyond it 413.
+  ///
+  /// With ``bodyLimit`` set, this is the limit of every request it answers nil for.
   public var maxBodyBytes: Int = 1 << 20
+  /// The largest body limit ``bodyLimit`` may grant one request. Default 32 MiB; a larger
+  /// answer is lowered to it. Must not be below ``maxBodyBytes`` when ``bodyLimit`` is set.
+  ///
+  /// A hard bound that holds whatever the decider does: no request can make the server
+  /// buffer more than this.
+  public var bodyLimitCeiling: Int = 32 << 20
+  /// Decides the body limit of one request from its head, or nil for ``maxBodyBytes`` for
+  /// every request. Default nil.
+  ///
+  /// Called once per request that has a body (a positive `Content-Length`, or chunked),
+  /// after its head is read and before any body byte is: the answer, between 0 and
+  /// ``bodyLimitCeiling``, is checked against `Content-Length` at once (413 before any
+  /// `100 Continue`) and against the chunk sizes as they arrive. Return nil to keep
+  /// ``maxBodyBytes``. Grant a large limit only to requests that prove they may send one
+  /// (a credential in a header, a route that needs it), or anyone can make the server hold
+  /// that much per connection. It runs on the I/O thread, so it must be cheap and must not
+  /// block.
+  public var bodyLimit: (@Sendable (HTTPRequestHead) -> Int?)?
   /// Time allowed from the first byte of a request to the end of its header block.
   /// Default 10 s; beyond it 408 and close, so a client dripping bytes cannot hold a connection.
   public var headerReadTimeout: Duration = .seconds(10)
@@ -69,7 +89,9 @@ public struct HTTPServerConfiguration: Sendable {
   public init(
     host: String = "127.0.0.1", port: Int = 8080, backlog: Int = 1024,
     maxRequestLineBytes: Int = 8192, maxHeaderBytes: Int = 32768, maxHeaderCount: Int = 100,
-    maxBodyBytes: Int = 1 << 20, headerReadTimeout: Duration = .seconds(10),
+    maxBodyBytes: Int = 1 << 20, bodyLimitCeiling: Int = 32 << 20,
+    bodyLimit: (@Sendable (HTTPRequestHead) -> Int?)? = nil,
+    headerReadTimeout: Duration = .seconds(10),
     bodyReadTimeout: Duration = .seconds(30), idleTimeout: Duration = .seconds(60),
     writeTimeout: Duration = .seconds(30), maxConnections: Int = 10_000,
     maxConnectionsPerAddress: Int? = HTTPServerConfiguration.defaultMaxConnectionsPerAddress,
@@ -84,6 +106,8 @@ public struct HTTPServerConfiguration: Sendable {
     self.maxHeaderBytes = maxHeaderBytes
     self.maxHeaderCount = maxHeaderCount
     self.maxBodyBytes = maxBodyBytes
+    self.bodyLimitCeiling = bodyLimitCeiling
+    self.bodyLimit = bodyLimit
     self.headerReadTimeout = headerReadTimeout
     self.bodyReadTimeout = bodyReadTimeout
     self.idleTimeout = idleTimeout
@@ -117,6 +141,7 @@ public struct HTTPServerConfiguration: Sendable {
   var parserLimits: HTTPParserLimits {
     HTTPParserLimits(
       maxRequestLineBytes: maxRequestLineBytes, maxHeaderBytes: maxHeaderBytes,
-      maxHeaderCount: maxHeaderCount, maxBodyBytes: maxBodyBytes)
+      maxHeaderCount: maxHeaderCount, maxBodyBytes: maxBodyBytes,
+      bodyLimitCeiling: bodyLimitCeiling, bodyLimit: bodyLimit)
   }
 }

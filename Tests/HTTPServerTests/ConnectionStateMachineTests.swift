@@ -20,9 +20,11 @@ import Testing
   }
 
   /// Runs `steps` (each at its time) and returns every step's actions, rendered.
-  static func run(_ steps: [(UInt64, Step)]) -> [[String]] {
+  static func run(_ steps: [(UInt64, Step)], limits: HTTPParserLimits = HTTPParserLimits())
+    -> [[String]]
+  {
     var machine = ConnectionStateMachine(
-      limits: HTTPParserLimits(),
+      limits: limits,
       timeouts: .init(header: 10, body: 30, idle: 60, write: 20, linger: 2))
     var first: [ConnectionStateMachine.Action] = []
     machine.start(now: 0, into: &first)
@@ -132,6 +134,76 @@ import Testing
       (5, .respond(200), ["send 200 keep-alive"]),
       (6, .drained, ["timer idle @66"]),
     ])
+  }
+
+  // MARK: - Body limits decided per request (limits: `decidedLimits`, default 10 bytes,
+  // 20 for `/big` with `X-Key: k`)
+
+  @Test func expectContinueOverTheDecidedLimitGets413InsteadOf100() {
+    check(
+      [
+        (
+          1,
+          .bytes(
+            "POST /big HTTP/1.1\r\nHost: x\r\nExpect: 100-continue\r\nContent-Length: 11\r\n\r\n"),
+          ["no timer", "error 413 close"]
+        ),
+        (2, .drained, ["linger", "timer linger @4"]),
+        (3, .bytes("01234567890"), []),
+        (4, .tick, ["close"]),
+      ], limits: decidedLimits)
+  }
+
+  @Test func expectContinueWithinAGrantedLimitGets100ThenTheBody() {
+    check(
+      [
+        (
+          1,
+          .bytes(
+            "POST /big HTTP/1.1\r\nHost: x\r\nX-Key: k\r\nExpect: 100-continue\r\n"
+              + "Content-Length: 20\r\n\r\n"),
+          ["timer body @31", "100 continue"]
+        ),
+        (2, .drained, []),
+        (3, .bytes("0123456789abcdefghij"), ["no timer", "dispatch POST /big"]),
+        (4, .respond(200), ["send 200 keep-alive"]),
+        (5, .drained, ["timer idle @65"]),
+      ], limits: decidedLimits)
+  }
+
+  @Test func aGrantedLimitOverTheDefaultDoesNotCarryToTheNextRequest() {
+    check(
+      [
+        (
+          1,
+          .bytes(
+            "POST /big HTTP/1.1\r\nHost: x\r\nX-Key: k\r\nContent-Length: 15\r\n\r\n"
+              + "0123456789abcde"),
+          ["timer body @31", "no timer", "dispatch POST /big"]
+        ),
+        (2, .respond(200), ["send 200 keep-alive"]),
+        (3, .drained, ["timer idle @63"]),
+        (
+          4, .bytes("POST /big HTTP/1.1\r\nHost: x\r\nContent-Length: 15\r\n\r\n"),
+          ["timer header @14", "no timer", "error 413 close"]
+        ),
+      ], limits: decidedLimits)
+  }
+
+  @Test func chunkedExpectContinueGets100ThenA413WhenTheChunksPassTheLimit() {
+    check(
+      [
+        (
+          1,
+          .bytes(
+            "POST /big HTTP/1.1\r\nHost: x\r\nX-Key: k\r\nExpect: 100-continue\r\n"
+              + "Transfer-Encoding: chunked\r\n\r\n"),
+          ["timer body @31", "100 continue"]
+        ),
+        (2, .drained, []),
+        (3, .bytes("F\r\n0123456789abcde\r\n"), []),
+        (4, .bytes("6\r\n"), ["no timer", "error 413 close"]),
+      ], limits: decidedLimits)
   }
 
   @Test func anOtherExpectationGets417AndCloses() {
@@ -314,9 +386,10 @@ import Testing
 
   /// Runs the table and compares each step's actions.
   private func check(
-    _ table: [(UInt64, Step, [String])], sourceLocation: SourceLocation = #_sourceLocation
+    _ table: [(UInt64, Step, [String])], limits: HTTPParserLimits = HTTPParserLimits(),
+    sourceLocation: SourceLocation = #_sourceLocation
   ) {
-    let results = Self.run(table.map { ($0.0, $0.1) })
+    let results = Self.run(table.map { ($0.0, $0.1) }, limits: limits)
     for (index, row) in table.enumerated() {
       #expect(
         results[index + 1] == row.2, "step \(index + 1) at \(row.0)",

@@ -297,6 +297,10 @@ import Testing
     for configure: (inout HTTPServerConfiguration) -> Void in [
       { $0.port = 70000 }, { $0.maxHeaderCount = 0 }, { $0.idleTimeout = .zero },
       { $0.maxBodyBytes = -1 }, { $0.handlerThreads = 0 },
+      {
+        $0.bodyLimit = { _ in nil }
+        $0.bodyLimitCeiling = 1000
+      },
     ] {
       var configuration = HTTPServerConfiguration(port: 0)
       configure(&configuration)

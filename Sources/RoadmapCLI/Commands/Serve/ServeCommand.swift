@@ -121,8 +121,10 @@ struct ServeCommand: Command {
         accessLog: accessLog,
         version: RoadmapCLI.version,
         log: { stderr.writeLine($0) }))
-    // Bodies up to 32 MiB: a VoteFirst batch import of 10,000 features is one request.
-    serverConfiguration.maxBodyBytes = 32 << 20
+    // Bodies stay at 1 MiB, except the VoteFirst batch and import calls with the admin
+    // token: up to 32 MiB, so a roadmap of 10,000 features is one request.
+    serverConfiguration.bodyLimit = service.bodyLimit
+    serverConfiguration.bodyLimitCeiling = CounterService.adminImportBodyBytes
     let server = HTTPServer(configuration: serverConfiguration, handler: service.handler)
     let boundPort: Int
     do {
