@@ -47,22 +47,23 @@ import Testing
     let outcomes = try await running.value
     #expect(status == 0, "stderr: \(server.process.stderrText)")
 
-    // The first moment any connection saw the server closing (an answer with
-    // `Connection: close`, or an end of stream): every request sent before it reached a
-    // server that had not closed anything yet, so it must have been answered. That covers
-    // requests sent before SIGTERM and those sent while the signal was on its way.
+    // Every request whose last byte reached the kernel before SIGTERM was sent sat in the
+    // server's socket before the server knew of the shutdown, so it must be answered (the
+    // issue saw such requests cut up to 73 ms before the signal). A request sent after the
+    // signal can cross the close of an idle keep-alive connection on the wire, as with any
+    // HTTP/1.1 server (docs/http-server.md), so it is not held to that.
     let firstClose = load.firstCloseSeen
     #expect(killedAt < firstClose)
-    let held = outcomes.filter { $0.sentAt < firstClose }
+    let held = outcomes.filter { $0.sentAt < killedAt }
     let unanswered = held.filter { $0.status == nil }
-    #expect(outcomes.filter { $0.sentAt < killedAt }.count >= 400)
+    #expect(held.count >= 400)
     #expect(
       unanswered.isEmpty,
-      "\(unanswered.count) of \(held.count) requests sent before the server closed anything got no status line"
+      "\(unanswered.count) of \(held.count) requests sent before SIGTERM got no status line"
     )
     #expect(outcomes.compactMap(\.status).allSatisfy { $0 == 200 })
     // Requests were in flight when the shutdown began: answered with close.
-    #expect(held.contains { $0.closing })
+    #expect(outcomes.contains { $0.closing })
 
     // Nothing answered is lost: the count is the first vote plus every vote answered 200.
     let votes = 1 + outcomes.filter { $0.isVote && $0.status == 200 }.count

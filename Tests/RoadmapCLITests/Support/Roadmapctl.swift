@@ -68,43 +68,7 @@ struct ProcessTimeout: Error, CustomStringConvertible {
 enum Roadmapctl {
   /// The built binary: $ROADMAPCTL_BINARY, else next to the test bundle, else .build/debug.
   static func binaryURL() throws -> URL {
-    let environment = ProcessInfo.processInfo.environment
-    if let override = environment["ROADMAPCTL_BINARY"], !override.isEmpty {
-      return URL(fileURLWithPath: override)
-    }
-    var directories: [URL] = []
-    #if os(Linux)
-      // The Linux test runner is .build/<triple>/<config>/RoadmapBridgePackageTests.xctest.
-      directories.append(
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-          .deletingLastPathComponent())
-    #endif
-    // macOS: .build/<config>/RoadmapBridgePackageTests.xctest/Contents/MacOS/…
-    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-      directories.append(bundle.bundleURL.deletingLastPathComponent())
-    }
-    directories.append(
-      URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        .deletingLastPathComponent())
-    let packageRoot = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent()
-    directories.append(packageRoot.appendingPathComponent(".build/debug"))
-    directories.append(packageRoot.appendingPathComponent(".build/release"))
-    for directory in directories {
-      let candidate = directory.appendingPathComponent("roadmapctl")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    throw BinaryNotFound(searched: directories.map(\.path))
-  }
-
-  /// The binary could not be found; build it with `swift build --build-tests`.
-  struct BinaryNotFound: Error, CustomStringConvertible {
-    var searched: [String]
-    var description: String {
-      "roadmapctl not found (looked in \(searched.joined(separator: ", "))); "
-        + "run `swift build --build-tests` or set ROADMAPCTL_BINARY"
-    }
+    try BuiltProduct.url(named: "roadmapctl", override: "ROADMAPCTL_BINARY")
   }
 
   /// Runs `roadmapctl arguments` to completion and returns its exit code and output.

@@ -88,28 +88,7 @@ final class ChildProcess: @unchecked Sendable {
 enum Programs {
   /// The built `roadmapctl`: $ROADMAPCTL_BINARY, else next to the test bundle, else .build.
   static func roadmapctl() throws -> URL {
-    let environment = ProcessInfo.processInfo.environment
-    if let override = environment["ROADMAPCTL_BINARY"], !override.isEmpty {
-      return URL(fileURLWithPath: override)
-    }
-    var directories: [URL] = []
-    #if os(Linux)
-      directories.append(
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-          .deletingLastPathComponent())
-    #endif
-    for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-      directories.append(bundle.bundleURL.deletingLastPathComponent())
-    }
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    directories.append(root.appendingPathComponent(".build/debug"))
-    for directory in directories {
-      let candidate = directory.appendingPathComponent("roadmapctl")
-      if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-    }
-    throw ChildProcessError(
-      description: "roadmapctl not found in \(directories.map(\.path)); swift build --build-tests")
+    try BuiltProduct.url(named: "roadmapctl", override: "ROADMAPCTL_BINARY")
   }
 
   /// A program on PATH (or at one of `extra`), or a failure saying how to install it.
