@@ -336,7 +336,7 @@ actor Gate {
 
 /// Whether connecting to `port` is refused (ECONNREFUSED) within 30 s, tried every 10 ms off
 /// the global pool: a server that is stopping may itself wait seconds for a busy global pool.
-private func connectionsGetRefused(port: Int) async throws -> Bool {
+func connectionsGetRefused(port: Int) async throws -> Bool {
   try await offPool { () -> Bool in
     for _ in 0..<3000 {
       do {

@@ -39,7 +39,7 @@ import Testing
     await started.wait()
     async let stopped: Void = server.shutdown(gracePeriod: .seconds(60))
     // The shutdown has begun once new connections are refused.
-    #expect(try await refusesConnections(port: port))
+    #expect(try await connectionsGetRefused(port: port))
     await gate.open()
     let answers = try await offPool { () -> [(Int, String?, String)] in
       try (0..<3).map { _ in
@@ -65,7 +65,7 @@ import Testing
     }
     // The connection holds part of a request, so the shutdown waits for it.
     async let stopped: Void = server.shutdown(gracePeriod: .seconds(60))
-    #expect(try await refusesConnections(port: port))
+    #expect(try await connectionsGetRefused(port: port))
     let answer = try await offPool { () -> (Int, String?, String, Bool) in
       try client.send("cde")
       let r = try client.readResponse()
@@ -103,18 +103,3 @@ import Testing
 }
 
 extension RawClient: @unchecked Sendable {}
-
-/// Whether connecting to `port` is refused within 30 s, tried every 10 ms off the pool.
-private func refusesConnections(port: Int) async throws -> Bool {
-  try await offPool { () -> Bool in
-    for _ in 0..<3000 {
-      do {
-        _ = try RawClient(port: port)
-      } catch let error as RawClient.ConnectError where error.errno == ECONNREFUSED {
-        return true
-      }
-      usleep(10_000)
-    }
-    return false
-  }
-}
