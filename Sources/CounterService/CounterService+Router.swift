@@ -61,7 +61,7 @@ extension CounterService {
     // The votes the store's writer can take straight from the I/O thread; a HEAD is the read.
     func addImmediateWrite(
       _ pattern: String, _ dialect: Dialect, head: @escaping ImmediateBody,
-      _ body: @escaping ImmediateWriteBody
+      body: @escaping ImmediateWriteBody
     ) {
       router.immediate(pattern) { request, responder in
         guard request.method != .head else {
@@ -79,15 +79,14 @@ extension CounterService {
       addImmediate(pattern, .countapi) { $0.countapiGetImmediate($1) }
     }
     for pattern in ["/hit/:ns/:key", "/hit/:key"] {
-      addImmediateWrite(pattern, .countapi, head: { $0.countapiGetImmediate($1) }) {
-        $0.countapiHitPlan($1)
-      }
+      addImmediateWrite(
+        pattern, .countapi, head: { $0.countapiGetImmediate($1) },
+        body: { $0.countapiHitPlan($1) })
     }
     for up in [true, false] {
       addImmediateWrite(
         up ? "/v1/:ns/:name/up" : "/v1/:ns/:name/down", .counterapi,
-        head: { $0.counterapiGetImmediate($1) }
-      ) { $0.counterapiStepPlan($1, up: up) }
+        head: { $0.counterapiGetImmediate($1) }, body: { $0.counterapiStepPlan($1, up: up) })
     }
     for pattern in ["/info/:ns/:key", "/info/:key"] {
       addImmediate(pattern, .countapi) { $0.countapiInfoImmediate($1) }
