@@ -27,7 +27,7 @@ public final class HTTPServer: Sendable {
   /// The configuration the server was created with.
   public let configuration: HTTPServerConfiguration
   private let handler: HTTPHandler
-  private let state = ServerState()
+  let state = ServerState()
 
   /// Creates a server; nothing is bound until ``start()``.
   public init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler) {
