@@ -13,8 +13,9 @@
 #   hit    webdis over redis with appendonly yes + appendfsync always (GET /INCR/ns:feature1),
 #          against ours: GET /hit/bench/feature1, an anonymous vote, durable before its answer.
 #   scale  ours /get again, from a second server whose namespace holds 10 x COUNTERS counters.
-#   idle   RSS of a fresh `roadmapctl serve` with 0, 1,000 and 10,000 (IDLE) idle connections
-#          open: once after each sent one request and read its answer, once never sending a byte.
+#   idle   RSS of a fresh `roadmapctl serve` (a store of COUNTERS counters) with 0, 1,000 and
+#          10,000 (IDLE) idle connections open: once after each sent one request and read its
+#          answer, once never sending a byte.
 #          The connections come PER_ADDRESS (1000, the server's default per-address limit) to
 #          a source address, 127.1.0.1, 127.1.0.2, ...; the server's defaults are untouched
 #          (10,000 connections at most).
@@ -326,7 +327,7 @@ fi
 if has_row idle; then
   . "$ROOT/Benchmarks/lib/idle.sh"
   idle_build "$W"
-  seed_store "$W/data-idle" 1 >/dev/null 2>&1
+  seed_store "$W/data-idle" "$COUNTERS" >/dev/null 2>&1
   # Stop the load-row servers first: the figures are for one process alone on the machine.
   for p in "${PIDS[@]}"; do stop_pid "$p"; done
   PIDS=()
@@ -350,8 +351,8 @@ if has_row idle; then
     done
   done
   echo
-  echo "RSS of \`roadmapctl serve\` (SQLite) with idle connections open, $PER_ADDRESS per source"
-  echo "address; MB = 10^6 bytes (VmRSS):"
+  echo "RSS of \`roadmapctl serve\` (SQLite, $COUNTERS counters) with idle connections open,"
+  echo "$PER_ADDRESS per source address; MB = 10^6 bytes (VmRSS):"
   echo
   {
     for n in $IDLE; do
