@@ -12,11 +12,23 @@ import Testing
 /// snapshot of its connections (``HTTPServer/connectionsSnapshot()``); the others drive the
 /// pieces without sockets.
 @Suite(.timeLimit(.minutes(3))) struct HTTPServerIdleMemoryTests {
+  /// A test server whose connections stay open however slowly a loaded machine runs the
+  /// test's steps: no header or idle deadline closes them before they are looked at.
+  private func startServer(
+    _ configure: (inout HTTPServerConfiguration) -> Void = { _ in }
+  ) throws -> HTTPServer {
+    try startTestServer {
+      $0.headerReadTimeout = .seconds(600)
+      $0.idleTimeout = .seconds(600)
+      configure(&$0)
+    }
+  }
+
   /// Takes snapshots until `done` holds (a safety deadline only: nothing here is timed).
   private func snapshot(
     of server: HTTPServer, until done: (ConnectionsSnapshot) -> Bool
   ) async throws -> ConnectionsSnapshot {
-    let deadline = ContinuousClock.now + .seconds(20)
+    let deadline = ContinuousClock.now + .seconds(60)
     while true {
       let snapshot = try #require(await server.connectionsSnapshot())
       if done(snapshot) || ContinuousClock.now > deadline { return snapshot }
@@ -25,7 +37,7 @@ import Testing
   }
 
   @Test func answeredAndSilentConnectionsHoldNoBuffer() async throws {
-    let server = try startTestServer()
+    let server = try startServer()
     let port = server.port
     let answered = try RawClient(port: port)
     let status = try await offPool { () -> Int in
@@ -60,7 +72,7 @@ import Testing
   }
 
   @Test func pipelinedAndLargeRequestsAreAnsweredAndLeaveNothingHeld() async throws {
-    let server = try startTestServer()
+    let server = try startServer()
     let port = server.port
     let client = try RawClient(port: port)
     let upload = [UInt8](repeating: 0x62, count: 300_000)
@@ -98,7 +110,7 @@ import Testing
   @Test func aBlockedWriteKeepsItsBufferUntilItDrains() async throws {
     // 16 MiB is more than the socket buffers on both sides hold, so the write blocks until
     // the client reads; a generous write deadline, so a busy machine does not cut it.
-    let server = try startTestServer { $0.writeTimeout = .seconds(60) }
+    let server = try startServer { $0.writeTimeout = .seconds(600) }
     let port = server.port
     let slow = try RawClient(port: port)
     var size: Int32 = 65536
