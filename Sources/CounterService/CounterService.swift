@@ -65,14 +65,17 @@ public final class CounterService: Sendable {
 
   /// The immediate handler to give to an `HTTPServer` beside ``handler``: answers the
   /// one-counter reads (`/get`, `/info`, `/v1/:ns/:name`) on the server's I/O thread when the
-  /// store knows the counter in memory (``VoteStore/cachedRecord(namespace:key:)``), with the
-  /// same headers, limits, metrics and log line as ``handler``; nil for everything else.
+  /// store knows the counter in memory (``VoteStore/cachedRecord(namespace:key:)``), and hands
+  /// the votes (`/hit`, `/v1/:ns/:name/up` and `/down`) on such a counter straight to the
+  /// store's writer (``VoteStore/submit(_:completion:)``), answering once they are durable;
+  /// with the same headers, limits, metrics and log line as ``handler``. Nil for everything
+  /// else.
   public var immediateHandler: HTTPImmediateHandler? {
     guard let immediate = router.immediateHandler else { return nil }
     let service = self
-    return { request in
+    return { request, responder in
       guard !service.isBoardPath(request.path) else { return nil }
-      return immediate(request)
+      return immediate(request, responder)
     }
   }
 

@@ -564,12 +564,27 @@ final class EventLoop: @unchecked Sendable {
     // While draining, answers go through ``deliver(_:)``, which reads what is pending first.
     if let immediate, !draining {
       let start = configuration.accessLog == nil ? nil : ContinuousClock.now
-      if let response = immediate(request) {
+      let (peer, method, target) = (connection.peer, parsed.method, parsed.target)
+      let responder = HTTPResponder { [weak self, accessLog = configuration.accessLog] response in
+        if let accessLog, let start {
+          accessLog(
+            AccessLogEntry(
+              method: method, target: target, status: response.status,
+              bytes: response.body.count, latency: ContinuousClock.now - start, peer: peer))
+        }
+        self?.complete(Completion(fd: fd, id: id, response: response))
+      }
+      switch immediate(request, responder) {
+      case .response(let response)?:
         log(parsed, response, peer: connection.peer, since: start)
         // The machine asked for this answer with `.dispatch`, so it takes it at once; the
         // actions it adds run in the same pass of ``perform(_:)``.
         connection.machine.handle(.responseReady(response), now: now, into: &actions)
         return
+      case .deferred?:
+        return
+      case nil:
+        break
       }
     }
     let handler = self.handler

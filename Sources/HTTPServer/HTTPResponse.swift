@@ -68,10 +68,37 @@ public struct HTTPResponse: Sendable {
 public typealias HTTPHandler = @Sendable (HTTPRequest) async -> HTTPResponse
 
 /// A handler the server's I/O thread calls inline, before it hands a request to
-/// ``HTTPHandler``: it answers at once from memory, or returns nil to pass the request on.
+/// ``HTTPHandler``: it answers at once from memory (``HTTPImmediateAnswer/response(_:)``),
+/// takes the request to answer later through the ``HTTPResponder`` from any thread
+/// (``HTTPImmediateAnswer/deferred``: a write handed straight to a store's writer thread), or
+/// returns nil to pass the request on.
 ///
 /// It runs on the one thread that serves every connection, so it must never block, wait or
-/// do more than a few microseconds of work: a lookup in memory, not a database call. It
-/// saves the two thread hand-offs of a handler task, which for a tiny answer are most of
-/// the cost.
-public typealias HTTPImmediateHandler = @Sendable (HTTPRequest) -> HTTPResponse?
+/// do more than a few microseconds of work: a lookup in memory or a hand-off, not a database
+/// call. It saves the two thread hand-offs of a handler task, which for a tiny answer are
+/// most of the cost.
+public typealias HTTPImmediateHandler =
+  @Sendable (HTTPRequest, HTTPResponder) -> HTTPImmediateAnswer?
+
+/// What an ``HTTPImmediateHandler`` did with a request.
+public enum HTTPImmediateAnswer: Sendable {
+  /// The answer, sent at once.
+  case response(HTTPResponse)
+  /// The handler keeps the ``HTTPResponder`` and calls it exactly once, from any thread.
+  case deferred
+}
+
+/// Sends the answer to one request an ``HTTPImmediateHandler`` deferred. Call
+/// ``respond(_:)`` exactly once, from any thread; until then the connection waits (and a
+/// graceful shutdown waits for it, up to its grace period).
+public struct HTTPResponder: Sendable {
+  private let deliver: @Sendable (HTTPResponse) -> Void
+
+  /// A responder that hands the answer to `deliver` (the server makes these; tests may too).
+  public init(_ deliver: @escaping @Sendable (HTTPResponse) -> Void) {
+    self.deliver = deliver
+  }
+
+  /// Sends `response` as the request's answer.
+  public func respond(_ response: HTTPResponse) { deliver(response) }
+}
