@@ -135,12 +135,20 @@ public final class CounterService: Sendable {
   }
 
   static func decorate(_ response: inout HTTPResponse, xPath: String, origin: String) {
-    response.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: origin)
-    response.headers.replaceOrAdd(
-      name: "Access-Control-Expose-Headers", value: "X-Path, Retry-After")
-    response.headers.replaceOrAdd(name: "X-Path", value: xPath)
-    response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
-    response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
+    for header in commonHeaders(xPath: xPath, origin: origin) {
+      response.headers.replaceOrAdd(name: header.name, value: header.value)
+    }
+  }
+
+  /// The headers ``decorate(_:xPath:origin:)`` sets, in its order.
+  static func commonHeaders(xPath: String, origin: String) -> [(name: String, value: String)] {
+    [
+      ("Access-Control-Allow-Origin", origin),
+      ("Access-Control-Expose-Headers", "X-Path, Retry-After"),
+      ("X-Path", xPath),
+      ("Cache-Control", "no-store"),
+      ("X-Content-Type-Options", "nosniff"),
+    ]
   }
 
   /// Records metrics and the access log line for an answered request.

@@ -14,7 +14,7 @@ import Foundation
 /// Everything but `complete(_:)`, `requestShutdown(_:)` and `requestStop()` is confined to the
 /// loop thread, which is why the class is `@unchecked Sendable`.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-final class EventLoop: @unchecked Sendable {
+final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   /// A handler's answer on its way back to the loop.
   struct Completion {
     var fd: Int32
@@ -129,6 +129,19 @@ final class EventLoop: @unchecked Sendable {
   }
 
   // MARK: - Cross-thread entry points
+
+  /// Logs and queues a deferred immediate answer (any thread).
+  func deliver(_ response: HTTPResponse, for answer: DeferredAnswer) {
+    if let log = answer.log, let accessLog = configuration.accessLog {
+      let elapsed = EventLoop.monotonicNow() &- log.start
+      accessLog(
+        AccessLogEntry(
+          method: log.method, target: log.target, status: response.status,
+          bytes: response.body.count, latency: .nanoseconds(Int64(clamping: elapsed)),
+          peer: log.peer))
+    }
+    complete(Completion(fd: answer.fd, id: answer.id, response: response))
+  }
 
   /// Hands a handler's response back to the loop (any thread).
   func complete(_ completion: Completion) {
@@ -564,16 +577,13 @@ final class EventLoop: @unchecked Sendable {
     // While draining, answers go through ``deliver(_:)``, which reads what is pending first.
     if let immediate, !draining {
       let start = configuration.accessLog == nil ? nil : ContinuousClock.now
-      let (peer, method, target) = (connection.peer, parsed.method, parsed.target)
-      let responder = HTTPResponder { [weak self, accessLog = configuration.accessLog] response in
-        if let accessLog, let start {
-          accessLog(
-            AccessLogEntry(
-              method: method, target: target, status: response.status,
-              bytes: response.body.count, latency: ContinuousClock.now - start, peer: peer))
-        }
-        self?.complete(Completion(fd: fd, id: id, response: response))
-      }
+      let responder = HTTPResponder(
+        sink: self,
+        answer: DeferredAnswer(
+          fd: fd, id: id,
+          log: start == nil
+            ? nil
+            : (parsed.method, parsed.target, connection.peer, EventLoop.monotonicNow())))
       switch immediate(request, responder) {
       case .response(let response)?:
         log(parsed, response, peer: connection.peer, since: start)

@@ -92,13 +92,43 @@ public enum HTTPImmediateAnswer: Sendable {
 /// ``respond(_:)`` exactly once, from any thread; until then the connection waits (and a
 /// graceful shutdown waits for it, up to its grace period).
 public struct HTTPResponder: Sendable {
-  private let deliver: @Sendable (HTTPResponse) -> Void
+  private enum Target: Sendable {
+    case closure(@Sendable (HTTPResponse) -> Void)
+    case server(any DeferredAnswerSink, DeferredAnswer)
+  }
+
+  private let target: Target
 
   /// A responder that hands the answer to `deliver` (the server makes these; tests may too).
   public init(_ deliver: @escaping @Sendable (HTTPResponse) -> Void) {
-    self.deliver = deliver
+    target = .closure(deliver)
+  }
+
+  /// The server's own: no allocation per request beyond what the answer needs.
+  init(sink: any DeferredAnswerSink, answer: DeferredAnswer) {
+    target = .server(sink, answer)
   }
 
   /// Sends `response` as the request's answer.
-  public func respond(_ response: HTTPResponse) { deliver(response) }
+  public func respond(_ response: HTTPResponse) {
+    switch target {
+    case .closure(let deliver): deliver(response)
+    case .server(let sink, let answer): sink.deliver(response, for: answer)
+    }
+  }
+}
+
+/// Where a deferred immediate answer goes: the connection, and what its access log line
+/// needs when there is a log.
+struct DeferredAnswer: Sendable {
+  var fd: Int32
+  var id: UInt64
+  /// Method, target, peer and the monotonic start in nanoseconds; nil without an access log.
+  var log: (method: String, target: String, peer: String, start: UInt64)?
+}
+
+/// The server's side of an ``HTTPResponder`` (the event loop).
+protocol DeferredAnswerSink: AnyObject, Sendable {
+  /// Logs and queues `response` as the answer `answer` waits for (any thread).
+  func deliver(_ response: HTTPResponse, for answer: DeferredAnswer)
 }
