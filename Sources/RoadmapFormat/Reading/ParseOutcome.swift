@@ -19,10 +19,15 @@ struct ParseOutcome {
   init() {}
 
   /// Parses `buffer` as Roadmap JSON.
+  ///
+  /// When `pages` is the mapped document that `buffer` points into, the pages behind the parse
+  /// are handed back every `releaseStride` bytes.
   static func parse(
     _ buffer: UnsafeBufferPointer<UInt8>, collectWarnings: Bool, keepValues: Bool = true,
-    parallelThreshold: Int = parallelThreshold
+    parallelThreshold: Int = parallelThreshold, pages: DocumentBytes? = nil,
+    releaseStride: Int = 4 << 20
   ) -> ParseOutcome {
+    let pages = pages?.isMapped == true ? pages : nil
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       var outcome = ParseOutcome()
       outcome.fatal = true
@@ -36,13 +41,16 @@ struct ParseOutcome {
     }
     if buffer.count >= parallelThreshold, let split = splitPoint(in: buffer) {
       if let outcome = parseInTwo(
-        buffer, split: split, collectWarnings: collectWarnings, keepValues: keepValues)
+        buffer, split: split, collectWarnings: collectWarnings, keepValues: keepValues,
+        pages: pages, releaseStride: releaseStride)
       {
         return outcome
       }
     }
     var parser = RoadmapParser(
       base: base, count: buffer.count, collectWarnings: collectWarnings, keepValues: keepValues)
+    parser.pages = pages
+    parser.releaseStride = releaseStride
     parser.parseDocument()
     return ParseOutcome(parser, byteCount: buffer.count)
   }
@@ -115,7 +123,7 @@ struct ParseOutcome {
   /// reach the split as a top-level element cleanly (the caller then parses in one pass).
   static func parseInTwo(
     _ buffer: UnsafeBufferPointer<UInt8>, split: (element: Int, arrayOpen: Int),
-    collectWarnings: Bool, keepValues: Bool
+    collectWarnings: Bool, keepValues: Bool, pages: DocumentBytes?, releaseStride: Int
   ) -> ParseOutcome? {
     guard let base = buffer.baseAddress else { return nil }
     let second = SecondHalf(base: base, count: buffer.count)
@@ -124,12 +132,16 @@ struct ParseOutcome {
       var parser = RoadmapParser(
         base: second.base, count: second.count, collectWarnings: collectWarnings,
         keepValues: keepValues)
+      parser.pages = pages
+      parser.releaseStride = releaseStride
       parser.parseFeatureElements(from: split.element, arrayOpen: split.arrayOpen)
       second.outcome = ParseOutcome(parser, byteCount: second.count)
       done.signal()
     }
     var first = RoadmapParser(
       base: base, count: buffer.count, collectWarnings: collectWarnings, keepValues: keepValues)
+    first.pages = pages
+    first.releaseStride = releaseStride
     first.stopAt = split.element
     first.parseDocument()
     done.wait()

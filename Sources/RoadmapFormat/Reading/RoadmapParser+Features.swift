@@ -29,6 +29,12 @@ extension RoadmapParser {
         reachedStop = true
         return
       }
+      if let pages, pos - releasedUpTo >= releaseStride {
+        // Everything before this element has been read; rules and positions need only a
+        // few bytes of it again, which the system reads back from the file.
+        pages.releasePages(releasedUpTo..<pos)
+        releasedUpTo = pos
+      }
       featureCount += 1
       checkpoints.append(LineIndex.Checkpoint(offset: pos, line: line))
       path.append(.index(index))
@@ -109,6 +115,7 @@ extension RoadmapParser {
               if let (value, token) = parseStringField(known) {
                 feature.id = value
                 record.id = token
+                recordIDFacts(token, in: &record)
                 hasID = true
               }
             case .title:
@@ -185,6 +192,28 @@ extension RoadmapParser {
     records.append(record)
     if !featureBroken && keepValues {
       features.append(feature)
+    }
+  }
+
+  /// What the id rules need of an id, taken while its bytes are at hand: a hash of its text,
+  /// whether every byte may be in a counter key, and its length in UTF-8 bytes.
+  func recordIDFacts(_ token: StringToken, in record: inout FeatureRecord) {
+    func facts(_ bytes: UnsafeBufferPointer<UInt8>) {
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      var valid = true
+      for byte in bytes {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        valid = valid && CrossFeatureRules.isCounterKeyByte(byte)
+      }
+      record.idHash = hash
+      record.idIsCounterKeyText = valid
+      record.idLength = bytes.count
+    }
+    if token.escaped {
+      var decoded = decodeString(token)
+      decoded.withUTF8(facts)
+    } else {
+      facts(UnsafeBufferPointer(start: base + token.start, count: token.length))
     }
   }
 

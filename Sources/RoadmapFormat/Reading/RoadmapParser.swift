@@ -37,6 +37,12 @@ struct RoadmapParser {
   var ignoredDepth = 0
   /// Set when a value of the current feature could not be read faithfully.
   var featureBroken = false
+  /// The mapped document being read, whose pages behind the parse are handed back every
+  /// `releaseStride` bytes; nil for bytes in memory.
+  var pages: DocumentBytes?
+  var releaseStride = 4 << 20
+  /// Where the pages not yet handed back start (the parse's first element).
+  var releasedUpTo = 0
 
   var features: [RoadmapFeature] = []
   var records: [FeatureRecord] = []
@@ -384,6 +390,7 @@ struct RoadmapParser {
   mutating func parseFeatureElements(from start: Int, arrayOpen: Int) {
     topLevelIsArray = true
     pos = start
+    releasedUpTo = start
     depth = 1
     parseFeatureElements(open: arrayOpen)
     depth = 0

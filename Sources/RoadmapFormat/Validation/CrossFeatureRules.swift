@@ -20,15 +20,6 @@ struct CrossFeatureRules {
     RoadmapParser.decodeString(token, in: base)
   }
 
-  /// The bytes of an id token: raw when it has no escapes, decoded otherwise.
-  func withIDBytes<R>(_ token: StringToken, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    if !token.escaped {
-      return body(UnsafeBufferPointer(start: base + token.start, count: token.length))
-    }
-    var decoded = text(token)
-    return decoded.withUTF8(body)
-  }
-
   mutating func add(
     _ code: String, _ severity: Severity, at offset: Int, path: String,
     related: [RelatedIssue] = [], _ message: String
@@ -67,28 +58,24 @@ struct CrossFeatureRules {
     while capacity < records.count * 2 { capacity <<= 1 }
     var table = [Int32](repeating: -1, count: capacity)
     let mask = capacity - 1
+    // The parser took each id's hash, length and key validity while it read it, so only ids
+    // whose hashes agree, and those reported, are read back from the document.
     for recordIndex in records.indices {
       guard let token = records[recordIndex].id else { continue }
-      let (hash, valid) = withIDBytes(token) { bytes -> (UInt64, Bool) in
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var valid = true
-        for byte in bytes {
-          hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-          valid = valid && Self.isCounterKeyByte(byte)
-        }
-        return (hash, valid)
-      }
+      let record = records[recordIndex]
+      let hash = record.idHash
       var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
       var duplicateOf: Int?
       while table[slot] >= 0 {
         let other = Int(table[slot])
-        if let otherToken = records[other].id, sameText(token, otherToken) {
+        if records[other].idHash == hash, let otherToken = records[other].id,
+          sameText(token, otherToken)
+        {
           duplicateOf = other
           break
         }
         slot = (slot + 1) & mask
       }
-      let record = records[recordIndex]
       if let first = duplicateOf {
         let firstRecord = records[first]
         let id = text(token)
@@ -104,7 +91,8 @@ struct CrossFeatureRules {
         continue
       }
       table[slot] = Int32(recordIndex)
-      let idLength = token.escaped ? text(token).utf8.count : token.length
+      let idLength = record.idLength
+      let valid = record.idIsCounterKeyText
       guard idLength > 0 else { continue }
       let length = fixedLength + idLength
       if !fixedValid || length < 3 || length > 64 || !valid {
