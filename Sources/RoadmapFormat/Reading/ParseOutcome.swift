@@ -15,6 +15,10 @@ struct ParseOutcome {
   var byteCount = 0
   /// Known lines at feature starts, in offset order.
   var checkpoints: [LineIndex.Checkpoint] = []
+  /// Per localized field: records that have it, and per tracked language how many of those
+  /// have it (`slot * 64 + language id`).
+  var localizingCounts = [0, 0, 0]
+  var languageCounts = [Int](repeating: 0, count: 3 * 64)
 
   init() {}
 
@@ -66,6 +70,8 @@ struct ParseOutcome {
     languageNames = parser.languageNames
     self.byteCount = byteCount
     checkpoints = parser.checkpoints
+    localizingCounts = parser.localizingCounts
+    languageCounts = parser.languageCounts
   }
 
   /// Documents from this size on are parsed in two halves at once.
@@ -180,6 +186,13 @@ struct ParseOutcome {
         rest &= rest - 1
       }
       return result
+    }
+    for slot in 0..<3 {
+      localizingCounts[slot] += tail.localizingCounts[slot]
+      for language in 0..<min(languageMap.count, 64) where languageMap[language] < 64 {
+        languageCounts[slot * 64 + languageMap[language]] +=
+          tail.languageCounts[slot * 64 + language]
+      }
     }
     records.reserveCapacity(records.count + tail.records.count)
     for var record in tail.records {

@@ -189,9 +189,24 @@ extension RoadmapParser {
       checkFeatureWarnings(isFinished: feature.isFinished, record: record)
     }
     record.loaded = !featureBroken
+    countLanguages(record)
     records.append(record)
     if !featureBroken && keepValues {
       features.append(feature)
+    }
+  }
+
+  /// Adds a record's localized fields to the per-field language counts of the coverage rule,
+  /// while the record is at hand (the rule then reads records only to name a few).
+  mutating func countLanguages(_ record: FeatureRecord) {
+    guard record.localizedPresent != 0 else { return }
+    for slot in 0..<3 where record.localizedPresent & (UInt8(1) << slot) != 0 {
+      localizingCounts[slot] += 1
+      var mask = CrossFeatureRules.mask(record, slot)
+      while mask != 0 {
+        languageCounts[slot * 64 + mask.trailingZeroBitCount] += 1
+        mask &= mask - 1
+      }
     }
   }
 

@@ -53,6 +53,10 @@ struct RoadmapParser {
   /// Short language tags packed into words, by id, while every id so far is packed.
   var packedLanguages: [(UInt64, UInt64, Int)] = []
   var statusCache: [UInt64: StatusReading] = [:]
+  /// Per localized field (title, status, description): how many records have it as an array,
+  /// and how many of those have each tracked language (`slot * 64 + language id`).
+  var localizingCounts = [0, 0, 0]
+  var languageCounts = [Int](repeating: 0, count: 3 * 64)
 
   init(base: UnsafePointer<UInt8>, count: Int, collectWarnings: Bool, keepValues: Bool = true) {
     self.base = base

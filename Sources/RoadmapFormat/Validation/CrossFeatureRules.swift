@@ -176,33 +176,31 @@ struct CrossFeatureRules {
     let records = outcome.records
     for slot in 0..<3 {
       let bit = UInt8(1) << slot
-      var localizing = 0
-      var counts = [Int](repeating: 0, count: languageCount)
-      for index in records.indices where records[index].localizedPresent & bit != 0 {
-        localizing += 1
-        var mask = Self.mask(records[index], slot)
-        while mask != 0 {
-          counts[mask.trailingZeroBitCount] += 1
-          mask &= mask - 1
-        }
-      }
+      // The parser counted, per language, the features whose field has it.
+      let localizing = outcome.localizingCounts[slot]
+      let counts = Array(outcome.languageCounts[(slot * 64)..<(slot * 64 + languageCount)])
       var partial: UInt64 = 0
       for language in 0..<languageCount where counts[language] > 0 && counts[language] < localizing
       {
         partial |= UInt64(1) << language
       }
       guard partial != 0 else { continue }
-      // One more pass: the first few features missing each partial language.
+      // One pass, as far as it takes: the first few features missing each partial language.
       var missingCount = [Int](repeating: 0, count: languageCount)
+      for language in 0..<languageCount where partial & (UInt64(1) << language) != 0 {
+        missingCount[language] = localizing - counts[language]
+      }
       var missing = [[Int]](repeating: [], count: languageCount)
+      var short = partial
       for index in records.indices where records[index].localizedPresent & bit != 0 {
-        var absent = partial & ~Self.mask(records[index], slot)
+        var absent = short & ~Self.mask(records[index], slot)
         while absent != 0 {
           let language = absent.trailingZeroBitCount
-          if missingCount[language] < 6 { missing[language].append(index) }
-          missingCount[language] += 1
+          missing[language].append(index)
+          if missing[language].count == 6 { short &= ~(UInt64(1) << language) }
           absent &= absent - 1
         }
+        if short == 0 { break }
       }
       let field = Self.fieldNames[slot]
       for language in 0..<languageCount where partial & (UInt64(1) << language) != 0 {
