@@ -14,7 +14,7 @@ import Foundation
 /// Everything but `complete(_:)`, `requestShutdown(_:)` and `requestStop()` is confined to the
 /// loop thread, which is why the class is `@unchecked Sendable`.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-final class EventLoop: @unchecked Sendable {
+final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   /// A handler's answer on its way back to the loop.
   struct Completion {
     var fd: Int32
@@ -24,6 +24,7 @@ final class EventLoop: @unchecked Sendable {
 
   private let configuration: HTTPServerConfiguration
   private let handler: HTTPHandler
+  private let immediate: HTTPImmediateHandler?
   private let limits: HTTPParserLimits
   private let timeouts: ConnectionStateMachine.Timeouts
   private let poller: Poller
@@ -67,10 +68,12 @@ final class EventLoop: @unchecked Sendable {
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
   init(
-    listenFD: Int32, configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler
+    listenFD: Int32, configuration: HTTPServerConfiguration,
+    immediate: HTTPImmediateHandler? = nil, handler: @escaping HTTPHandler
   ) throws(SystemCallError) {
     self.listenFD = listenFD
     self.configuration = configuration
+    self.immediate = immediate
     self.handler = handler
     self.limits = configuration.parserLimits
     self.exemptAddresses = Set(
@@ -121,6 +124,19 @@ final class EventLoop: @unchecked Sendable {
   }
 
   // MARK: - Cross-thread entry points
+
+  /// Logs and queues a deferred immediate answer (any thread).
+  func deliver(_ response: HTTPResponse, for answer: DeferredAnswer) {
+    if let log = answer.log, let accessLog = configuration.accessLog {
+      let elapsed = EventLoop.monotonicNow() &- log.start
+      accessLog(
+        AccessLogEntry(
+          method: log.method, target: log.target, status: response.status,
+          bytes: response.body.count, latency: .nanoseconds(Int64(clamping: elapsed)),
+          peer: log.peer))
+    }
+    complete(Completion(fd: answer.fd, id: answer.id, response: response))
+  }
 
   /// Hands a handler's response back to the loop (any thread).
   func complete(_ completion: Completion) {
@@ -521,6 +537,29 @@ final class EventLoop: @unchecked Sendable {
       method: HTTPMethod(rawValue: parsed.method), target: parsed.target,
       version: parsed.version, headers: parsed.headers, body: parsed.body,
       remoteAddress: connection.peer)
+    // While draining, answers go through ``deliver(_:)``, which reads what is pending first.
+    if let immediate, !draining {
+      let start = configuration.accessLog == nil ? nil : ContinuousClock.now
+      let responder = HTTPResponder(
+        sink: self,
+        answer: DeferredAnswer(
+          fd: fd, id: id,
+          log: start == nil
+            ? nil
+            : (parsed.method, parsed.target, connection.peer, EventLoop.monotonicNow())))
+      switch immediate(request, responder) {
+      case .response(let response)?:
+        log(parsed, response, peer: connection.peer, since: start)
+        // The machine asked for this answer with `.dispatch`, so it takes it at once; the
+        // actions it adds run in the same pass of ``perform(_:)``.
+        connection.machine.handle(.responseReady(response), now: now, into: &actions)
+        return
+      case .deferred?:
+        return
+      case nil:
+        break
+      }
+    }
     let handler = self.handler
     let operation: @Sendable () async -> Void
     if let accessLog = configuration.accessLog {

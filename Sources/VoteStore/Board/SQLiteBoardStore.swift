@@ -9,12 +9,21 @@ public final class SQLiteBoardStore: BoardStore {
   private let writer: SQLiteWriter
   private let readers: ConnectionPool<SQLiteConnection>
   private let voterKey: VoterKey
+  /// Without a memory cache of counts: the shared serve lock, taken at the first write.
+  private let writeLock: WriteLockOnce?
+  /// Whether ``writeLock`` is this store's own (not the vote store's it shares).
+  private let ownsWriteLock: Bool
 
   /// Opens the board tables in the vote store's database, creating or migrating them.
+  ///
+  /// When `store` keeps counts in memory, the board's writes to the features' counters
+  /// (imported votes) reach that memory before they are acknowledged too.
   public convenience init(
     sharing store: SQLiteVoteStore, options: SQLiteVoteStoreOptions = .init()
   ) throws(VoteStoreError) {
-    try self.init(path: store.path, options: options)
+    try self.init(
+      path: store.path, options: options, cache: store.cache, writeLock: store.writeLock,
+      ownsWriteLock: false)
   }
 
   /// Opens the board tables in the vote store database at `path`, applying the store's
@@ -23,8 +32,21 @@ public final class SQLiteBoardStore: BoardStore {
   ///
   /// Throws `.io` when the file or the key file cannot be opened, `.incompatible` when its
   /// schema was written by a newer build.
-  public init(path: String, options: SQLiteVoteStoreOptions = .init()) throws(VoteStoreError) {
+  public convenience init(
+    path: String, options: SQLiteVoteStoreOptions = .init()
+  ) throws(VoteStoreError) {
+    try self.init(
+      path: path, options: options, cache: nil, writeLock: WriteLockOnce(databasePath: path),
+      ownsWriteLock: true)
+  }
+
+  private init(
+    path: String, options: SQLiteVoteStoreOptions, cache: CounterCache?,
+    writeLock: WriteLockOnce?, ownsWriteLock: Bool
+  ) throws(VoteStoreError) {
     self.path = path
+    self.writeLock = writeLock
+    self.ownsWriteLock = ownsWriteLock
     let timeout = Int32(clamping: options.busyTimeoutMilliseconds)
     let connection = try SQLiteConnection(
       path: path, create: true, busyTimeoutMilliseconds: timeout)
@@ -45,7 +67,9 @@ public final class SQLiteBoardStore: BoardStore {
       connection.close()
       throw error
     }
-    writer = SQLiteWriter(connection: connection, maximumBatchSize: options.maximumBatchSize)
+    writer = SQLiteWriter(
+      connection: connection, maximumBatchSize: options.maximumBatchSize,
+      changes: cache.map(SQLiteCounterChanges.init))
     readers = ConnectionPool(name: "BoardStore.reader", connections: readConnections)
   }
 
@@ -68,6 +92,7 @@ public final class SQLiteBoardStore: BoardStore {
 
   /// Runs `body` in the next group commit, inside its own savepoint.
   public func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
+    try writeLock?.ensure()
     let box = BodyErrorBox()
     let key = voterKey
     let result = await writer.writeCatching { db throws(VoteStoreError) in
@@ -80,5 +105,6 @@ public final class SQLiteBoardStore: BoardStore {
   public func close() async {
     await writer.close()
     await readers.close()
+    if ownsWriteLock { writeLock?.release() }
   }
 }
