@@ -148,6 +148,9 @@ struct ParseOutcome {
       base: base, count: buffer.count, collectWarnings: collectWarnings, keepValues: keepValues)
     first.pages = pages
     first.releaseStride = releaseStride
+    // Room for the second half's records too (address space only until used), so appending
+    // them after both parses copies them once and never moves the first half's.
+    first.records.reserveCapacity(buffer.count / 512)
     first.stopAt = split.element
     first.parseDocument()
     done.wait()
