@@ -61,4 +61,26 @@ struct UTF8AutomatonTests {
       #expect(Self.accepts(part) == Self.wellFormed(part))
     }
   }
+
+  @Test("long strings, cut in two for two chains, with bytes broken anywhere")
+  func longStrings() {
+    var generator = SplitMix64(seed: 21)
+    let pieces = ["Готово ", "计划中", "출시됨 ", "ä", "ß", "a", " ", "🇩🇪", "Test 12", "€"].map {
+      Array($0.utf8)
+    }
+    for _ in 0..<600 {
+      var bytes: [UInt8] = []
+      let length = Int.random(in: 40...400, using: &generator)
+      while bytes.count < length { bytes += pieces.randomElement(using: &generator)! }
+      #expect(Self.accepts(bytes))
+      for _ in 0..<Int.random(in: 0...2, using: &generator) {
+        let index = Int.random(in: 0..<bytes.count, using: &generator)
+        bytes[index] = UInt8.random(in: 0...255, using: &generator)
+      }
+      if Bool.random(using: &generator) {
+        bytes.removeLast(Int.random(in: 0...3, using: &generator))
+      }
+      #expect(Self.accepts(bytes) == Self.wellFormed(bytes), "\(bytes)")
+    }
+  }
 }
