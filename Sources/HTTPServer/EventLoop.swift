@@ -44,6 +44,9 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   private let exemptAddresses: Set<String>
   private var nextID: UInt64 = 1
   private var encoder = ResponseEncoder()
+  /// The output buffer connections borrow for a write and give back once it has gone out
+  /// (``Connection/borrowOutput(_:)``), so an idle connection holds none.
+  private var outputScratch: [UInt8] = []
   /// What the connection being handled must do next: filled by its machine, emptied by
   /// ``perform(_:)`` (loop thread only, empty between events).
   private var actions: [ConnectionStateMachine.Action] = []
@@ -66,6 +69,8 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   private var shutdownRequest: UInt64?
   private var stopped = false
   private var waiters: [CheckedContinuation<Void, Never>] = []
+  /// Callers of ``snapshot()`` waiting for the loop to look.
+  private var inspections: [CheckedContinuation<ConnectionsSnapshot, Never>] = []
 
   init(
     listenFD: Int32, configuration: HTTPServerConfiguration,
@@ -169,6 +174,23 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     }
   }
 
+  /// The open connections as the loop sees them between two events (any thread; for tests
+  /// and diagnostics): empty once the loop has stopped.
+  func snapshot() async -> ConnectionsSnapshot {
+    await withCheckedContinuation {
+      (continuation: CheckedContinuation<ConnectionsSnapshot, Never>) in
+      lock.lock()
+      if stopped {
+        lock.unlock()
+        continuation.resume(returning: ConnectionsSnapshot(connections: [], sharedOutputBytes: 0))
+        return
+      }
+      inspections.append(continuation)
+      wakeUpLocked()
+      lock.unlock()
+    }
+  }
+
   /// Asks the loop to close everything now, without waiting (for `HTTPServer`'s deinit).
   func requestStop() {
     lock.lock()
@@ -252,10 +274,18 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     swap(&completions, &spareCompletions)
     wakePending = false
     let grace = shutdownRequest
+    let asked = inspections
+    inspections.removeAll()
     lock.unlock()
     if let grace, !draining { beginDraining(grace) }
     for completion in spareCompletions { deliver(completion) }
     spareCompletions.removeAll(keepingCapacity: true)
+    if !asked.isEmpty {
+      let snapshot = ConnectionsSnapshot(
+        connections: connections.compactMap { $0.map(ConnectionsSnapshot.Entry.init) },
+        sharedOutputBytes: outputScratch.capacity)
+      for caller in asked { caller.resume(returning: snapshot) }
+    }
   }
 
   private func finish() {
@@ -269,11 +299,16 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     completions.removeAll()
     let toResume = waiters
     waiters.removeAll()
+    let asked = inspections
+    inspections.removeAll()
     lock.unlock()
     SystemCall.close(wakeReadFD)
     SystemCall.close(wakeWriteFD)
     handlerExecutor?.shutdownWhenIdle()
     for waiter in toResume { waiter.resume() }
+    for caller in asked {
+      caller.resume(returning: ConnectionsSnapshot(connections: [], sharedOutputBytes: 0))
+    }
   }
 
   // MARK: - Shutdown
@@ -408,6 +443,8 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   /// Carries out ``actions`` in order and empties it; after any that produced output, writes
   /// what the socket takes and hands the outcome back to the machine, until nothing is left.
   private func perform(_ connection: Connection) {
+    connection.borrowOutput(&outputScratch)
+    defer { connection.returnOutput(&outputScratch) }
     while true {
       var wrote = false
       var index = 0
