@@ -141,6 +141,12 @@ public struct HTTPRequest: Sendable {
 /// Splits a request target into a decoded path and decoded query items.
 enum URLComponentsDecoder {
   static func split(_ target: String) -> (String, [(name: String, value: String)]) {
+    // Most targets have neither escapes nor a query: then the path is the target itself.
+    let plain =
+      target.utf8.withContiguousStorageIfAvailable { bytes in
+        !bytes.contains(UInt8(ascii: "%")) && !bytes.contains(UInt8(ascii: "?"))
+      } ?? false
+    if plain { return (target, []) }
     let utf8 = Array(target.utf8)
     let q = utf8.firstIndex(of: UInt8(ascii: "?"))
     let pathBytes = q.map { Array(utf8[..<$0]) } ?? utf8

@@ -11,6 +11,10 @@ struct ResponseEncoder {
   private var dateBytes: [UInt8] = []
 
   private static let okStatusLine = Array("HTTP/1.1 200 OK\r\n".utf8)
+  private static let contentLengthPrefix = Array("Content-Length: ".utf8)
+  private static let datePrefix = Array("Date: ".utf8)
+  private static let connectionClose = Array("Connection: close\r\n".utf8)
+  private static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
 
   /// The interim response sent for `Expect: 100-continue`.
   static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
@@ -45,32 +49,25 @@ struct ResponseEncoder {
       case .date: hasDate = true
       case .other: break
       }
-      guard ResponseEncoder.isSafeName(field.name), ResponseEncoder.isSafeValue(field.value)
-      else { continue }
-      out.append(contentsOf: field.name.utf8)
-      out.append(0x3A)
-      out.append(0x20)
-      out.append(contentsOf: field.value.utf8)
-      out.append(0x0D)
-      out.append(0x0A)
+      ResponseEncoder.appendField(field.name, field.value, to: &out)
     }
     let bodyless = status == 204 || status == 304 || status < 200
     if status != 204 && status >= 200 {
-      out.append(contentsOf: "Content-Length: ".utf8)
+      out.append(contentsOf: ResponseEncoder.contentLengthPrefix)
       ResponseEncoder.appendDecimal(status == 304 ? 0 : response.body.count, to: &out)
       out.append(0x0D)
       out.append(0x0A)
     }
     if !hasDate {
-      out.append(contentsOf: "Date: ".utf8)
+      out.append(contentsOf: ResponseEncoder.datePrefix)
       out.append(contentsOf: currentDate())
       out.append(0x0D)
       out.append(0x0A)
     }
     if !keep {
-      out.append(contentsOf: "Connection: close\r\n".utf8)
+      out.append(contentsOf: ResponseEncoder.connectionClose)
     } else if http10 {
-      out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+      out.append(contentsOf: ResponseEncoder.connectionKeepAlive)
     }
     out.append(0x0D)
     out.append(0x0A)
@@ -134,12 +131,26 @@ struct ResponseEncoder {
     }
   }
 
-  static func isSafeName(_ name: String) -> Bool {
-    !name.isEmpty && name.utf8.allSatisfy(HTTPRequestParser.isTokenByte)
-  }
-
-  static func isSafeValue(_ value: String) -> Bool {
-    value.utf8.allSatisfy { $0 >= 0x20 && $0 != 0x7F || $0 == 0x09 }
+  /// Appends `name: value` and CRLF, unless the name is not a token or the value holds a
+  /// control character (which could split the response): such a field is left out. Works on
+  /// the strings' UTF-8 storage directly.
+  static func appendField(_ name: String, _ value: String, to out: inout [UInt8]) {
+    var name = name
+    var value = value
+    name.withUTF8 { nameBytes in
+      guard !nameBytes.isEmpty, nameBytes.allSatisfy(HTTPRequestParser.isTokenByte) else {
+        return
+      }
+      value.withUTF8 { valueBytes in
+        for byte in valueBytes where !(byte >= 0x20 && byte != 0x7F || byte == 0x09) { return }
+        out.append(contentsOf: nameBytes)
+        out.append(0x3A)
+        out.append(0x20)
+        out.append(contentsOf: valueBytes)
+        out.append(0x0D)
+        out.append(0x0A)
+      }
+    }
   }
 
   /// A complete response the server writes itself (errors, 503 at the connection limit).
