@@ -9,6 +9,7 @@ public final class SQLiteBoardStore: BoardStore {
   private let writer: SQLiteWriter
   private let readers: ConnectionPool<SQLiteConnection>
   private let voterKey: VoterKey
+  private let observers = BoardWriteObservers()
 
   /// Opens the board tables in the vote store's database, creating or migrating them.
   public convenience init(
@@ -70,10 +71,20 @@ public final class SQLiteBoardStore: BoardStore {
   public func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
     let box = BodyErrorBox()
     let key = voterKey
+    let log = BoardWriteLog()
     let result = await writer.writeCatching { db throws(VoteStoreError) in
-      try box.run { try body(BoardTables(db: db, voterKey: key)) }
+      try box.run { try body(BoardTables(db: db, voterKey: key, log: log)) }
     }
+    await observers.tell(log, after: result, box)
     return try box.unwrap(result)
+  }
+
+  /// True: one serving process per database, so every write to it goes through this object.
+  public var seesEveryWrite: Bool { true }
+
+  /// Adds an observer of this store's writes.
+  public func addWriteObserver(_ observer: @escaping @Sendable (BoardWriteNotice) async -> Void) {
+    observers.add(observer)
   }
 
   /// Commits queued writes and closes every connection.
