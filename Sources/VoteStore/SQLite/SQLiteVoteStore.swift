@@ -422,6 +422,15 @@ public final class SQLiteVoteStore: VoteStore {
     defer { try? db.statement("COMMIT").run() }
     return try body()
   }
+
+  /// One page of a namespace's counters by key (see VoteStore+Paging.swift).
+  public func counters(namespace: String, after: String, limit: Int) async throws(VoteStoreError)
+    -> [CounterRecord]
+  {
+    try await readers.run { db throws(VoteStoreError) in
+      try SQLiteCounterTable(db: db).page(namespace, after, limit)
+    }
+  }
 }
 
 /// A `set` result in a form that can cross from the writer thread.
