@@ -12,14 +12,16 @@ extension CounterRoutes {
 
   /// `GET /get/:ns/:key` → `{"value":N}`, 404 `{"value":null}` when missing.
   func countapiGet(_ request: HTTPRequest) async throws -> Reply {
-    var fail: Reply?
-    guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
-      return fail!
+    try await read(request, .countapi) { record in
+      record.map { CounterRoutes.value($0.value) } ?? CounterRoutes.missingValue
     }
-    guard let record = try await store.record(namespace: namespace, key: key) else {
-      return CounterRoutes.missingValue
+  }
+
+  /// ``countapiGet(_:)`` answered from the store's memory; nil when memory does not know.
+  func countapiGetImmediate(_ request: HTTPRequest) -> Reply? {
+    readImmediately(request, .countapi) { record in
+      record.map { CounterRoutes.value($0.value) } ?? CounterRoutes.missingValue
     }
-    return CounterRoutes.value(record.value)
   }
 
   /// `GET /hit/:ns/:key`: creates the key (bounds [-1, 1], or [0, 1] when strict) and adds
@@ -166,13 +168,16 @@ extension CounterRoutes {
   /// `GET /info/:ns/:key` → namespace, key, ttl (-1: never expires), created (ms), value,
   /// enable_reset, update_lowerbound, update_upperbound; 404 `{"value":null}` when missing.
   func countapiInfo(_ request: HTTPRequest) async throws -> Reply {
-    var fail: Reply?
-    guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail) else {
-      return fail!
-    }
-    guard let record = try await store.record(namespace: namespace, key: key) else {
-      return CounterRoutes.missingValue
-    }
+    try await read(request, .countapi, answer: CounterRoutes.info)
+  }
+
+  /// ``countapiInfo(_:)`` answered from the store's memory; nil when memory does not know.
+  func countapiInfoImmediate(_ request: HTTPRequest) -> Reply? {
+    readImmediately(request, .countapi, answer: CounterRoutes.info)
+  }
+
+  private static func info(_ record: CounterRecord?) -> Reply {
+    guard let record else { return CounterRoutes.missingValue }
     var json = JSONText()
     json.string("namespace", record.namespace)
     json.string("key", record.key)

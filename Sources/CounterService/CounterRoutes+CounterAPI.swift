@@ -7,14 +7,16 @@ extension CounterRoutes {
 
   /// `GET /v1/:ns/:name` → the row; 400 `{"code":400,"message":"record not found"}`.
   func counterapiGet(_ request: HTTPRequest) async throws -> Reply {
-    var fail: Reply?
-    guard let (namespace, key) = names(request, .counterapi).unwrap(into: &fail) else {
-      return fail!
+    try await read(request, .counterapi) { record in
+      record.map { .json(CounterRoutes.row($0)) } ?? CounterRoutes.notFound
     }
-    guard let record = try await store.record(namespace: namespace, key: key) else {
-      return CounterRoutes.notFound
+  }
+
+  /// ``counterapiGet(_:)`` answered from the store's memory; nil when memory does not know.
+  func counterapiGetImmediate(_ request: HTTPRequest) -> Reply? {
+    readImmediately(request, .counterapi) { record in
+      record.map { .json(CounterRoutes.row($0)) } ?? CounterRoutes.notFound
     }
-    return .json(CounterRoutes.row(record))
   }
 
   /// `GET /v1/:ns/:name/up` creates and adds one; `/down` subtracts one, never below zero,

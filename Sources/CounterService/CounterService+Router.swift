@@ -11,6 +11,10 @@ extension CounterService {
   /// See ``ServiceError/answer(for:)``.
   typealias RouteBody = @Sendable (CounterRoutes, HTTPRequest) async throws -> Reply
 
+  /// A read answered from the store's memory on the I/O thread, or nil to leave the request
+  /// to the route's ``RouteBody``. It never waits and never throws.
+  typealias ImmediateBody = @Sendable (CounterRoutes, HTTPRequest) -> Reply?
+
   /// Builds the router: every route wrapped with JSONP checks, rate limits, store-error
   /// handling, common headers and metrics.
   static func makeRouter(
@@ -40,6 +44,22 @@ extension CounterService {
           limiter: limiter)
       }
     }
+
+    // The reads the store's memory can answer, on the I/O thread (HEAD too: these are reads).
+    func addImmediate(_ pattern: String, _ dialect: Dialect, _ body: @escaping ImmediateBody) {
+      router.immediate(pattern) { request in
+        runImmediately(
+          request, route: pattern, kind: .read, dialect: dialect, body: body, routes: routes,
+          limiter: limiter)
+      }
+    }
+    for pattern in ["/get/:ns/:key", "/get/:key"] {
+      addImmediate(pattern, .countapi) { $0.countapiGetImmediate($1) }
+    }
+    for pattern in ["/info/:ns/:key", "/info/:key"] {
+      addImmediate(pattern, .countapi) { $0.countapiInfoImmediate($1) }
+    }
+    addImmediate("/v1/:ns/:name", .counterapi) { $0.counterapiGetImmediate($1) }
 
     // countapi.xyz: each keyed route with and without the namespace.
     // A HEAD on a writing route is answered as the /get of the same counter.
@@ -101,22 +121,11 @@ extension CounterService {
     body: RouteBody, routes: CounterRoutes, limiter: RateLimiter
   ) async -> HTTPResponse {
     let start = RateLimiter.now()
-    let configuration = routes.configuration
-    var callback = request.query("callback")
+    let (callback, refusal) = admit(
+      request, kind: kind, dialect: dialect, routes: routes, limiter: limiter)
     var reply: Reply
-    if let name = callback, !NameRules.isValidCallback(name) {
-      callback = nil
-      reply = dialect.error(
-        400, "invalid callback: use 1 to 64 characters of letters, digits, _, $ and dots")
-    } else if let kind,
-      let retry = limiter.take(
-        client: clientAddress(request, trustProxy: configuration.trustProxy), kind: kind)
-    {
-      reply = dialect.error(429, "too many requests: retry in \(retry) s")
-      reply.headers.append((name: "Retry-After", value: String(retry)))
-      // The server closes the connection after this answer: a client over its limit
-      // cannot hold connections open by keeping them busy with refused requests.
-      reply.headers.append((name: "Connection", value: "close"))
+    if let refusal {
+      reply = refusal
     } else {
       do {
         reply = try await body(routes, request)
@@ -124,7 +133,57 @@ extension CounterService {
         reply = answer(error, request, dialect: dialect, routes: routes)
       }
     }
+    return complete(request, reply, callback: callback, route: route, start: start, routes: routes)
+  }
 
+  /// Runs an immediate body (on the I/O thread) with everything every route shares; nil when
+  /// the body passes, and then nothing was counted, limited or logged.
+  static func runImmediately(
+    _ request: HTTPRequest, route: String, kind: RateLimiter.Kind, dialect: Dialect,
+    body: ImmediateBody, routes: CounterRoutes, limiter: RateLimiter
+  ) -> HTTPResponse? {
+    let start = RateLimiter.now()
+    guard let reply = body(routes, request) else { return nil }
+    let (callback, refusal) = admit(
+      request, kind: kind, dialect: dialect, routes: routes, limiter: limiter)
+    return complete(
+      request, refusal ?? reply, callback: callback, route: route, start: start, routes: routes)
+  }
+
+  /// The JSONP callback to wrap the answer in, and the answer that refuses the request
+  /// instead of running its body: a bad callback (400) or a client over its rate limit (429).
+  private static func admit(
+    _ request: HTTPRequest, kind: RateLimiter.Kind?, dialect: Dialect, routes: CounterRoutes,
+    limiter: RateLimiter
+  ) -> (callback: String?, refusal: Reply?) {
+    let callback = request.query("callback")
+    if let name = callback, !NameRules.isValidCallback(name) {
+      return (
+        nil,
+        dialect.error(
+          400, "invalid callback: use 1 to 64 characters of letters, digits, _, $ and dots")
+      )
+    }
+    if let kind,
+      let retry = limiter.take(
+        client: clientAddress(request, trustProxy: routes.configuration.trustProxy), kind: kind)
+    {
+      var reply = dialect.error(429, "too many requests: retry in \(retry) s")
+      reply.headers.append((name: "Retry-After", value: String(retry)))
+      // The server closes the connection after this answer: a client over its limit
+      // cannot hold connections open by keeping them busy with refused requests.
+      reply.headers.append((name: "Connection", value: "close"))
+      return (callback, reply)
+    }
+    return (callback, nil)
+  }
+
+  /// The response for `reply`: wrapped for JSONP, with the common headers, counted and logged.
+  private static func complete(
+    _ request: HTTPRequest, _ reply: Reply, callback: String?, route: String, start: Double,
+    routes: CounterRoutes
+  ) -> HTTPResponse {
+    let configuration = routes.configuration
     var response: HTTPResponse
     if let callback, reply.wrappable {
       response = HTTPResponse(

@@ -59,6 +59,30 @@ public final class CounterService: Sendable {
     return { await service.respond(to: $0) }
   }
 
+  /// The immediate handler to give to an `HTTPServer` beside ``handler``: answers the
+  /// one-counter reads (`/get`, `/info`, `/v1/:ns/:name`) on the server's I/O thread when the
+  /// store knows the counter in memory (``VoteStore/cachedRecord(namespace:key:)``), with the
+  /// same headers, limits, metrics and log line as ``handler``; nil for everything else.
+  public var immediateHandler: HTTPImmediateHandler? {
+    guard let immediate = router.immediateHandler else { return nil }
+    let service = self
+    return { request in
+      guard !service.isBoardPath(request.path) else { return nil }
+      return immediate(request)
+    }
+  }
+
+  /// Whether `path` belongs to the VoteFirst API, the live Roadmap JSON or the web board,
+  /// which ``respond(to:)`` routes before the counter routes.
+  private func isBoardPath(_ path: String) -> Bool {
+    if voteFirst != nil
+      && (VoteFirstRouter.handles(path) || RoadmapJSONRoute.project(of: path) != nil)
+    {
+      return true
+    }
+    return webBoard != nil && WebBoardRoutes.handles(path: path)
+  }
+
   /// Answers one request.
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
     if let voteFirst, VoteFirstRouter.handles(request.path) {

@@ -24,6 +24,7 @@ final class EventLoop: @unchecked Sendable {
 
   private let configuration: HTTPServerConfiguration
   private let handler: HTTPHandler
+  private let immediate: HTTPImmediateHandler?
   private let limits: HTTPParserLimits
   private let timeouts: ConnectionStateMachine.Timeouts
   private let poller: Poller
@@ -67,10 +68,12 @@ final class EventLoop: @unchecked Sendable {
   private var waiters: [CheckedContinuation<Void, Never>] = []
 
   init(
-    listenFD: Int32, configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler
+    listenFD: Int32, configuration: HTTPServerConfiguration,
+    immediate: HTTPImmediateHandler? = nil, handler: @escaping HTTPHandler
   ) throws(SystemCallError) {
     self.listenFD = listenFD
     self.configuration = configuration
+    self.immediate = immediate
     self.handler = handler
     self.limits = configuration.parserLimits
     self.exemptAddresses = Set(
@@ -521,6 +524,17 @@ final class EventLoop: @unchecked Sendable {
       method: HTTPMethod(rawValue: parsed.method), target: parsed.target,
       version: parsed.version, headers: parsed.headers, body: parsed.body,
       remoteAddress: connection.peer)
+    // While draining, answers go through ``deliver(_:)``, which reads what is pending first.
+    if let immediate, !draining {
+      let start = configuration.accessLog == nil ? nil : ContinuousClock.now
+      if let response = immediate(request) {
+        log(parsed, response, peer: connection.peer, since: start)
+        // The machine asked for this answer with `.dispatch`, so it takes it at once; the
+        // actions it adds run in the same pass of ``perform(_:)``.
+        connection.machine.handle(.responseReady(response), now: now, into: &actions)
+        return
+      }
+    }
     let handler = self.handler
     let operation: @Sendable () async -> Void
     if let accessLog = configuration.accessLog {

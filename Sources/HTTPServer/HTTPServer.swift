@@ -27,11 +27,20 @@ public final class HTTPServer: Sendable {
   /// The configuration the server was created with.
   public let configuration: HTTPServerConfiguration
   private let handler: HTTPHandler
+  private let immediate: HTTPImmediateHandler?
   private let state = ServerState()
 
   /// Creates a server; nothing is bound until ``start()``.
-  public init(configuration: HTTPServerConfiguration, handler: @escaping HTTPHandler) {
+  ///
+  /// With `immediate`, the I/O thread first offers each request to it and sends its answer
+  /// at once; only the requests it returns nil for go to `handler` (see
+  /// ``HTTPImmediateHandler``).
+  public init(
+    configuration: HTTPServerConfiguration, immediate: HTTPImmediateHandler? = nil,
+    handler: @escaping HTTPHandler
+  ) {
     self.configuration = configuration
+    self.immediate = immediate
     self.handler = handler
   }
 
@@ -57,7 +66,8 @@ public final class HTTPServer: Sendable {
         host: configuration.host, port: configuration.port, backlog: configuration.backlog)
       let loop: EventLoop
       do throws(SystemCallError) {
-        loop = try EventLoop(listenFD: fd, configuration: configuration, handler: handler)
+        loop = try EventLoop(
+          listenFD: fd, configuration: configuration, immediate: immediate, handler: handler)
       } catch {
         SystemCall.close(fd)
         throw HTTPServerError(

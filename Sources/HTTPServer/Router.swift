@@ -16,7 +16,13 @@ public struct Router: Sendable {
     case parameter(String)
   }
 
+  private struct ImmediateRoute: Sendable {
+    var segments: [Segment]
+    var handler: HTTPImmediateHandler
+  }
+
   private var routes: [Route] = []
+  private var immediateRoutes: [ImmediateRoute] = []
 
   /// Answers requests that match no route. Defaults to a JSON 404.
   public var notFound: HTTPHandler = { _ in
@@ -44,6 +50,40 @@ public struct Router: Sendable {
   /// Adds a `POST` route.
   public mutating func post(_ pattern: String, handler: @escaping HTTPHandler) {
     on(.post, pattern, handler: handler)
+  }
+
+  /// Adds an answer the I/O thread may give at once to a `GET` (or `HEAD`) of `pattern`,
+  /// before the request goes to the `GET` route of the same pattern (see
+  /// ``HTTPImmediateHandler``): `handler` returns nil to let that route answer.
+  public mutating func immediate(_ pattern: String, handler: @escaping HTTPImmediateHandler) {
+    let segments = Router.split(pattern).map { s -> Segment in
+      s.hasPrefix(":") ? .parameter(String(s.dropFirst())) : .literal(s)
+    }
+    immediateRoutes.append(ImmediateRoute(segments: segments, handler: handler))
+  }
+
+  /// Offers a `GET` or `HEAD` request to the first immediate route its path matches; nil when
+  /// none matches or that route passes.
+  public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+    guard !immediateRoutes.isEmpty, request.method == .get || request.method == .head else {
+      return nil
+    }
+    let parts = Router.segments(ofTarget: request.target)
+    for route in immediateRoutes {
+      guard let params = Router.match(route.segments, parts) else { continue }
+      var matched = request
+      matched.pathParameters = params
+      return route.handler(matched)
+    }
+    return nil
+  }
+
+  /// The immediate form of this router, to give to ``HTTPServer``, or nil without immediate
+  /// routes.
+  public var immediateHandler: HTTPImmediateHandler? {
+    guard !immediateRoutes.isEmpty else { return nil }
+    let router = self
+    return { router.respondImmediately(to: $0) }
   }
 
   /// Finds the route for `request` and runs it, filling in `pathParameters`.

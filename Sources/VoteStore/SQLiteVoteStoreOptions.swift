@@ -21,16 +21,27 @@ public struct SQLiteVoteStoreOptions: Sendable, Equatable {
   /// A cap on the database size in pages (`PRAGMA max_page_count`), nil for SQLite's default.
   /// A write that would grow the database past it fails with ``VoteStoreError/Kind/full``.
   public var maximumPageCount: Int?
+  /// Whether counts are kept in memory, so reads never wait for a database thread (what
+  /// `roadmapctl serve` uses). The store is then its database's only writer: it holds an
+  /// exclusive `flock` on its voter key file while open, and any other process's store
+  /// refuses to write the database meanwhile. Off by default.
+  public var memoryCache: Bool
+  /// The most counters kept in memory with ``memoryCache`` (each about 200 bytes); past it the
+  /// cache starts again from empty.
+  public var memoryCacheCapacity: Int
 
   /// Creates options; every parameter has the default documented on its property.
   public init(
     startupCheck: StartupCheck = .automatic, busyTimeoutMilliseconds: Int = 5000,
-    readConnections: Int = 2, maximumBatchSize: Int = 1000, maximumPageCount: Int? = nil
+    readConnections: Int = 2, maximumBatchSize: Int = 1000, maximumPageCount: Int? = nil,
+    memoryCache: Bool = false, memoryCacheCapacity: Int = 250_000
   ) {
     self.startupCheck = startupCheck
     self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
     self.readConnections = readConnections
     self.maximumBatchSize = maximumBatchSize
     self.maximumPageCount = maximumPageCount
+    self.memoryCache = memoryCache
+    self.memoryCacheCapacity = memoryCacheCapacity
   }
 }

@@ -10,6 +10,11 @@ public protocol VoteStore: Sendable {
   /// The counter `key` in `namespace`, or nil when it does not exist.
   func record(namespace: String, key: String) async throws(VoteStoreError) -> CounterRecord?
 
+  /// The counter as the store's memory knows it, without waiting (for a server's I/O
+  /// thread): nil when the store keeps no counts in memory or does not know this one.
+  /// Never older than a write the store has acknowledged. A default returns nil.
+  func cachedRecord(namespace: String, key: String) -> CachedCounter?
+
   /// The values of `keys` in `namespace`; keys that do not exist are absent from the result.
   func values(namespace: String, keys: [String]) async throws(VoteStoreError) -> [String: Int64]
 
@@ -262,4 +267,20 @@ public struct ImportSummary: Sendable, Equatable {
     self.imported = imported
     self.skipped = skipped
   }
+}
+
+/// What a store's memory knows of a counter (``VoteStore/cachedRecord(namespace:key:)``).
+public enum CachedCounter: Sendable, Equatable {
+  /// The committed counter.
+  case found(CounterRecord)
+  /// The counter does not exist.
+  case missing
+}
+
+extension VoteStore {
+  /// The counter as the store's memory knows it, without waiting: nil when the store keeps
+  /// no counts in memory or does not know this one (then ask ``record(namespace:key:)``).
+  ///
+  /// Never older than a write the store has acknowledged. The default knows nothing.
+  public func cachedRecord(namespace: String, key: String) -> CachedCounter? { nil }
 }

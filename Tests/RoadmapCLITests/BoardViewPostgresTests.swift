@@ -20,14 +20,20 @@ import VoteFirstAPI
     await boards.close()
     await store.close()
 
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let sqlite = try SQLiteVoteStore(directory: directory.url)
-    let local = try SQLiteBoardStore(sharing: sqlite)
-    #expect(local.seesEveryWrite)
-    #expect(CounterService(store: sqlite, boards: local).voteFirst?.context.view != nil)
-    await local.close()
-    await sqlite.close()
+    // On SQLite, only beside a vote store that holds its file (as `serve` opens it).
+    for memoryCache in [true, false] {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      let sqlite = try SQLiteVoteStore(
+        directory: directory.url, options: .init(memoryCache: memoryCache))
+      let local = try SQLiteBoardStore(sharing: sqlite)
+      #expect(local.seesEveryWrite == memoryCache)
+      #expect(
+        (CounterService(store: sqlite, boards: local).voteFirst?.context.view != nil)
+          == memoryCache)
+      await local.close()
+      await sqlite.close()
+    }
   }
 
   @Test func twoInstancesReadEachOthersBoardWritesAtOnce() async throws {

@@ -41,7 +41,7 @@ import Testing
       #expect(!json.contains("alice"))
       #expect(export.voterKey?.count == 16)
       await store.close()
-      if kind == .sqlite {
+      if kind.isSQLite {
         // Neither the database nor its WAL holds the id.
         for name in try FileManager.default.contentsOfDirectory(atPath: handle.directory!.url.path)
         {
@@ -191,7 +191,7 @@ import Testing
       INSERT INTO voters (counter_id, voter) VALUES (1, '\(Self.email)'), (1, 'bob');
       """
     switch kind {
-    case .sqlite:
+    case .sqlite, .sqliteCached:
       let path = handle.directory!.url.appendingPathComponent(SQLiteVoteStore.fileName).path
       let db = try SQLiteConnection(path: path, create: true, busyTimeoutMilliseconds: 1000)
       try db.execute("PRAGMA journal_mode = WAL")

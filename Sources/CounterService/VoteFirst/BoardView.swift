@@ -5,8 +5,9 @@ import VoteStore
 /// writes: the board readers' calls are answered from it without a database read.
 ///
 /// Only over a store that sees every write to its boards (``BoardStore/seesEveryWrite``:
-/// SQLite, one serving process per database); over PostgreSQL, where other instances write
-/// too, the service keeps no view and reads the database every time.
+/// SQLite beside a vote store with its memory cache, which holds the file exclusively, as
+/// `serve` opens it); over PostgreSQL, where other instances write too, the service keeps no
+/// view and reads the database every time.
 ///
 /// Freshness: the store tells the view of each write after its commit and before the write
 /// returns (``BoardStore/addWriteObserver(_:)``). The view then forgets the project's model
@@ -15,7 +16,7 @@ import VoteStore
 /// installs its model only when no write to the project was published since it began (the
 /// snapshot race: a reader that loaded before a write committed must not put the older state
 /// back over it). Concurrent misses of one project share one load. A project that does not
-/// exist is never remembered, so one that another process restores is found at once.
+/// exist is never remembered.
 final class BoardView: Sendable {
   private struct Slot {
     /// The model to answer from; nil until loaded, and again after each write.

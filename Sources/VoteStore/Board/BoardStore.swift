@@ -18,8 +18,9 @@ public protocol BoardStore: Sendable {
   func close() async
 
   /// Whether every write to these boards goes through this object, so that a view kept in
-  /// memory and made current by its write notices is never stale: true for SQLite (one
-  /// serving process per database), false for PostgreSQL (other instances write too).
+  /// memory and made current by its write notices is never stale: true for SQLite beside a
+  /// vote store with its memory cache (the only writer of its file, as `serve` opens it),
+  /// false for PostgreSQL (other instances write too).
   var seesEveryWrite: Bool { get }
 
   /// Adds `observer`, awaited after every write that touched a project's published board or

@@ -10,12 +10,21 @@ public final class SQLiteBoardStore: BoardStore {
   private let readers: ConnectionPool<SQLiteConnection>
   private let voterKey: VoterKey
   private let observers = BoardWriteObservers()
+  /// Without a memory cache of counts: the shared serve lock, taken at the first write.
+  private let writeLock: WriteLockOnce?
+  /// Whether ``writeLock`` is this store's own (not the vote store's it shares).
+  private let ownsWriteLock: Bool
 
   /// Opens the board tables in the vote store's database, creating or migrating them.
+  ///
+  /// When `store` keeps counts in memory, the board's writes to the features' counters
+  /// (imported votes) reach that memory before they are acknowledged too.
   public convenience init(
     sharing store: SQLiteVoteStore, options: SQLiteVoteStoreOptions = .init()
   ) throws(VoteStoreError) {
-    try self.init(path: store.path, options: options)
+    try self.init(
+      path: store.path, options: options, cache: store.cache, writeLock: store.writeLock,
+      ownsWriteLock: false)
   }
 
   /// Opens the board tables in the vote store database at `path`, applying the store's
@@ -24,8 +33,22 @@ public final class SQLiteBoardStore: BoardStore {
   ///
   /// Throws `.io` when the file or the key file cannot be opened, `.incompatible` when its
   /// schema was written by a newer build.
-  public init(path: String, options: SQLiteVoteStoreOptions = .init()) throws(VoteStoreError) {
+  public convenience init(
+    path: String, options: SQLiteVoteStoreOptions = .init()
+  ) throws(VoteStoreError) {
+    try self.init(
+      path: path, options: options, cache: nil, writeLock: WriteLockOnce(databasePath: path),
+      ownsWriteLock: true)
+  }
+
+  private init(
+    path: String, options: SQLiteVoteStoreOptions, cache: CounterCache?,
+    writeLock: WriteLockOnce?, ownsWriteLock: Bool
+  ) throws(VoteStoreError) {
     self.path = path
+    self.seesEveryWrite = cache != nil
+    self.writeLock = writeLock
+    self.ownsWriteLock = ownsWriteLock
     let timeout = Int32(clamping: options.busyTimeoutMilliseconds)
     let connection = try SQLiteConnection(
       path: path, create: true, busyTimeoutMilliseconds: timeout)
@@ -46,7 +69,9 @@ public final class SQLiteBoardStore: BoardStore {
       connection.close()
       throw error
     }
-    writer = SQLiteWriter(connection: connection, maximumBatchSize: options.maximumBatchSize)
+    writer = SQLiteWriter(
+      connection: connection, maximumBatchSize: options.maximumBatchSize,
+      changes: cache.map(SQLiteCounterChanges.init))
     readers = ConnectionPool(name: "BoardStore.reader", connections: readConnections)
   }
 
@@ -69,6 +94,7 @@ public final class SQLiteBoardStore: BoardStore {
 
   /// Runs `body` in the next group commit, inside its own savepoint.
   public func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
+    try writeLock?.ensure()
     let box = BodyErrorBox()
     let key = voterKey
     let log = BoardWriteLog()
@@ -79,8 +105,10 @@ public final class SQLiteBoardStore: BoardStore {
     return try box.unwrap(result)
   }
 
-  /// True: one serving process per database, so every write to it goes through this object.
-  public var seesEveryWrite: Bool { true }
+  /// True when the store shares a vote store that keeps counts in memory (what `serve`
+  /// opens): that store holds its database exclusively, so every board write to it goes
+  /// through this object. False otherwise: other processes may write the file too.
+  public let seesEveryWrite: Bool
 
   /// Adds an observer of this store's writes.
   public func addWriteObserver(_ observer: @escaping @Sendable (BoardWriteNotice) async -> Void) {
@@ -91,5 +119,6 @@ public final class SQLiteBoardStore: BoardStore {
   public func close() async {
     await writer.close()
     await readers.close()
+    if ownsWriteLock { writeLock?.release() }
   }
 }

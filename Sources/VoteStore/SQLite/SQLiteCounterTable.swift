@@ -5,10 +5,10 @@
 struct SQLiteCounterTable {
   let db: SQLiteConnection
 
-  private static let columns =
+  static let columns =
     "id, namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms"
 
-  private static func record(_ row: SQLiteStatement) -> CounterRecord {
+  static func record(_ row: SQLiteStatement) -> CounterRecord {
     CounterRecord(
       id: row.int64(0), namespace: row.text(1), key: row.text(2), value: row.int64(3),
       enableReset: row.int64(4) != 0, updateLowerBound: row.int64(5),

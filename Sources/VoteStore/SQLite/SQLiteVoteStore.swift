@@ -24,6 +24,12 @@ public final class SQLiteVoteStore: VoteStore {
   private let checkpointer: SQLiteCheckpointer
   private let health = WriteHealthTracker()
   private let voterKey: VoterKey
+  /// The counts in memory, with ``SQLiteVoteStoreOptions/memoryCache``.
+  let cache: CounterCache?
+  /// Held exclusively for as long as a store with a cache is open.
+  private let serveLock: ServeLock?
+  /// Without a cache: the shared lock, taken at the first write.
+  let writeLock: WriteLockOnce?
 
   /// Opens (creating if needed) `votes.sqlite3` in `directory`, creating the directory too.
   ///
@@ -65,6 +71,8 @@ public final class SQLiteVoteStore: VoteStore {
         _ = try writeConnection.integer("PRAGMA max_page_count = \(max(1, pages))")
       }
       voterKey = try Self.loadVoterKey(writeConnection)
+      // Locked (on the key file, which exists from here) before this open writes anything.
+      serveLock = options.memoryCache ? try ServeLock.exclusive(forDatabase: path) : nil
       try SQLiteSchema.migrate(writeConnection, context: MigrationContext(voterKey: voterKey))
       try Self.checkVoterKey(voterKey, writeConnection)
     } catch {
@@ -89,6 +97,8 @@ public final class SQLiteVoteStore: VoteStore {
       throw error
     }
     readConnections.removeFirst()
+    cache = options.memoryCache ? CounterCache(capacity: options.memoryCacheCapacity) : nil
+    writeLock = options.memoryCache ? nil : WriteLockOnce(databasePath: path)
     checkpointer = SQLiteCheckpointer(connection: checkpointConnection)
     do throws(VoteStoreError) {
       try checkpointer.attach(to: writeConnection)
@@ -99,6 +109,7 @@ public final class SQLiteVoteStore: VoteStore {
     let checkpointer = self.checkpointer
     writer = SQLiteWriter(
       connection: writeConnection, maximumBatchSize: options.maximumBatchSize,
+      changes: cache.map(SQLiteCounterChanges.init),
       afterCommit: { writer in checkpointer.writerCommitted(writer) })
     readers = ConnectionPool(name: "VoteStore.reader", connections: readConnections)
   }
@@ -264,8 +275,32 @@ public final class SQLiteVoteStore: VoteStore {
   public func record(
     namespace: String, key: String
   ) async throws(VoteStoreError) -> CounterRecord? {
+    guard let cache else { return try await readRecord(namespace: namespace, key: key) }
+    switch cache.lookup(namespace: namespace, key: key) {
+    case .found(let record): return record
+    case .missing: return nil
+    case .unknown(let ticket):
+      let record = try await readRecord(namespace: namespace, key: key)
+      cache.fill(namespace, key, record, ticket: ticket)
+      return record
+    }
+  }
+
+  private func readRecord(
+    namespace: String, key: String
+  ) async throws(VoteStoreError) -> CounterRecord? {
     try await readers.run { db throws(VoteStoreError) in
       try SQLiteCounterTable(db: db).record(namespace: namespace, key: key)
+    }
+  }
+
+  /// The counter as memory knows it, without waiting; nil without a memory cache or when
+  /// memory does not know the key (then ask ``record(namespace:key:)``).
+  public func cachedRecord(namespace: String, key: String) -> CachedCounter? {
+    switch cache?.lookup(namespace: namespace, key: key) {
+    case .found(let record): return .found(record)
+    case .missing: return .missing
+    case .unknown, nil: return nil
     }
   }
 
@@ -273,11 +308,30 @@ public final class SQLiteVoteStore: VoteStore {
   public func values(
     namespace: String, keys: [String]
   ) async throws(VoteStoreError) -> [String: Int64] {
-    try await readers.run { db throws(VoteStoreError) in
-      try Self.inReadTransaction(db) { () throws(VoteStoreError) in
-        try SQLiteCounterTable(db: db).values(namespace: namespace, keys: keys)
+    guard let cache else {
+      return try await readers.run { db throws(VoteStoreError) in
+        try Self.inReadTransaction(db) { () throws(VoteStoreError) in
+          try SQLiteCounterTable(db: db).values(namespace: namespace, keys: keys)
+        }
       }
     }
+    if let values = cache.values(namespace: namespace, keys: keys) { return values }
+    let ticket = cache.ticket()
+    let rows = try await readers.run { db throws(VoteStoreError) in
+      try Self.inReadTransaction(db) { () throws(VoteStoreError) in
+        let table = SQLiteCounterTable(db: db)
+        var rows: [(String, String, CounterRecord?)] = []
+        var seen = Set<String>()
+        for key in keys where seen.insert(key).inserted {
+          rows.append((namespace, key, try table.record(namespace: namespace, key: key)))
+        }
+        return CachedRows(rows: rows)
+      }
+    }
+    cache.fill(rows.rows, ticket: ticket)
+    var values: [String: Int64] = [:]
+    for (_, key, record) in rows.rows { if let record { values[key] = record.value } }
+    return values
   }
 
   /// Creates a counter durably; nil (nothing changed) when it already exists.
@@ -394,6 +448,7 @@ public final class SQLiteVoteStore: VoteStore {
   private func write<T>(
     _ work: @escaping (SQLiteConnection) throws(VoteStoreError) -> T
   ) async throws(VoteStoreError) -> T {
+    try writeLock?.ensure()
     do throws(VoteStoreError) {
       return try await health.tracking { () async throws(VoteStoreError) -> T in
         try await writer.write(work)
@@ -410,9 +465,12 @@ public final class SQLiteVoteStore: VoteStore {
 
   /// Commits queued writes, finishes queued reads, and closes every connection.
   public func close() async {
+    cache?.close()
     await writer.close()
     await readers.close()
     await checkpointer.close()
+    serveLock?.release()
+    writeLock?.release()
   }
 
   private static func inReadTransaction<T>(
@@ -431,6 +489,11 @@ public final class SQLiteVoteStore: VoteStore {
       try SQLiteCounterTable(db: db).page(namespace, after, limit)
     }
   }
+}
+
+/// Rows read for the cache, in a form that can cross from a reader thread.
+private struct CachedRows: @unchecked Sendable {
+  var rows: [(String, String, CounterRecord?)]
 }
 
 /// A `set` result in a form that can cross from the writer thread.

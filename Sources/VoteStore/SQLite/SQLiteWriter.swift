@@ -9,16 +9,21 @@ final class SQLiteWriter: Sendable {
   private let thread: DatabaseThread
 
   /// Starts the writer thread; it owns `connection` from now on and closes it when done.
-  /// `afterCommit` runs on the writer thread after each group's callers were resumed.
+  /// `afterCommit` runs on the writer thread after each group's callers were resumed. With
+  /// `changes`, the counter rows each commit changed are published to its cache before the
+  /// commit's callers are resumed.
   init(
     connection: SQLiteConnection, maximumBatchSize: Int,
+    changes: SQLiteCounterChanges? = nil,
     afterCommit: @escaping @Sendable (SQLiteConnection) -> Void = { _ in }
   ) {
+    changes?.attach(to: connection)
     let queue = JobQueue<SQLiteConnection>()
     self.queue = queue
     let limit = max(1, maximumBatchSize)
     thread = DatabaseThread(name: "VoteStore.writer") {
-      var loop = GroupCommitLoop(connection: connection, afterCommit: afterCommit)
+      var loop = GroupCommitLoop(
+        connection: connection, changes: changes, afterCommit: afterCommit)
       loop.run(queue: queue, limit: limit)
       connection.close()
     }
@@ -51,6 +56,7 @@ final class SQLiteWriter: Sendable {
 /// The writer thread's state: the connection and its transaction statements.
 private struct GroupCommitLoop {
   let connection: SQLiteConnection
+  let changes: SQLiteCounterChanges?
   let afterCommit: @Sendable (SQLiteConnection) -> Void
 
   mutating func run(queue: JobQueue<SQLiteConnection>, limit: Int) {
@@ -105,13 +111,17 @@ private struct GroupCommitLoop {
         return succeeded + rest
       }
     }
+    changes?.willCommit()
     do throws(VoteStoreError) {
       try connection.statement("COMMIT").run()
     } catch {
       rollBack()
+      changes?.notCommitted()
       for job in succeeded { job.finish(error) }
       return []
     }
+    // Memory shows the commit before anyone is told of it.
+    changes?.committed(connection)
     for job in succeeded { job.finish() }
     afterCommit(connection)
     return []

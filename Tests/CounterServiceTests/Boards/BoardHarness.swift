@@ -20,7 +20,8 @@ struct BoardHarness {
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("board-view-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    store = try SQLiteVoteStore(directory: directory)
+    // As `serve` opens it: counts in memory, the file's only writer.
+    store = try SQLiteVoteStore(directory: directory, options: .init(memoryCache: true))
     boards = try SQLiteBoardStore(sharing: store)
     service = CounterService(
       store: store, boards: boards, configuration: ServiceHarness.configuration())

@@ -193,21 +193,6 @@ import VoteStore
       read: { await $0.get("/board", project: "restored-app") },
       shows: { $0.status == 200 }),
     Row(
-      name: "restore by another process (another store on the file) → board",
-      write: { h in
-        let backup = try await renamedBackup(h, to: "restored-app")
-        let other = try SQLiteBoardStore(path: h.store.path)
-        do {
-          try await other.restore(backup)
-        } catch {
-          await other.close()
-          throw error
-        }
-        await other.close()
-      },
-      read: { await $0.get("/features", project: "restored-app") },
-      shows: { Set($0.titles) == ["One", "Two"] }),
-    Row(
       name: "PUT features/ref → web board page",
       write: { await $0.admin(.put, "/features/ref/one", #"{"title":"Web renamed"}"#) },
       read: { await $0.call(.get, "/b/\(BoardHarness.project)") },
@@ -247,6 +232,27 @@ import VoteStore
       try await row.write(h)
       let after = await row.read(h)
       #expect(row.shows(after), "\(after.status) \(after.body)")
+    }
+  }
+
+  /// The view's premise: nothing but the service's own store writes the boards. Another
+  /// process's store (`roadmapctl restore` while serving) is refused before it writes.
+  @Test func anotherStoreOnTheFileCannotWriteBehindTheView() async throws {
+    try await BoardHarness.with { h in
+      await h.seed()
+      #expect(h.boards.seesEveryWrite)
+      let backup = try await Self.renamedBackup(h, to: "restored-app")
+      let other = try SQLiteBoardStore(path: h.store.path)
+      #expect(!other.seesEveryWrite)
+      do {
+        try await other.restore(backup)
+        Issue.record("another store restored while the service holds the file")
+      } catch let error as VoteStoreError {
+        #expect(error.kind == .busy, "\(error)")
+      }
+      await other.close()
+      #expect((await h.get("/board", project: "restored-app")).status == 404)
+      #expect(try await h.boards.read { try $0.project("restored-app") } == nil)
     }
   }
 

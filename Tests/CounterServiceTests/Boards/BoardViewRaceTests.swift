@@ -122,6 +122,8 @@ import VoteStore
             var rounds = 0
             while !done.withLock({ $0 }) || rounds < 3 {
               rounds += 1
+              // Reads from memory may never suspend: let the writers run on the shared pool.
+              await Task.yield()
               let nameFloor = settingsAcked.withLock { $0 }
               let board = await h.get("/board")
               let name = number(

@@ -6,7 +6,12 @@ import VoteStore
 /// (its own SQLite directory or its own PostgreSQL database).
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
   case sqlite
+  /// SQLite with counts in memory (``SQLiteVoteStoreOptions/memoryCache``), as `serve` runs it.
+  case sqliteCached
   case postgres
+
+  /// Whether the store is a SQLite file (with or without the memory cache).
+  var isSQLite: Bool { self != .postgres }
 
   var testDescription: String { rawValue }
 
@@ -41,7 +46,7 @@ struct StoreHandle: Sendable {
 
   static func make(_ kind: StoreKind) async throws -> StoreHandle {
     switch kind {
-    case .sqlite:
+    case .sqlite, .sqliteCached:
       return StoreHandle(
         kind: kind, directory: try TemporaryDirectory(), connectionString: nil,
         databaseName: nil)
@@ -56,6 +61,9 @@ struct StoreHandle: Sendable {
     switch kind {
     case .sqlite:
       return try SQLiteVoteStore(directory: directory!.url)
+    case .sqliteCached:
+      return try SQLiteVoteStore(
+        directory: directory!.url, options: SQLiteVoteStoreOptions(memoryCache: true))
     case .postgres:
       return try PostgresVoteStore(connectionString: connectionString!, poolSize: 4)
     }
@@ -64,7 +72,7 @@ struct StoreHandle: Sendable {
   /// The 64 hex digits of this store's voter key (its file, or its `voter_key` row).
   func voterKeySecret() async throws -> String {
     switch kind {
-    case .sqlite:
+    case .sqlite, .sqliteCached:
       let text = try String(contentsOf: keyFile, encoding: .utf8)
       return String(text.split(separator: " ")[1].prefix(64))
     case .postgres:
@@ -77,7 +85,7 @@ struct StoreHandle: Sendable {
   /// Gives this (still voter-less) store the voter key `secret`, the documented way.
   func install(voterKey secret: String) async throws {
     switch kind {
-    case .sqlite:
+    case .sqlite, .sqliteCached:
       try? FileManager.default.removeItem(at: keyFile)
       try Data("roadmapbridge-voter-key-v1 \(secret)\n".utf8).write(to: keyFile)
       try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)

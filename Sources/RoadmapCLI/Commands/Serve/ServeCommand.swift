@@ -100,7 +100,7 @@ struct ServeCommand: Command {
     serverConfiguration.maxConnectionsPerAddress = try Self.connectionLimit(
       maxConnectionsPerAddress, trustProxy: trustProxy)
     let signals = try ServeSignalWaiter()
-    let store = try self.store.open(context, mustExist: false)
+    let store = try self.store.open(context, mustExist: false, memoryCache: true)
     let boards: any BoardStore
     do {
       boards = try self.store.openBoards(beside: store)
@@ -125,7 +125,9 @@ struct ServeCommand: Command {
     // token: up to 32 MiB, so a roadmap of 10,000 features is one request.
     serverConfiguration.bodyLimit = service.bodyLimit
     serverConfiguration.bodyLimitCeiling = CounterService.adminImportBodyBytes
-    let server = HTTPServer(configuration: serverConfiguration, handler: service.handler)
+    let server = HTTPServer(
+      configuration: serverConfiguration, immediate: service.immediateHandler,
+      handler: service.handler)
     let boundPort: Int
     do {
       boundPort = try server.start()

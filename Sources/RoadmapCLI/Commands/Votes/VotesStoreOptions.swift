@@ -24,7 +24,13 @@ struct VotesStoreOptions: ParsableArguments {
   ///
   /// With `mustExist`, a data directory without a database is an error rather than a new,
   /// empty store (so `votes export` of a mistyped path does not print an empty export).
-  func open(_ context: CommandContext, mustExist: Bool) throws(CommandError) -> any VoteStore {
+  ///
+  /// With `memoryCache` (what `serve` asks for), a SQLite store keeps counts in memory and is
+  /// its database's only writer while open (``SQLiteVoteStoreOptions/memoryCache``);
+  /// PostgreSQL never does, since other instances write the same database.
+  func open(
+    _ context: CommandContext, mustExist: Bool, memoryCache: Bool = false
+  ) throws(CommandError) -> any VoteStore {
     if let url = postgres, !url.isEmpty {
       return try Self.openPostgres(url)
     }
@@ -34,7 +40,9 @@ struct VotesStoreOptions: ParsableArguments {
       throw .failure("no vote store in \(directory): \(file.path) does not exist.")
     }
     do {
-      return try SQLiteVoteStore(directory: URL(fileURLWithPath: directory))
+      return try SQLiteVoteStore(
+        directory: URL(fileURLWithPath: directory),
+        options: SQLiteVoteStoreOptions(memoryCache: memoryCache))
     } catch {
       throw .failure(Self.describe(error, at: file.path))
     }

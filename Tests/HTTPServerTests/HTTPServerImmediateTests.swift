@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+@testable import HTTPServer
+
+/// The I/O thread's immediate handler (``HTTPImmediateHandler``): what it answers goes out at
+/// once and in order with everything else on the connection; what it passes reaches the
+/// ordinary handler unchanged.
+@Suite struct HTTPServerImmediateTests {
+  /// `/get/:ns/:key` answered immediately unless the key is `slow`; the ordinary route
+  /// answers differently, so every answer says who gave it.
+  private func startServer(
+    accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
+  ) throws -> (HTTPServer, ImmediateCount) {
+    var router = testRouter()
+    let count = ImmediateCount()
+    router.immediate("/get/:ns/:key") { request in
+      guard request.parameter("key") != "slow" else { return nil }
+      count.add()
+      return .json(#"{"immediate":"\#(request.parameter("key")!)"}"#)
+    }
+    var configuration = HTTPServerConfiguration(
+      host: "127.0.0.1", port: 0, headerReadTimeout: .seconds(5), bodyReadTimeout: .seconds(5),
+      idleTimeout: .seconds(5), writeTimeout: .seconds(5))
+    configuration.accessLog = accessLog
+    let server = HTTPServer(
+      configuration: configuration, immediate: router.immediateHandler, handler: router.handler)
+    try server.start()
+    return (server, count)
+  }
+
+  @Test func immediateAnswersAndPassedRequestsInterleaveInOrder() async throws {
+    let (server, count) = try startServer()
+    let port = server.port
+    let bodies = try await offPool { () -> [String] in
+      let client = try RawClient(port: port)
+      try client.send(
+        "GET /get/ns/one HTTP/1.1\r\nHost: a\r\n\r\n"
+          + "GET /sleep/100 HTTP/1.1\r\nHost: a\r\n\r\n"
+          + "GET /get/ns/two HTTP/1.1\r\nHost: a\r\n\r\n"
+          + "GET /get/ns/slow HTTP/1.1\r\nHost: a\r\n\r\n"
+          + "POST /get/ns/three HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n"
+          + "GET /get/ns/four HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+      var bodies: [String] = []
+      while let response = try client.readResponse() { bodies.append(response.text) }
+      return bodies
+    }
+    #expect(
+      bodies == [
+        #"{"immediate":"one"}"#, #"{"slept":100}"#, #"{"immediate":"two"}"#,
+        #"{"ns":"ns","key":"slow"}"#, #"{"error":"method not allowed"}"#,
+        #"{"immediate":"four"}"#,
+      ])
+    #expect(count.value == 3)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func aHeadIsAnsweredImmediatelyWithoutABody() async throws {
+    let (server, _) = try startServer()
+    let port = server.port
+    let (head, length) = try await offPool { () -> (String, String?) in
+      let client = try RawClient(port: port)
+      try client.send("HEAD /get/ns/one HTTP/1.1\r\nHost: a\r\n\r\n")
+      let response = try #require(try client.readResponse(headRequest: true))
+      return (response.text, response.header("Content-Length"))
+    }
+    #expect(head.isEmpty)
+    #expect(length == String(#"{"immediate":"one"}"#.utf8.count))
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func manyPipelinedImmediateRequestsInOneWrite() async throws {
+    let (server, count) = try startServer()
+    let port = server.port
+    let answered = try await offPool { () -> Int in
+      let client = try RawClient(port: port)
+      let one = "GET /get/ns/k HTTP/1.1\r\nHost: a\r\n\r\n"
+      try client.send(
+        String(repeating: one, count: 1500)
+          + "GET /get/ns/last HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+      var answered = 0
+      while let response = try client.readResponse() {
+        guard response.status == 200 else { break }
+        answered += 1
+      }
+      return answered
+    }
+    #expect(answered == 1501)
+    #expect(count.value == 1501)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func immediateAnswersAreLoggedLikeTheOthers() async throws {
+    let entries = LockedArray<AccessLogEntry>()
+    let (server, _) = try startServer(accessLog: { entries.append($0) })
+    let port = server.port
+    _ = try await offPool { () -> Int in
+      let client = try RawClient(port: port)
+      try client.send("GET /get/ns/one?x=1 HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+      return try client.readResponse()?.status ?? 0
+    }
+    await server.shutdown(gracePeriod: .seconds(2))
+    let entry = try #require(entries.values.first)
+    #expect(entry.method == "GET" && entry.target == "/get/ns/one?x=1" && entry.status == 200)
+  }
+
+  @Test func routerOffersOnlyGetAndHeadToImmediateRoutes() {
+    var router = Router()
+    router.immediate("/get/:key") { .json(#"{"k":"\#($0.parameter("key")!)"}"#) }
+    #expect(router.immediateHandler != nil)
+    #expect(Router().immediateHandler == nil)
+    func request(_ method: HTTPMethod, _ target: String) -> HTTPRequest {
+      HTTPRequest(method: method, target: target, headers: HTTPHeaders())
+    }
+    #expect(router.respondImmediately(to: request(.get, "/get/abc"))?.status == 200)
+    #expect(router.respondImmediately(to: request(.head, "/get/abc"))?.status == 200)
+    #expect(router.respondImmediately(to: request(.post, "/get/abc")) == nil)
+    #expect(router.respondImmediately(to: request(.get, "/get/abc/def")) == nil)
+    #expect(router.respondImmediately(to: request(.get, "/other")) == nil)
+  }
+}
+
+/// How many requests the immediate handler answered.
+private final class ImmediateCount: @unchecked Sendable {
+  private let lock = NSLock()
+  private var count = 0
+  func add() { lock.withLock { count += 1 } }
+  var value: Int { lock.withLock { count } }
+}
