@@ -6,7 +6,7 @@ import VoteStore
 extension CounterRoutes {
   private static let missingValue = Reply.json(#"{"value":null}"#, status: 404)
 
-  private static func value(_ value: Int64, status: Int = 200) -> Reply {
+  static func value(_ value: Int64, status: Int = 200) -> Reply {
     .json("{\"value\":\(value)}", status: status)
   }
 

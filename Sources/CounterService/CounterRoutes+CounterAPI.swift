@@ -3,7 +3,7 @@ import VoteStore
 
 /// counterapi.dev v1: `/v1/:ns/:name`, `/up`, `/down`, `/set?count=`.
 extension CounterRoutes {
-  private static let notFound = Dialect.counterapi.error(400, "record not found")
+  static let notFound = Dialect.counterapi.error(400, "record not found")
 
   /// `GET /v1/:ns/:name` → the row; 400 `{"code":400,"message":"record not found"}`.
   func counterapiGet(_ request: HTTPRequest) async throws -> Reply {

@@ -139,16 +139,27 @@ struct CounterRoutes: Sendable {
   func refuseLeavingRange(
     _ namespace: String, _ key: String, delta: Int64, checkBounds: Bool
   ) async throws {
-    guard let record = try await store.record(namespace: namespace, key: key) else { return }
+    let record = try await store.record(namespace: namespace, key: key)
+    if let refusal = CounterRoutes.rangeRefusal(record, delta: delta, checkBounds: checkBounds) {
+      throw refusal
+    }
+  }
+
+  /// ``refuseLeavingRange(_:_:delta:checkBounds:)``'s rule on a counter already read.
+  static func rangeRefusal(
+    _ record: CounterRecord?, delta: Int64, checkBounds: Bool
+  ) -> ServiceError? {
+    guard let record else { return nil }
     if checkBounds
       && (delta < record.updateLowerBound || delta > record.updateUpperBound)
     {
-      return
+      return nil
     }
     let (sum, overflow) = record.value.addingReportingOverflow(delta)
     if overflow || sum > CounterRoutes.maxMagnitude {
-      throw ServiceError.wouldLeaveRange(value: record.value, amount: delta)
+      return ServiceError.wouldLeaveRange(value: record.value, amount: delta)
     }
+    return nil
   }
 }
 

@@ -15,6 +15,10 @@ extension CounterService {
   /// to the route's ``RouteBody``. It never waits and never throws.
   typealias ImmediateBody = @Sendable (CounterRoutes, HTTPRequest) -> Reply?
 
+  /// A vote planned on the I/O thread (see ``ImmediatePlan``), or nil to leave the request to
+  /// the route's ``RouteBody``.
+  typealias ImmediateWriteBody = @Sendable (CounterRoutes, HTTPRequest) -> ImmediatePlan?
+
   /// Builds the router: every route wrapped with JSONP checks, rate limits, store-error
   /// handling, common headers and metrics.
   static func makeRouter(
@@ -47,14 +51,42 @@ extension CounterService {
 
     // The reads the store's memory can answer, on the I/O thread (HEAD too: these are reads).
     func addImmediate(_ pattern: String, _ dialect: Dialect, _ body: @escaping ImmediateBody) {
-      router.immediate(pattern) { request in
+      router.immediate(pattern) { request, _ in
         runImmediately(
           request, route: pattern, kind: .read, dialect: dialect, body: body, routes: routes,
-          limiter: limiter)
+          limiter: limiter
+        ).map(HTTPImmediateAnswer.response)
+      }
+    }
+    // The votes the store's writer can take straight from the I/O thread; a HEAD is the read.
+    func addImmediateWrite(
+      _ pattern: String, _ dialect: Dialect, head: @escaping ImmediateBody,
+      body: @escaping ImmediateWriteBody
+    ) {
+      router.immediate(pattern) { request, responder in
+        guard request.method != .head else {
+          return runImmediately(
+            request, route: pattern, kind: .read, dialect: dialect, body: head, routes: routes,
+            limiter: limiter
+          ).map(HTTPImmediateAnswer.response)
+        }
+        return runImmediateWrite(
+          request, route: pattern, dialect: dialect, body: body, routes: routes,
+          limiter: limiter, responder: responder)
       }
     }
     for pattern in ["/get/:ns/:key", "/get/:key"] {
       addImmediate(pattern, .countapi) { $0.countapiGetImmediate($1) }
+    }
+    for pattern in ["/hit/:ns/:key", "/hit/:key"] {
+      addImmediateWrite(
+        pattern, .countapi, head: { $0.countapiGetImmediate($1) },
+        body: { $0.countapiHitPlan($1) })
+    }
+    for up in [true, false] {
+      addImmediateWrite(
+        up ? "/v1/:ns/:name/up" : "/v1/:ns/:name/down", .counterapi,
+        head: { $0.counterapiGetImmediate($1) }, body: { $0.counterapiStepPlan($1, up: up) })
     }
     for pattern in ["/info/:ns/:key", "/info/:key"] {
       addImmediate(pattern, .countapi) { $0.countapiInfoImmediate($1) }
@@ -150,6 +182,50 @@ extension CounterService {
       request, refusal ?? reply, callback: callback, route: route, start: start, routes: routes)
   }
 
+  /// Runs a vote planned on the I/O thread with everything every route shares: refused or
+  /// answered at once, or handed to the store's writer and answered through `responder` once
+  /// durable; nil when the plan passes (nothing was counted, limited or logged).
+  static func runImmediateWrite(
+    _ request: HTTPRequest, route: String, dialect: Dialect, body: ImmediateWriteBody,
+    routes: CounterRoutes, limiter: RateLimiter, responder: HTTPResponder
+  ) -> HTTPImmediateAnswer? {
+    let start = RateLimiter.now()
+    guard let plan = body(routes, request) else { return nil }
+    let (callback, refusal) = admit(
+      request, kind: .write, dialect: dialect, routes: routes, limiter: limiter)
+    let write: ImmediateWrite
+    switch (refusal, plan) {
+    case (let refusal?, _), (nil, .reply(let refusal)):
+      return .response(
+        complete(request, refusal, callback: callback, route: route, start: start, routes: routes))
+    case (nil, .write(let planned)):
+      write = planned
+    }
+    @Sendable func respond(_ result: Result<MutationResult, any Error>) {
+      let reply: Reply
+      switch result {
+      case .success(let outcome): reply = write.answer(outcome)
+      case .failure(let error): reply = answer(error, request, dialect: dialect, routes: routes)
+      }
+      responder.respond(
+        complete(request, reply, callback: callback, route: route, start: start, routes: routes))
+    }
+    let handedOver = routes.store.submit(write.mutation) { result in
+      respond(result.mapError { $0 })
+    }
+    if !handedOver {
+      // A store without a direct path to its writer: the ordinary write, already admitted.
+      Task {
+        do {
+          respond(.success(try await routes.store.apply(write.mutation)))
+        } catch {
+          respond(.failure(error))
+        }
+      }
+    }
+    return .deferred
+  }
+
   /// The JSONP callback to wrap the answer in, and the answer that refuses the request
   /// instead of running its body: a bad callback (400) or a client over its rate limit (429).
   private static func admit(
@@ -185,18 +261,24 @@ extension CounterService {
   ) -> HTTPResponse {
     let configuration = routes.configuration
     var response: HTTPResponse
-    if let callback, reply.wrappable {
+    let wrapped = callback != nil && reply.wrappable
+    let contentType = wrapped ? "application/javascript; charset=utf-8" : reply.contentType
+    let body = wrapped ? "/**/\(callback!)(\(reply.body));" : reply.body
+    if reply.headers.isEmpty {
+      // Nearly every answer: the common headers go in once, in order, without lookups.
       response = HTTPResponse(
-        status: reply.status, contentType: "application/javascript; charset=utf-8",
-        text: "/**/\(callback)(\(reply.body));")
+        status: reply.status,
+        headers: HTTPHeaders(
+          [(name: "Content-Type", value: contentType)]
+            + commonHeaders(xPath: xPath(request), origin: configuration.corsOrigin)),
+        body: Array(body.utf8))
     } else {
-      response = HTTPResponse(
-        status: reply.status, contentType: reply.contentType, text: reply.body)
+      response = HTTPResponse(status: reply.status, contentType: contentType, text: body)
+      for header in reply.headers {
+        response.headers.replaceOrAdd(name: header.name, value: header.value)
+      }
+      decorate(&response, xPath: xPath(request), origin: configuration.corsOrigin)
     }
-    for header in reply.headers {
-      response.headers.replaceOrAdd(name: header.name, value: header.value)
-    }
-    decorate(&response, xPath: xPath(request), origin: configuration.corsOrigin)
     finish(
       request, response, route: route, start: start, metrics: routes.metrics,
       configuration: configuration)

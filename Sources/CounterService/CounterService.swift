@@ -61,14 +61,17 @@ public final class CounterService: Sendable {
 
   /// The immediate handler to give to an `HTTPServer` beside ``handler``: answers the
   /// one-counter reads (`/get`, `/info`, `/v1/:ns/:name`) on the server's I/O thread when the
-  /// store knows the counter in memory (``VoteStore/cachedRecord(namespace:key:)``), with the
-  /// same headers, limits, metrics and log line as ``handler``; nil for everything else.
+  /// store knows the counter in memory (``VoteStore/cachedRecord(namespace:key:)``), and hands
+  /// the votes (`/hit`, `/v1/:ns/:name/up` and `/down`) on such a counter straight to the
+  /// store's writer (``VoteStore/submit(_:completion:)``), answering once they are durable;
+  /// with the same headers, limits, metrics and log line as ``handler``. Nil for everything
+  /// else.
   public var immediateHandler: HTTPImmediateHandler? {
     guard let immediate = router.immediateHandler else { return nil }
     let service = self
-    return { request in
+    return { request, responder in
       guard !service.isBoardPath(request.path) else { return nil }
-      return immediate(request)
+      return immediate(request, responder)
     }
   }
 
@@ -128,12 +131,20 @@ public final class CounterService: Sendable {
   }
 
   static func decorate(_ response: inout HTTPResponse, xPath: String, origin: String) {
-    response.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: origin)
-    response.headers.replaceOrAdd(
-      name: "Access-Control-Expose-Headers", value: "X-Path, Retry-After")
-    response.headers.replaceOrAdd(name: "X-Path", value: xPath)
-    response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
-    response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
+    for header in commonHeaders(xPath: xPath, origin: origin) {
+      response.headers.replaceOrAdd(name: header.name, value: header.value)
+    }
+  }
+
+  /// The headers ``decorate(_:xPath:origin:)`` sets, in its order.
+  static func commonHeaders(xPath: String, origin: String) -> [(name: String, value: String)] {
+    [
+      ("Access-Control-Allow-Origin", origin),
+      ("Access-Control-Expose-Headers", "X-Path, Retry-After"),
+      ("X-Path", xPath),
+      ("Cache-Control", "no-store"),
+      ("X-Content-Type-Options", "nosniff"),
+    ]
   }
 
   /// Records metrics and the access log line for an answered request.

@@ -20,12 +20,45 @@
 /// has arrived and the answer can carry `Connection: close`.
 struct ConnectionStateMachine {
   /// The timeouts, in nanoseconds.
+  ///
+  /// Like ``HTTPParserLimits``, one immutable heap object shared by every copy, so each
+  /// connection's machine holds a reference instead of five numbers.
   struct Timeouts: Equatable {
-    var header: UInt64
-    var body: UInt64
-    var idle: UInt64
-    var write: UInt64
-    var linger: UInt64 = ConnectionStateMachine.lingerNanos
+    private final class Storage: Sendable {
+      let header: UInt64
+      let body: UInt64
+      let idle: UInt64
+      let write: UInt64
+      let linger: UInt64
+
+      init(header: UInt64, body: UInt64, idle: UInt64, write: UInt64, linger: UInt64) {
+        self.header = header
+        self.body = body
+        self.idle = idle
+        self.write = write
+        self.linger = linger
+      }
+    }
+
+    private let storage: Storage
+
+    init(
+      header: UInt64, body: UInt64, idle: UInt64, write: UInt64,
+      linger: UInt64 = ConnectionStateMachine.lingerNanos
+    ) {
+      storage = Storage(header: header, body: body, idle: idle, write: write, linger: linger)
+    }
+
+    var header: UInt64 { storage.header }
+    var body: UInt64 { storage.body }
+    var idle: UInt64 { storage.idle }
+    var write: UInt64 { storage.write }
+    var linger: UInt64 { storage.linger }
+
+    static func == (lhs: Timeouts, rhs: Timeouts) -> Bool {
+      lhs.header == rhs.header && lhs.body == rhs.body && lhs.idle == rhs.idle
+        && lhs.write == rhs.write && lhs.linger == rhs.linger
+    }
   }
 
   /// What a running timer is waiting for.
@@ -147,19 +180,25 @@ struct ConnectionStateMachine {
     return false
   }
 
-  private(set) var state: State = .idle(fresh: true)
-  /// Bytes read but not parsed yet.
-  private(set) var pending: [UInt8] = []
-  /// The running timer and when it fires.
-  private(set) var timer: (kind: Timer, at: UInt64)?
-  /// The server is shutting down.
-  private(set) var draining = false
+  // The stored properties are ordered so that the small ones share the padding of the
+  // large ones: every open connection holds one machine, idle or not.
+
   private var parser: HTTPRequestParser
   private let timeouts: Timeouts
+  /// Bytes read but not parsed yet (released once parsed).
+  private(set) var pending: [UInt8] = []
+  /// The running timer: when it fires, and what it waits for.
+  private(set) var timer: (at: UInt64, kind: Timer)?
+  /// The server is shutting down.
+  private(set) var draining = false
   private var readClosed = false
   private var outputPending = false
   private var watchingRead = true
   private var watchingWrite = false
+  private(set) var state: State = .idle(fresh: true)
+
+  /// The heap bytes the machine holds: pending bytes and the parser's (0 while idle).
+  var heldBytes: Int { pending.capacity + parser.heldBytes }
 
   /// A machine for a just-accepted connection, watched for reading with no timer yet: call
   /// ``start(now:)`` for the first actions.
@@ -436,7 +475,7 @@ struct ConnectionStateMachine {
     case .linger: span = timeouts.linger
     }
     let at = now &+ span
-    timer = (kind, at)
+    timer = (at, kind)
     actions.append(.armTimer(kind, at: at))
   }
 

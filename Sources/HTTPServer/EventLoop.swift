@@ -14,7 +14,7 @@ import Foundation
 /// Everything but `complete(_:)`, `requestShutdown(_:)` and `requestStop()` is confined to the
 /// loop thread, which is why the class is `@unchecked Sendable`.
 @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
-final class EventLoop: @unchecked Sendable {
+final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   /// A handler's answer on its way back to the loop.
   struct Completion {
     var fd: Int32
@@ -44,6 +44,9 @@ final class EventLoop: @unchecked Sendable {
   private let exemptAddresses: Set<String>
   private var nextID: UInt64 = 1
   private var encoder = ResponseEncoder()
+  /// The output buffer connections borrow for a write and give back once it has gone out
+  /// (``Connection/borrowOutput(_:)``), so an idle connection holds none.
+  private var outputScratch: [UInt8] = []
   /// What the connection being handled must do next: filled by its machine, emptied by
   /// ``perform(_:)`` (loop thread only, empty between events).
   private var actions: [ConnectionStateMachine.Action] = []
@@ -66,6 +69,8 @@ final class EventLoop: @unchecked Sendable {
   private var shutdownRequest: UInt64?
   private var stopped = false
   private var waiters: [CheckedContinuation<Void, Never>] = []
+  /// Callers of ``snapshot()`` waiting for the loop to look.
+  private var inspections: [CheckedContinuation<ConnectionsSnapshot, Never>] = []
 
   init(
     listenFD: Int32, configuration: HTTPServerConfiguration,
@@ -125,6 +130,19 @@ final class EventLoop: @unchecked Sendable {
 
   // MARK: - Cross-thread entry points
 
+  /// Logs and queues a deferred immediate answer (any thread).
+  func deliver(_ response: HTTPResponse, for answer: DeferredAnswer) {
+    if let log = answer.log, let accessLog = configuration.accessLog {
+      let elapsed = EventLoop.monotonicNow() &- log.start
+      accessLog(
+        AccessLogEntry(
+          method: log.method, target: log.target, status: response.status,
+          bytes: response.body.count, latency: .nanoseconds(Int64(clamping: elapsed)),
+          peer: log.peer))
+    }
+    complete(Completion(fd: answer.fd, id: answer.id, response: response))
+  }
+
   /// Hands a handler's response back to the loop (any thread).
   func complete(_ completion: Completion) {
     lock.lock()
@@ -151,6 +169,23 @@ final class EventLoop: @unchecked Sendable {
       }
       waiters.append(continuation)
       if shutdownRequest == nil { shutdownRequest = EventLoop.nanos(grace) }
+      wakeUpLocked()
+      lock.unlock()
+    }
+  }
+
+  /// The open connections as the loop sees them between two events (any thread; for tests
+  /// and diagnostics): empty once the loop has stopped.
+  func snapshot() async -> ConnectionsSnapshot {
+    await withCheckedContinuation {
+      (continuation: CheckedContinuation<ConnectionsSnapshot, Never>) in
+      lock.lock()
+      if stopped {
+        lock.unlock()
+        continuation.resume(returning: ConnectionsSnapshot(connections: [], sharedOutputBytes: 0))
+        return
+      }
+      inspections.append(continuation)
       wakeUpLocked()
       lock.unlock()
     }
@@ -239,10 +274,18 @@ final class EventLoop: @unchecked Sendable {
     swap(&completions, &spareCompletions)
     wakePending = false
     let grace = shutdownRequest
+    let asked = inspections
+    inspections.removeAll()
     lock.unlock()
     if let grace, !draining { beginDraining(grace) }
     for completion in spareCompletions { deliver(completion) }
     spareCompletions.removeAll(keepingCapacity: true)
+    if !asked.isEmpty {
+      let snapshot = ConnectionsSnapshot(
+        connections: connections.compactMap { $0.map(ConnectionsSnapshot.Entry.init) },
+        sharedOutputBytes: outputScratch.capacity)
+      for caller in asked { caller.resume(returning: snapshot) }
+    }
   }
 
   private func finish() {
@@ -256,11 +299,16 @@ final class EventLoop: @unchecked Sendable {
     completions.removeAll()
     let toResume = waiters
     waiters.removeAll()
+    let asked = inspections
+    inspections.removeAll()
     lock.unlock()
     SystemCall.close(wakeReadFD)
     SystemCall.close(wakeWriteFD)
     handlerExecutor?.shutdownWhenIdle()
     for waiter in toResume { waiter.resume() }
+    for caller in asked {
+      caller.resume(returning: ConnectionsSnapshot(connections: [], sharedOutputBytes: 0))
+    }
   }
 
   // MARK: - Shutdown
@@ -395,6 +443,8 @@ final class EventLoop: @unchecked Sendable {
   /// Carries out ``actions`` in order and empties it; after any that produced output, writes
   /// what the socket takes and hands the outcome back to the machine, until nothing is left.
   private func perform(_ connection: Connection) {
+    connection.borrowOutput(&outputScratch)
+    defer { connection.returnOutput(&outputScratch) }
     while true {
       var wrote = false
       var index = 0
@@ -527,12 +577,24 @@ final class EventLoop: @unchecked Sendable {
     // While draining, answers go through ``deliver(_:)``, which reads what is pending first.
     if let immediate, !draining {
       let start = configuration.accessLog == nil ? nil : ContinuousClock.now
-      if let response = immediate(request) {
+      let responder = HTTPResponder(
+        sink: self,
+        answer: DeferredAnswer(
+          fd: fd, id: id,
+          log: start == nil
+            ? nil
+            : (parsed.method, parsed.target, connection.peer, EventLoop.monotonicNow())))
+      switch immediate(request, responder) {
+      case .response(let response)?:
         log(parsed, response, peer: connection.peer, since: start)
         // The machine asked for this answer with `.dispatch`, so it takes it at once; the
         // actions it adds run in the same pass of ``perform(_:)``.
         connection.machine.handle(.responseReady(response), now: now, into: &actions)
         return
+      case .deferred?:
+        return
+      case nil:
+        break
       }
     }
     let handler = self.handler

@@ -46,24 +46,30 @@ struct HTTPRequestParser {
     case failed
   }
 
+  // The stored properties are ordered so that the small ones share the padding of the
+  // large ones: every open connection holds one parser, idle or not.
+
   /// The limits this parser enforces.
   let limits: HTTPParserLimits
 
-  private var state: State = .requestLine
+  /// The line being read (released once the head is complete).
   private var line: [UInt8] = []
-  private var sawCR = false
-  private var emptyLinesSkipped = 0
   private var headerBytes = 0
   private var trailerBytes = 0
-
   private var method = ""
   private var target = ""
-  private var version = (major: 1, minor: 1)
   private var headers: [(name: String, value: String)] = []
   private var body: [UInt8] = []
-  private var framing = BodyFraming.none
   /// The body limit of the request being read, decided when its head completed.
   private(set) var currentBodyLimit = 0
+  private var state: State = .requestLine
+  private var sawCR = false
+  /// The minor version of the last request line (the major one is always 1).
+  private var minorVersion: UInt8 = 1
+  private var emptyLinesSkipped: UInt8 = 0
+  private var framing = BodyFraming.none
+
+  private var version: (major: Int, minor: Int) { (1, Int(minorVersion)) }
 
   /// Creates a parser enforcing `limits`.
   init(limits: HTTPParserLimits = HTTPParserLimits()) {
@@ -92,6 +98,14 @@ struct HTTPRequestParser {
 
   /// The minor HTTP version of the request being read (0 or 1).
   var currentMinorVersion: Int { version.minor }
+
+  /// The heap bytes the parser holds for the request being read: its line, header fields,
+  /// body and text (0 between requests, which is what keeps an idle connection small).
+  var heldBytes: Int {
+    line.capacity + body.capacity + method.utf8.count + target.utf8.count
+      + headers.capacity * MemoryLayout<(name: String, value: String)>.stride
+      + headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+  }
 
   /// Feeds bytes; returns what was found and how many bytes were used.
   ///
@@ -326,7 +340,7 @@ struct HTTPRequestParser {
     } else {
       return HTTPParseFailure(.badRequest, "malformed request target")
     }
-    version = (major, min(minor, 1))
+    minorVersion = UInt8(min(minor, 1))
     return nil
   }
 

@@ -68,10 +68,67 @@ public struct HTTPResponse: Sendable {
 public typealias HTTPHandler = @Sendable (HTTPRequest) async -> HTTPResponse
 
 /// A handler the server's I/O thread calls inline, before it hands a request to
-/// ``HTTPHandler``: it answers at once from memory, or returns nil to pass the request on.
+/// ``HTTPHandler``: it answers at once from memory (``HTTPImmediateAnswer/response(_:)``),
+/// takes the request to answer later through the ``HTTPResponder`` from any thread
+/// (``HTTPImmediateAnswer/deferred``: a write handed straight to a store's writer thread), or
+/// returns nil to pass the request on.
 ///
 /// It runs on the one thread that serves every connection, so it must never block, wait or
-/// do more than a few microseconds of work: a lookup in memory, not a database call. It
-/// saves the two thread hand-offs of a handler task, which for a tiny answer are most of
-/// the cost.
-public typealias HTTPImmediateHandler = @Sendable (HTTPRequest) -> HTTPResponse?
+/// do more than a few microseconds of work: a lookup in memory or a hand-off, not a database
+/// call. It saves the two thread hand-offs of a handler task, which for a tiny answer are
+/// most of the cost.
+public typealias HTTPImmediateHandler =
+  @Sendable (HTTPRequest, HTTPResponder) -> HTTPImmediateAnswer?
+
+/// What an ``HTTPImmediateHandler`` did with a request.
+public enum HTTPImmediateAnswer: Sendable {
+  /// The answer, sent at once.
+  case response(HTTPResponse)
+  /// The handler keeps the ``HTTPResponder`` and calls it exactly once, from any thread.
+  case deferred
+}
+
+/// Sends the answer to one request an ``HTTPImmediateHandler`` deferred. Call
+/// ``respond(_:)`` exactly once, from any thread; until then the connection waits (and a
+/// graceful shutdown waits for it, up to its grace period).
+public struct HTTPResponder: Sendable {
+  private enum Target: Sendable {
+    case closure(@Sendable (HTTPResponse) -> Void)
+    case server(any DeferredAnswerSink, DeferredAnswer)
+  }
+
+  private let target: Target
+
+  /// A responder that hands the answer to `deliver` (the server makes these; tests may too).
+  public init(_ deliver: @escaping @Sendable (HTTPResponse) -> Void) {
+    target = .closure(deliver)
+  }
+
+  /// The server's own: no allocation per request beyond what the answer needs.
+  init(sink: any DeferredAnswerSink, answer: DeferredAnswer) {
+    target = .server(sink, answer)
+  }
+
+  /// Sends `response` as the request's answer.
+  public func respond(_ response: HTTPResponse) {
+    switch target {
+    case .closure(let deliver): deliver(response)
+    case .server(let sink, let answer): sink.deliver(response, for: answer)
+    }
+  }
+}
+
+/// Where a deferred immediate answer goes: the connection, and what its access log line
+/// needs when there is a log.
+struct DeferredAnswer: Sendable {
+  var fd: Int32
+  var id: UInt64
+  /// Method, target, peer and the monotonic start in nanoseconds; nil without an access log.
+  var log: (method: String, target: String, peer: String, start: UInt64)?
+}
+
+/// The server's side of an ``HTTPResponder`` (the event loop).
+protocol DeferredAnswerSink: AnyObject, Sendable {
+  /// Logs and queues `response` as the answer `answer` waits for (any thread).
+  func deliver(_ response: HTTPResponse, for answer: DeferredAnswer)
+}

@@ -28,7 +28,7 @@ public final class HTTPServer: Sendable {
   public let configuration: HTTPServerConfiguration
   private let handler: HTTPHandler
   private let immediate: HTTPImmediateHandler?
-  private let state = ServerState()
+  let state = ServerState()
 
   /// Creates a server; nothing is bound until ``start()``.
   ///

@@ -37,18 +37,16 @@ struct ResponseEncoder {
     var hasDate = false
     for field in response.headers {
       // Fields the server owns, and anything that could split the response, are dropped.
-      if field.name.caseInsensitiveEquals("content-length")
-        || field.name.caseInsensitiveEquals("transfer-encoding")
-      {
-        continue
-      }
-      if field.name.caseInsensitiveEquals("connection") {
+      switch ResponseEncoder.ownedField(field.name) {
+      case .length: continue
+      case .connection:
         if field.value.lowercased().contains("close") { keep = false }
         continue
+      case .date: hasDate = true
+      case .other: break
       }
       guard ResponseEncoder.isSafeName(field.name), ResponseEncoder.isSafeValue(field.value)
       else { continue }
-      if field.name.caseInsensitiveEquals("date") { hasDate = true }
       out.append(contentsOf: field.name.utf8)
       out.append(0x3A)
       out.append(0x20)
@@ -110,6 +108,30 @@ struct ResponseEncoder {
       return
     }
     out.append(contentsOf: String(value).utf8)
+  }
+
+  /// The fields the encoder treats specially, by name (case-insensitively).
+  private enum OwnedField {
+    case length, connection, date, other
+  }
+
+  /// Which of the server's own fields `name` is: told by its length and first byte before
+  /// any comparison, since nearly every field a handler sets is none of them.
+  private static func ownedField(_ name: String) -> OwnedField {
+    let utf8 = name.utf8
+    guard let first = utf8.first.map({ $0 | 0x20 }) else { return .other }
+    switch (utf8.count, first) {
+    case (14, UInt8(ascii: "c")):
+      return name.caseInsensitiveEquals("content-length") ? .length : .other
+    case (17, UInt8(ascii: "t")):
+      return name.caseInsensitiveEquals("transfer-encoding") ? .length : .other
+    case (10, UInt8(ascii: "c")):
+      return name.caseInsensitiveEquals("connection") ? .connection : .other
+    case (4, UInt8(ascii: "d")):
+      return name.caseInsensitiveEquals("date") ? .date : .other
+    default:
+      return .other
+    }
   }
 
   static func isSafeName(_ name: String) -> Bool {

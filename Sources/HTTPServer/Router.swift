@@ -52,7 +52,7 @@ public struct Router: Sendable {
     on(.post, pattern, handler: handler)
   }
 
-  /// Adds an answer the I/O thread may give at once to a `GET` (or `HEAD`) of `pattern`,
+  /// Adds an answer the I/O thread may give (or defer) to a `GET` (or `HEAD`) of `pattern`,
   /// before the request goes to the `GET` route of the same pattern (see
   /// ``HTTPImmediateHandler``): `handler` returns nil to let that route answer.
   public mutating func immediate(_ pattern: String, handler: @escaping HTTPImmediateHandler) {
@@ -64,7 +64,9 @@ public struct Router: Sendable {
 
   /// Offers a `GET` or `HEAD` request to the first immediate route its path matches; nil when
   /// none matches or that route passes.
-  public func respondImmediately(to request: HTTPRequest) -> HTTPResponse? {
+  public func respondImmediately(
+    to request: HTTPRequest, responder: HTTPResponder
+  ) -> HTTPImmediateAnswer? {
     guard !immediateRoutes.isEmpty, request.method == .get || request.method == .head else {
       return nil
     }
@@ -73,7 +75,7 @@ public struct Router: Sendable {
       guard let params = Router.match(route.segments, parts) else { continue }
       var matched = request
       matched.pathParameters = params
-      return route.handler(matched)
+      return route.handler(matched, responder)
     }
     return nil
   }
@@ -83,7 +85,7 @@ public struct Router: Sendable {
   public var immediateHandler: HTTPImmediateHandler? {
     guard !immediateRoutes.isEmpty else { return nil }
     let router = self
-    return { router.respondImmediately(to: $0) }
+    return { router.respondImmediately(to: $0, responder: $1) }
   }
 
   /// Finds the route for `request` and runs it, filling in `pathParameters`.

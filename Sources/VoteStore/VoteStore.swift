@@ -24,6 +24,15 @@ public protocol VoteStore: Sendable {
   /// Applies one change to one counter, atomically and durably. See ``CounterMutation``.
   func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult
 
+  /// ``apply(_:)`` without suspending, for a server's I/O thread: hands the mutation to the
+  /// store's writer and calls `completion` on a store thread once it is durable (or failed).
+  /// Returns false, and calls nothing, when the store has no such path (then use
+  /// ``apply(_:)``). A default returns false.
+  func submit(
+    _ mutation: CounterMutation,
+    completion: @escaping @Sendable (Result<MutationResult, VoteStoreError>) -> Void
+  ) -> Bool
+
   /// Sets a counter to `value` (clamped at zero). With `createIfMissing` a missing counter is
   /// created with `defaults`; otherwise nil is returned for a missing counter.
   func set(
@@ -283,4 +292,11 @@ extension VoteStore {
   ///
   /// Never older than a write the store has acknowledged. The default knows nothing.
   public func cachedRecord(namespace: String, key: String) -> CachedCounter? { nil }
+
+  /// Hands a mutation to the store's writer without suspending; the default has no such path
+  /// and returns false.
+  public func submit(
+    _ mutation: CounterMutation,
+    completion: @escaping @Sendable (Result<MutationResult, VoteStoreError>) -> Void
+  ) -> Bool { false }
 }

@@ -14,10 +14,19 @@ import Testing
   ) throws -> (HTTPServer, ImmediateCount) {
     var router = testRouter()
     let count = ImmediateCount()
-    router.immediate("/get/:ns/:key") { request in
+    router.immediate("/get/:ns/:key") { request, _ in
       guard request.parameter("key") != "slow" else { return nil }
       count.add()
-      return .json(#"{"immediate":"\#(request.parameter("key")!)"}"#)
+      return .response(.json(#"{"immediate":"\#(request.parameter("key")!)"}"#))
+    }
+    // Answered later from another thread, as a store's writer answers a vote.
+    router.immediate("/later/:ms") { request, responder in
+      let ms = Int(request.parameter("ms")!) ?? 0
+      Thread {
+        usleep(useconds_t(ms * 1000))
+        responder.respond(.json(#"{"later":\#(ms)}"#))
+      }.start()
+      return .deferred
     }
     var configuration = HTTPServerConfiguration(
       host: "127.0.0.1", port: 0, headerReadTimeout: .seconds(5), bodyReadTimeout: .seconds(5),
@@ -37,6 +46,7 @@ import Testing
       try client.send(
         "GET /get/ns/one HTTP/1.1\r\nHost: a\r\n\r\n"
           + "GET /sleep/100 HTTP/1.1\r\nHost: a\r\n\r\n"
+          + "GET /later/150 HTTP/1.1\r\nHost: a\r\n\r\n"
           + "GET /get/ns/two HTTP/1.1\r\nHost: a\r\n\r\n"
           + "GET /get/ns/slow HTTP/1.1\r\nHost: a\r\n\r\n"
           + "POST /get/ns/three HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n"
@@ -47,7 +57,7 @@ import Testing
     }
     #expect(
       bodies == [
-        #"{"immediate":"one"}"#, #"{"slept":100}"#, #"{"immediate":"two"}"#,
+        #"{"immediate":"one"}"#, #"{"slept":100}"#, #"{"later":150}"#, #"{"immediate":"two"}"#,
         #"{"ns":"ns","key":"slow"}"#, #"{"error":"method not allowed"}"#,
         #"{"immediate":"four"}"#,
       ])
@@ -104,19 +114,41 @@ import Testing
     #expect(entry.method == "GET" && entry.target == "/get/ns/one?x=1" && entry.status == 200)
   }
 
+  /// A graceful shutdown waits for a deferred answer, as for a handler's.
+  @Test func shutdownWaitsForADeferredAnswer() async throws {
+    let (server, _) = try startServer()
+    let port = server.port
+    async let body = offPool { () -> String in
+      let client = try RawClient(port: port)
+      try client.send("GET /later/300 HTTP/1.1\r\nHost: a\r\n\r\n")
+      return try client.readResponse()?.text ?? "no answer"
+    }
+    try await Task.sleep(for: .milliseconds(100))
+    await server.shutdown(gracePeriod: .seconds(5))
+    #expect(try await body == #"{"later":300}"#)
+  }
+
   @Test func routerOffersOnlyGetAndHeadToImmediateRoutes() {
     var router = Router()
-    router.immediate("/get/:key") { .json(#"{"k":"\#($0.parameter("key")!)"}"#) }
+    router.immediate("/get/:key") { request, _ in
+      .response(.json(#"{"k":"\#(request.parameter("key")!)"}"#))
+    }
     #expect(router.immediateHandler != nil)
     #expect(Router().immediateHandler == nil)
-    func request(_ method: HTTPMethod, _ target: String) -> HTTPRequest {
-      HTTPRequest(method: method, target: target, headers: HTTPHeaders())
+    let ignore = HTTPResponder { _ in }
+    func status(_ method: HTTPMethod, _ target: String) -> Int? {
+      let request = HTTPRequest(method: method, target: target, headers: HTTPHeaders())
+      switch router.respondImmediately(to: request, responder: ignore) {
+      case .response(let response)?: return response.status
+      case .deferred?: return -1
+      case nil: return nil
+      }
     }
-    #expect(router.respondImmediately(to: request(.get, "/get/abc"))?.status == 200)
-    #expect(router.respondImmediately(to: request(.head, "/get/abc"))?.status == 200)
-    #expect(router.respondImmediately(to: request(.post, "/get/abc")) == nil)
-    #expect(router.respondImmediately(to: request(.get, "/get/abc/def")) == nil)
-    #expect(router.respondImmediately(to: request(.get, "/other")) == nil)
+    #expect(status(.get, "/get/abc") == 200)
+    #expect(status(.head, "/get/abc") == 200)
+    #expect(status(.post, "/get/abc") == nil)
+    #expect(status(.get, "/get/abc/def") == nil)
+    #expect(status(.get, "/other") == nil)
   }
 }
 

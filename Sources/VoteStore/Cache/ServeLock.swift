@@ -69,9 +69,18 @@ final class ServeLock: @unchecked Sendable {
       throw VoteStoreError(
         .io, "cannot open \(path) to lock the store: \(String(cString: strerror(errno)))")
     }
+    // A lock released a moment ago can still be held for a few milliseconds by a child
+    // process another thread is starting (its copy of the descriptor lives until its exec),
+    // so a refusal is retried briefly before it is final.
+    var retries = 30
     while flock(descriptor, operation | LOCK_NB) != 0 {
-      if errno == EINTR { continue }
       let code = errno
+      if code == EINTR { continue }
+      if code == EWOULDBLOCK && retries > 0 {
+        retries -= 1
+        usleep(10_000)
+        continue
+      }
       close(descriptor)
       if code == EWOULDBLOCK { throw VoteStoreError(.busy, busy()) }
       throw VoteStoreError(

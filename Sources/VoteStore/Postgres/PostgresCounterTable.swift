@@ -50,7 +50,8 @@ struct PostgresCounterTable {
     let row = try db.query(
       """
       SELECT (SELECT count(*) FROM counters),
-             (SELECT COALESCE(sum(value), 0) FROM meta WHERE name LIKE 'updates:%'),
+             (SELECT COALESCE(sum(value), 0) FROM meta WHERE name LIKE 'updates:%')
+               + (SELECT COALESCE(sum(updates), 0) FROM counters),
              (SELECT count(*) FROM voters)
       """
     ).first
@@ -148,13 +149,11 @@ struct PostgresCounterTable {
     }
     try db.query(
       """
-      WITH changed AS (
-        UPDATE counters SET value = $2, anonymous = $3, updated_ms = $4 WHERE id = $1)
-      UPDATE meta SET value = value + 1 WHERE name = $5
+      UPDATE counters SET value = $2, anonymous = $3, updated_ms = $4, updates = updates + 1
+      WHERE id = $1
       """,
       [
         String(id), String(decision.tally.value), String(decision.tally.anonymous), String(now),
-        "updates:\(Int.random(in: 0..<PostgresSchema.updateShards))",
       ])
   }
 

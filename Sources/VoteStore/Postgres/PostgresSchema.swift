@@ -11,13 +11,21 @@ enum PostgresSchema {
     .sql(2, "anonymous part of each count", version2),
     SchemaMigration(3, "voter ids stored as HMAC-SHA-256 hashes", apply: hashVoters),
     .sql(4, "VoteFirst board tables", BoardSchema.postgresVersion4),
+    .sql(5, "applied updates counted on each counter's own row", version5),
   ]
+
+  // A vote then changes only its counter's row, which it has locked anyway (the sharded
+  // `meta` rows stay as the total counted before this step).
+  private static let version5 = """
+    ALTER TABLE counters ADD COLUMN updates BIGINT NOT NULL DEFAULT 0
+    """
 
   /// The schema version this code writes.
   static var version: Int64 { SchemaMigrations.latest(migrations) }
 
-  /// How many rows the applied-updates total is spread over, so that concurrent writers to
-  /// different counters do not queue on one row lock.
+  /// How many rows the applied-updates total was spread over before schema step 5 (each
+  /// counter's row counts its own updates since), so that concurrent writers to different
+  /// counters did not queue on one row lock.
   static let updateShards = 16
 
   /// The advisory lock key the migration runner holds (any constant unique to this program).

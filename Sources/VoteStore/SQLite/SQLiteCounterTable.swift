@@ -38,8 +38,12 @@ struct SQLiteCounterTable {
   func statistics() throws(VoteStoreError) -> StoreStatistics {
     let counters = try db.statement("SELECT count(*) FROM counters").firstRow { $0.int64(0) }
     let voters = try db.statement("SELECT count(*) FROM voters").firstRow { $0.int64(0) }
-    let updates = try db.statement("SELECT value FROM meta WHERE name = 'updates'")
-      .firstRow { $0.int64(0) }
+    let updates = try db.statement(
+      """
+      SELECT (SELECT value FROM meta WHERE name = 'updates')
+        + (SELECT coalesce(sum(updates), 0) FROM counters)
+      """
+    ).firstRow { $0.int64(0) }
     return StoreStatistics(counters: counters ?? 0, updates: updates ?? 0, voters: voters ?? 0)
   }
 
@@ -151,13 +155,16 @@ struct SQLiteCounterTable {
     default:
       break
     }
+    // One statement, one page: the update is counted on the counter's own row.
     try db.statement(
-      "UPDATE counters SET value = ?2, anonymous = ?3, updated_ms = ?4 WHERE id = ?1"
+      """
+      UPDATE counters SET value = ?2, anonymous = ?3, updated_ms = ?4, updates = updates + 1
+      WHERE id = ?1
+      """
     ).run([
       .integer(id), .integer(decision.tally.value), .integer(decision.tally.anonymous),
       .integer(now),
     ])
-    try countUpdate()
   }
 
   func set(
@@ -223,9 +230,5 @@ struct SQLiteCounterTable {
       summary.imported += 1
     }
     return summary
-  }
-
-  private func countUpdate() throws(VoteStoreError) {
-    try db.statement("UPDATE meta SET value = value + 1 WHERE name = 'updates'").run()
   }
 }

@@ -354,6 +354,38 @@ public final class SQLiteVoteStore: VoteStore {
     }
   }
 
+  /// ``apply(_:)`` without suspending: the mutation joins the writer's next group commit and
+  /// `completion` runs on the writer thread once it is durable (or failed). Always true.
+  public func submit(
+    _ mutation: CounterMutation,
+    completion: @escaping @Sendable (Result<MutationResult, VoteStoreError>) -> Void
+  ) -> Bool {
+    var mutation = mutation
+    do throws(VoteStoreError) {
+      if let creation = mutation.createIfMissing { try CounterLimits.check(creation) }
+      try writeLock?.ensure()
+    } catch {
+      completion(.failure(error))
+      return true
+    }
+    mutation.voter = mutation.voter.map(voterKey.hash)
+    let (health, checkpointer) = (self.health, self.checkpointer)
+    writer.submit(
+      { [mutation] db throws(VoteStoreError) in
+        try SQLiteCounterTable(db: db).apply(mutation, now: currentMilliseconds())
+      },
+      completion: { result in
+        switch result {
+        case .success: health.record(nil)
+        case .failure(let error):
+          health.record(error)
+          if error.kind == .full { checkpointer.requestTruncate() }
+        }
+        completion(result)
+      })
+    return true
+  }
+
   /// Sets a counter (clamped at zero); `old` is its value before, or its creation value when
   /// this call created it. Nil for a missing counter without `createIfMissing`.
   public func set(

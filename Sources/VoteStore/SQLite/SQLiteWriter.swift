@@ -41,6 +41,17 @@ final class SQLiteWriter: Sendable {
     return try result.get()
   }
 
+  /// Queues `work` for the next group transaction without waiting: `completion` runs on the
+  /// writer thread once it is committed (or failed), before the commit's other callers are
+  /// told only in the order of the batch.
+  func submit<T>(
+    _ work: @escaping (SQLiteConnection) throws(VoteStoreError) -> T,
+    completion: @escaping @Sendable (Result<T, VoteStoreError>) -> Void
+  ) {
+    let job = DatabaseJob.make(work, completion: completion)
+    if !queue.enqueue(job) { job.finish(.closed) }
+  }
+
   /// Commits what is queued, refuses new work, and closes the connection.
   func close() async {
     queue.close()

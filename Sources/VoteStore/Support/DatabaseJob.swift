@@ -24,6 +24,15 @@ final class DatabaseJob<Connection>: @unchecked Sendable {
     _ work: @escaping (Connection) throws(VoteStoreError) -> T,
     continuation: CheckedContinuation<Result<T, VoteStoreError>, Never>
   ) -> DatabaseJob<Connection> {
+    make(work) { continuation.resume(returning: $0) }
+  }
+
+  /// A job that runs `work` and calls `completion` (on the database thread) with its result
+  /// when finished.
+  static func make<T>(
+    _ work: @escaping (Connection) throws(VoteStoreError) -> T,
+    completion: @escaping (sending Result<T, VoteStoreError>) -> Void
+  ) -> DatabaseJob<Connection> {
     let box = ResultBox<T>()
     return DatabaseJob(
       body: { connection in
@@ -37,10 +46,10 @@ final class DatabaseJob<Connection>: @unchecked Sendable {
       },
       completion: { error in
         switch (box.result, error) {
-        case (.failure(let own)?, _): continuation.resume(returning: .failure(own))
-        case (_, let error?): continuation.resume(returning: .failure(error))
-        case (let result?, nil): continuation.resume(returning: result)
-        case (nil, nil): continuation.resume(returning: .failure(.closed))
+        case (.failure(let own)?, _): completion(.failure(own))
+        case (_, let error?): completion(.failure(error))
+        case (let result?, nil): completion(result)
+        case (nil, nil): completion(.failure(.closed))
         }
       })
   }

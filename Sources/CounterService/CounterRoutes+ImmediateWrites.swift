@@ -1,0 +1,65 @@
+import HTTPServer
+import VoteStore
+
+/// A vote the I/O thread can hand straight to the store's writer
+/// (``VoteStore/submit(_:completion:)``), skipping the handler threads: what to write, and
+/// how its result is answered.
+struct ImmediateWrite: Sendable {
+  /// The change.
+  var mutation: CounterMutation
+  /// The answer to the change's result (on the writer thread).
+  var answer: @Sendable (MutationResult) -> Reply
+}
+
+/// What a writing route decided on the I/O thread: answer now, or write.
+enum ImmediatePlan: Sendable {
+  /// Answered without a write (a bad name, a refused change).
+  case reply(Reply)
+  /// Hand the change to the store.
+  case write(ImmediateWrite)
+}
+
+/// The votes (`/hit`, counterapi's `/up` and `/down`) planned on the I/O thread when the
+/// store's memory knows the counter; nil when it does not (the ordinary route then answers).
+extension CounterRoutes {
+  /// `/hit/:ns/:key`, as ``countapiHit(_:)`` answers it.
+  func countapiHitPlan(_ request: HTTPRequest) -> ImmediatePlan? {
+    votePlan(request, .countapi, delta: 1) { _, result in
+      CounterRoutes.value(result.record?.value ?? 0)
+    }
+  }
+
+  /// `/v1/:ns/:name/up` and `/down`, as ``counterapiStep(_:up:)`` answers them.
+  func counterapiStepPlan(_ request: HTTPRequest, up: Bool) -> ImmediatePlan? {
+    votePlan(request, .counterapi, delta: up ? 1 : -1) { _, result in
+      result.record.map { .json(CounterRoutes.row($0)) } ?? CounterRoutes.notFound
+    }
+  }
+
+  private func votePlan(
+    _ request: HTTPRequest, _ dialect: Dialect, delta: Int64,
+    answer: @escaping @Sendable (CounterRoutes, MutationResult) -> Reply
+  ) -> ImmediatePlan? {
+    var fail: Reply?
+    guard let (namespace, key) = names(request, dialect).unwrap(into: &fail),
+      let voterID = voter(request, dialect, forWrite: true).unwrap(into: &fail)
+    else { return .reply(fail!) }
+    guard let known = store.cachedRecord(namespace: namespace, key: key) else { return nil }
+    var record: CounterRecord?
+    if case .found(let found) = known { record = found }
+    if let refusal = CounterRoutes.rangeRefusal(record, delta: delta, checkBounds: false) {
+      return .reply(refusal.reply(in: dialect))
+    }
+    let metrics = self.metrics
+    let routes = self
+    return .write(
+      ImmediateWrite(
+        mutation: CounterMutation(
+          namespace: namespace, key: key, delta: delta, voter: voterID, checkBounds: false,
+          createIfMissing: delta > 0 ? voteCreation(namespace, key) : nil),
+        answer: { result in
+          if result.outcome == .applied { metrics.recordVoteApplied() }
+          return answer(routes, result)
+        }))
+  }
+}
