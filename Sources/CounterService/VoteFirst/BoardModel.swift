@@ -41,7 +41,28 @@ struct BoardModel: Sendable {
     }
   }
 
+  /// What a listing filters and orders by, without a reference-counted field: a request
+  /// reads these for every feature without touching the shared strings (whose reference
+  /// counts concurrent requests on other cores would fight over).
+  struct Facts: Sendable {
+    var id: Int64
+    /// The stage, or 0 for none (stage ids are positive).
+    var stage: Int64
+    var comments: Int64
+    var createdAt: Int64
+    /// Index of the feature's board in ``BoardModel/boardSlugs``.
+    var board: Int
+    var isVisible: Bool
+    var isArchived: Bool
+  }
+
   let project: BoardProject
+  /// Aligned with ``items``.
+  let facts: [Facts]
+  /// Aligned with ``items``: each feature's counter key.
+  let counterKeys: [String]
+  /// The boards features are on, by first appearance; ``Facts/board`` indexes it.
+  let boardSlugs: [String: Int]
   /// Newest first.
   let releases: [Release]
   /// By id.
@@ -101,6 +122,17 @@ struct BoardModel: Sendable {
     }
     self.items = items
     self.index = index
+    var boardSlugs: [String: Int] = [:]
+    facts = items.map { item in
+      let board = boardSlugs[item.row.board] ?? boardSlugs.count
+      boardSlugs[item.row.board] = board
+      return Facts(
+        id: item.row.id, stage: item.row.stage ?? 0, comments: item.row.comments,
+        createdAt: item.row.createdAt, board: board, isVisible: item.isVisible,
+        isArchived: item.isArchived)
+    }
+    self.boardSlugs = boardSlugs
+    counterKeys = items.map(\.row.counterKey)
     newest = items.indices.sorted {
       (items[$0].row.createdAt, items[$0].row.id) > (items[$1].row.createdAt, items[$1].row.id)
     }

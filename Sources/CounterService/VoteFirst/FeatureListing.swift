@@ -51,13 +51,18 @@ struct FeatureListing: Sendable {
 
   /// The sort key of a feature.
   func key(_ feature: BoardFeatureSummary) -> Double {
+    key(votes: feature.votes, createdAt: feature.createdAt, comments: feature.comments)
+  }
+
+  /// The sort key of a feature with these votes, creation time and comments.
+  func key(votes: Int64, createdAt: Int64, comments: Int64) -> Double {
     switch order {
     case .trending:
-      let ageDays = max(0, Double(at - feature.createdAt) / 86_400_000)
-      return Double(feature.votes) / pow(ageDays + 2, 1.5)
-    case .newest: return Double(feature.createdAt)
-    case .discussed: return Double(feature.comments)
-    default: return Double(feature.votes)
+      let ageDays = max(0, Double(at - createdAt) / 86_400_000)
+      return Double(votes) / pow(ageDays + 2, 1.5)
+    case .newest: return Double(createdAt)
+    case .discussed: return Double(comments)
+    default: return Double(votes)
     }
   }
 

@@ -25,43 +25,50 @@ extension VoteFirstContext {
         throw VoteFirstFailure.notFound(Code.boardNotFound, "public board \(slug)", call.project)
       }
     }
-    func matches(_ item: BoardModel.Item) -> Bool {
-      let row = item.row
-      guard item.isVisible else { return false }
-      if let board = filter.board, row.board != board { return false }
+    // Filters and sort keys read the model's facts, by index: no shared string is retained
+    // per feature (concurrent requests would contend for its reference count).
+    let board = filter.board.map { model.boardSlugs[$0] ?? -1 }
+    func matches(_ index: Int) -> Bool {
+      let facts = model.facts[index]
+      guard facts.isVisible else { return false }
+      if let board, facts.board != board { return false }
       if let stage = filter.stage {
-        if row.stage != stage { return false }
-      } else if item.isArchived {
+        if facts.stage != stage { return false }
+      } else if facts.isArchived {
         return false
       }
-      if let tag = filter.tag, !row.tags.contains(tag) { return false }
-      if let search = filter.search, !Self.contains(row.search, search) { return false }
+      if let tag = filter.tag, !model.items[index].row.tags.contains(tag) { return false }
+      if let search = filter.search, !Self.contains(model.items[index].row.search, search) {
+        return false
+      }
       return true
     }
     let page: (ids: [Int64], next: String?)
     var votes: [String: Int64]
     if listing.needsVotes {
-      let candidates = model.items.filter(matches)
-      votes = try await store.values(
-        namespace: call.project, keys: candidates.map(\.row.counterKey))
+      let candidates = model.facts.indices.filter(matches)
+      let keys =
+        candidates.count == model.counterKeys.count
+        ? model.counterKeys : candidates.map { model.counterKeys[$0] }
+      votes = try await store.values(namespace: call.project, keys: keys)
       page = listing.page(
-        candidates.lazy.map { item in
-          (
+        candidates.lazy.map { index in
+          let facts = model.facts[index]
+          return (
             key: listing.key(
-              BoardFeatureSummary(
-                id: item.row.id, board: item.row.board, stage: item.row.stage,
-                comments: item.row.comments, createdAt: item.row.createdAt,
-                votes: votes[item.row.counterKey] ?? 0)),
-            id: item.row.id
+              votes: votes[model.counterKeys[index]] ?? 0, createdAt: facts.createdAt,
+              comments: facts.comments),
+            id: facts.id
           )
         }, after: cursor, limit: limit)
     } else {
       let order = listing.order == .newest ? model.newest : model.discussed
+      let newest = listing.order == .newest
       page = listing.page(
-        ordered: order.lazy.map { model.items[$0] }.filter(matches).map { item in
-          (
-            key: listing.order == .newest
-              ? Double(item.row.createdAt) : Double(item.row.comments), id: item.row.id
+        ordered: order.lazy.filter(matches).map { index in
+          let facts = model.facts[index]
+          return (
+            key: newest ? Double(facts.createdAt) : Double(facts.comments), id: facts.id
           )
         }, after: cursor, limit: limit)
       votes = [:]
