@@ -8,6 +8,9 @@
 #
 #   Benchmarks/migrate.sh                  # N=10000, .build/release/roadmapctl (built if missing)
 #   N=2000 ROADMAPCTL=.build/debug/roadmapctl Benchmarks/migrate.sh
+#   SCALE=1 Benchmarks/migrate.sh          # cost as the work grows: the first migration of 1,000
+#                                          # and of 10,000 features (each against fresh servers),
+#                                          # seconds, requests and the time ratio per 10× growth
 #
 # Everything runs on 127.0.0.1 in a temporary directory, removed at exit with both servers.
 # Requests are counted from the servers' access logs (one line per request).
@@ -19,6 +22,24 @@ if [[ ! -x $ROADMAPCTL ]]; then
   swift build -c release --product roadmapctl >&2
 fi
 ROADMAPCTL=$(cd "$(dirname "$ROADMAPCTL")" && pwd)/$(basename "$ROADMAPCTL")
+
+if [[ ${SCALE:-0} == 1 ]]; then
+  echo "migrate: cost as the work grows (first run into a fresh board, votes via countapi)"
+  echo
+  echo "| features | seconds | requests | × the 10× smaller roadmap (time) |"
+  echo "|---:|---:|---:|---:|"
+  previous=""
+  for n in ${SCALE_SIZES:-1000 10000}; do
+    line=$(SCALE=0 MIGRATE_ONLY=1 N=$n ROADMAPCTL=$ROADMAPCTL "$0" | grep '^migrate, first run')
+    seconds=$(awk '{ print $(NF - 1) }' <<<"$line")
+    made=$(awk '{ print $NF }' <<<"$line")
+    growth=""
+    [[ -n $previous ]] && growth=$(awk -v a="$seconds" -v b="$previous" 'BEGIN { printf "%.2f×", a / b }')
+    echo "| $n | $seconds | $made | $growth |"
+    previous=$seconds
+  done
+  exit 0
+fi
 WORK=$(mktemp -d)
 PIDS=()
 cleanup() {
@@ -89,6 +110,7 @@ measure() { # label command... : prints seconds and requests to both servers
 
 echo "roadmap: $N features; $(python3 -c "import json;print(len(json.load(open('$WORK/counts.json'))['counters']))") counters in the old namespace; binary: $ROADMAPCTL"
 row "what" "seconds" "requests"
+if [[ -z ${MIGRATE_ONLY:-} ]]; then
 measure "peer: one sequential GET /get per feature (python urllib)" \
   python3 - "$URL_old" "$N" <<'PY'
 import sys, urllib.request, urllib.error
@@ -102,9 +124,11 @@ PY
 measure "votes pull --dry-run (countapi, 16 in flight)" \
   "$ROADMAPCTL" votes pull "$WORK/roadmap.json" --from "$URL_old" --dialect countapi \
   --namespace old-app --server "$URL_board" --project bench-app --key "$TOKEN" --dry-run
+fi
 if measure "migrate, first run (votes via countapi)" \
   "$ROADMAPCTL" migrate "$WORK/roadmap.json" --server "$URL_board" --project bench-app \
   --key "$TOKEN" --votes-from "$URL_old" --dialect countapi --namespace old-app; then
+  [[ -n ${MIGRATE_ONLY:-} ]] && exit 0
   measure "migrate, rerun: nothing changes (votes via countapi)" \
     "$ROADMAPCTL" migrate "$WORK/roadmap.json" --server "$URL_board" --project bench-app \
     --key "$TOKEN" --votes-from "$URL_old" --dialect countapi --namespace old-app

@@ -1,69 +1,158 @@
 #!/usr/bin/env bash
-# Benchmark: `roadmapctl validate` (every rule on) side by side with other ways to read the same
-# files: `jq empty` and Python's json.load (the plain parsers a CI job would otherwise use).
+# Benchmark: `roadmapctl validate` (every rule on) side by side with its peers, in one run.
 #
-# Everything it needs is in this repository (a clone works):
-#   1. builds roadmapctl with `swift build -c release`;
-#   2. generates 20,000- and 200,000-feature Roadmap JSON files with Benchmarks/gen_roadmap.py
-#      (deterministic) into $DATA_DIR (default /tmp/roadmapbridge-bench-data), unless already there,
-#      and checks that `validate --strict` passes on them (else the comparison means nothing);
-#   3. times each row RUNS times with Benchmarks/measure.py: median and min–max wall time in ms,
-#      peak RSS in MB. Rows whose tool is not installed (jq) are left out, with a note.
-#   4. Peer comparisons: when ../shared/bench/validate_anchors.sh exists next to the package (or
-#      BENCH_DIR=... points at it), it is also run with our validate as its OURS row, adding its
-#      anchors (check-jsonschema, JSONDecoder of the upstream model, simdjson, ...). PEERS=0 skips.
+# Rows, timed round-robin by Benchmarks/measure.py (RUNS timed runs each, after one warm-up):
+#   roadmapctl validate FILE             every rule on, human output (what CI runs)
+#   simdjson DOM + type checks (C++)     the native-parser limit: simdjson's DOM parse of the file
+#                                        and the schema's type checks. Its source is the anchor in
+#                                        ../shared/bench/anchors/simdjson_check.cpp; when that is
+#                                        not there (a plain clone) the row is left out, saying so.
+#                                        Built with g++ against Debian's libsimdjson-dev.
+#   jq empty FILE                        the plain parser a CI job would otherwise use
+# Columns: median and min–max wall time (ms), median CPU time (user+sys, ms), peak RSS (MB).
+# Then the ratio lines: validate/simdjson and validate/jq (median wall time; below 1 means
+# faster) and peak RSS / file size.
 #
-# Usage: Benchmarks/validate.sh            # RUNS=5, both sizes
-#        RUNS=3 SIZES=20000 Benchmarks/validate.sh
+# Files: Benchmarks/gen_roadmap.py (deterministic) writes SIZES features (default "200000") and
+# a SMALL-feature file (default 10, about 14 KB: the start-up case) into DATA_DIR.
+#
+#   Benchmarks/validate.sh                      # RUNS=5, the 200k file and the small file
+#   INSTALL=1 Benchmarks/validate.sh            # apt-get install jq g++ libsimdjson-dev first
+#   SIZES="20000 200000" RUNS=3 Benchmarks/validate.sh
+#   SCALE=1 Benchmarks/validate.sh              # cost as the work grows: validate of 1k, 10k,
+#                                               # 100k and 20k, 200k features, time per 10× growth,
+#                                               # then Benchmarks/migrate.sh SCALE=1 (1k vs 10k)
+# The binary is built as a release would be shipped: `swift build -c release
+# --static-swift-stdlib` (the Swift runtime and Foundation linked in, so the dynamic loader maps
+# and binds a score fewer libraries at every start; needs libcurl's development files,
+# libcurl4-openssl-dev, which INSTALL=1 installs), into .build/static-stdlib. STATIC=0 builds
+# the plain `swift build -c release` instead, to compare.
+# Knobs: RUNS (5), DATA_DIR (/tmp/roadmapbridge-bench-data), BENCH_DIR (../shared/bench),
+#        ROADMAPCTL (a binary to time instead of building one), STATIC (1), MIGRATE=0 (SCALE=1
+#        without the migrate part).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 RUNS=${RUNS:-5}
-SIZES=${SIZES:-"20000 200000"}
+SIZES=${SIZES:-200000}
+SMALL=${SMALL:-10}
 DATA_DIR=${DATA_DIR:-/tmp/roadmapbridge-bench-data}
 BENCH_DIR=${BENCH_DIR:-../shared/bench}
-PEERS=${PEERS:-1}
+BUILD_DIR=${BUILD_DIR:-$DATA_DIR/build}
+mkdir -p "$DATA_DIR" "$BUILD_DIR"
 
-echo "== swift build -c release --product roadmapctl" >&2
-swift build -c release --product roadmapctl >&2
-BIN=$(swift build -c release --show-bin-path)/roadmapctl
+if [ "${INSTALL:-0}" = 1 ]; then
+  apt-get update -qq >/dev/null 2>&1 || true
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq g++ libsimdjson-dev \
+    libcurl4-openssl-dev >/dev/null
+fi
 
-mkdir -p "$DATA_DIR"
-files=()
-for n in $SIZES; do
-  file="$DATA_DIR/roadmap-$n.json"
+if [ -z "${ROADMAPCTL:-}" ]; then
+  if [ "${STATIC:-1}" = 1 ]; then
+    BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build/static-stdlib)
+  else
+    BUILD=(swift build -c release)
+  fi
+  echo "== ${BUILD[*]} --product roadmapctl" >&2
+  "${BUILD[@]}" --product roadmapctl >&2
+  ROADMAPCTL=$("${BUILD[@]}" --show-bin-path)/roadmapctl
+fi
+echo "binary: $ROADMAPCTL"
+
+generate() { # features -> path of the file (generated once)
+  local file="$DATA_DIR/roadmap-$1.json"
   if [ ! -s "$file" ]; then
     echo "== generating $file" >&2
-    python3 Benchmarks/gen_roadmap.py "$n" "$file"
+    python3 Benchmarks/gen_roadmap.py "$1" "$file"
   fi
-  "$BIN" validate --strict "$file" >/dev/null
-  files+=("$file")
-done
+  "$ROADMAPCTL" validate --strict "$file" >/dev/null || {
+    echo "error: validate --strict fails on $file: the comparison would time error output" >&2
+    exit 1
+  }
+  echo "$file"
+}
 
-for file in "${files[@]}"; do
-  echo
-  echo "$(basename "$file"): $(du -h "$file" | cut -f1), median of $RUNS runs"
-  echo
-  echo "| tool | median ms | min–max ms | peak RSS MB |"
-  echo "|---|---:|---:|---:|"
-  python3 Benchmarks/measure.py "roadmapctl validate (every rule)" "$RUNS" -- "$BIN" validate "$file"
-  python3 Benchmarks/measure.py "roadmapctl validate --compatible" "$RUNS" -- \
-    "$BIN" validate --compatible "$file"
-  if command -v jq >/dev/null; then
-    python3 Benchmarks/measure.py "jq empty (syntax only)" "$RUNS" -- jq empty "$file"
+# The simdjson anchor: built from ../shared's source when it is there.
+SIMDJSON=""
+ANCHOR="$BENCH_DIR/anchors/simdjson_check.cpp"
+if [ -f "$ANCHOR" ]; then
+  if [ ! -f /usr/include/simdjson.h ] || ! command -v g++ >/dev/null; then
+    SIMDJSON_NOTE="(simdjson row left out: needs g++ and libsimdjson-dev; INSTALL=1 installs them)"
   else
-    echo "| jq empty | (jq not installed) | | |"
+    SIMDJSON="$BUILD_DIR/simdjson_check"
+    if [ ! "$SIMDJSON" -nt "$ANCHOR" ]; then
+      g++ -O2 -std=c++17 "$ANCHOR" -lsimdjson -o "$SIMDJSON"
+    fi
   fi
-  python3 Benchmarks/measure.py "python3 json.load (syntax only)" "$RUNS" -- \
-    python3 -c 'import json, sys; json.load(open(sys.argv[1], encoding="utf-8"))' "$file"
-done
-
-if [ "$PEERS" != 0 ] && [ -x "$BENCH_DIR/validate_anchors.sh" ]; then
-  echo
-  echo "== peer anchors: $BENCH_DIR/validate_anchors.sh" >&2
-  OURS="$BIN validate {}" OURS_LABEL="roadmapctl validate" \
-    "$BENCH_DIR/validate_anchors.sh" "${files[@]}"
-elif [ "$PEERS" != 0 ]; then
-  echo
-  echo "(no peer anchors: $BENCH_DIR/validate_anchors.sh is not here; the rows above are complete)"
+else
+  SIMDJSON_NOTE="(simdjson row left out: its anchor source $ANCHOR is not here; it comes with ../shared)"
 fi
+if ! command -v jq >/dev/null; then
+  echo "(jq row left out: jq is not installed; INSTALL=1 installs it)"
+fi
+
+ratio() { # tsv label-a label-b -> a/b of the median wall time
+  awk -F'\t' -v a="$2" -v b="$3" '$1 == a { x = $2 } $1 == b { y = $2 }
+    END { if (x != "" && y != "" && y > 0) printf "%.2f", x / y; else printf "n/a" }' "$1"
+}
+
+compare() { # file: one table and its ratio lines
+  local file=$1 bytes tsv
+  bytes=$(stat -c %s "$file")
+  tsv=$(mktemp)
+  echo
+  echo "$(basename "$file"): $(awk -v b="$bytes" 'BEGIN {
+    if (b >= 1e6) printf "%.1f MB", b / 1e6; else printf "%.1f KB", b / 1e3 }'), $(
+    jq length "$file" 2>/dev/null || echo '?') features; median of $RUNS runs, round-robin"
+  echo
+  echo "| tool | median ms | min–max ms | CPU ms | peak RSS MB |"
+  echo "|---|---:|---:|---:|---:|"
+  local rows=("roadmapctl validate" "$ROADMAPCTL validate $file")
+  [ -n "$SIMDJSON" ] && rows+=("simdjson + type checks (C++)" "$SIMDJSON $file")
+  command -v jq >/dev/null && rows+=("jq empty" "jq empty $file")
+  python3 Benchmarks/measure.py "$RUNS" --tsv "$tsv" "${rows[@]}"
+  echo
+  [ -n "$SIMDJSON" ] && echo "validate/simdjson: $(ratio "$tsv" "roadmapctl validate" "simdjson + type checks (C++)")"
+  [ -z "$SIMDJSON" ] && echo "validate/simdjson: n/a ${SIMDJSON_NOTE:-}"
+  command -v jq >/dev/null && echo "validate/jq: $(ratio "$tsv" "roadmapctl validate" "jq empty")"
+  awk -F'\t' -v b="$bytes" '$1 == "roadmapctl validate" {
+    printf "peak RSS / file size: %.2f (%.1f MB / %.3f MB)\n", $4 * 1024 / b, $4 * 1024 / 1e6, b / 1e6 }' "$tsv"
+  rm -f "$tsv"
+}
+
+scale() { # the 10× steps of validate
+  echo
+  echo "validate: cost as the work grows (median of $RUNS runs; every rule on)"
+  echo
+  echo "| features | MB | median ms | CPU ms | × the 10× smaller file (time) |"
+  echo "|---:|---:|---:|---:|---:|"
+  local previous_n="" previous_ms="" tsv n file
+  for n in 1000 10000 100000 20000 200000; do
+    file=$(generate "$n")
+    tsv=$(mktemp)
+    python3 Benchmarks/measure.py "$RUNS" --tsv "$tsv" "validate $n" "$ROADMAPCTL validate $file" >/dev/null
+    read -r ms cpu < <(awk -F'\t' '{ print $2, $3 }' "$tsv")
+    rm -f "$tsv"
+    local growth=""
+    if [ -n "$previous_n" ] && [ "$n" = $((previous_n * 10)) ]; then
+      growth=$(awk -v a="$ms" -v b="$previous_ms" 'BEGIN { printf "%.2f×", a / b }')
+    fi
+    printf '| %s | %.1f | %.1f | %.1f | %s |\n' "$n" "$(awk -v b="$(stat -c %s "$file")" 'BEGIN { print b / 1e6 }')" \
+      "$ms" "$cpu" "$growth"
+    previous_n=$n previous_ms=$ms
+  done
+}
+
+if [ "${SCALE:-0}" = 1 ]; then
+  scale
+  if [ "${MIGRATE:-1}" != 0 ]; then
+    echo
+    SCALE=1 ROADMAPCTL="$ROADMAPCTL" Benchmarks/migrate.sh
+  fi
+  exit 0
+fi
+
+for n in $SIZES; do
+  compare "$(generate "$n")"
+done
+compare "$(generate "$SMALL")"

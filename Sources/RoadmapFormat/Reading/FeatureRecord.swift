@@ -11,6 +11,13 @@ struct FeatureRecord: Sendable {
   var id: StringToken?
   /// Offset of the id value (or of the `{` when there is none).
   var idOffset: Int
+  /// FNV-1a of the id's text (decoded when it has escapes), so the id rules compare bytes only
+  /// when two hashes agree and need not read every id back from the document.
+  var idHash: UInt64 = 0
+  /// Whether every byte of the id's text may be in a counter key.
+  var idIsCounterKeyText = true
+  /// The length of the id's text in UTF-8 bytes.
+  var idLength = 0
   /// The plain title, when it is a string.
   var title: StringToken?
   /// The plain status, when it is a string.

@@ -15,14 +15,23 @@ struct ParseOutcome {
   var byteCount = 0
   /// Known lines at feature starts, in offset order.
   var checkpoints: [LineIndex.Checkpoint] = []
+  /// Per localized field: records that have it, and per tracked language how many of those
+  /// have it (`slot * 64 + language id`).
+  var localizingCounts = [0, 0, 0]
+  var languageCounts = [Int](repeating: 0, count: 3 * 64)
 
   init() {}
 
   /// Parses `buffer` as Roadmap JSON.
+  ///
+  /// When `pages` is the mapped document that `buffer` points into, the pages behind the parse
+  /// are handed back every `releaseStride` bytes.
   static func parse(
     _ buffer: UnsafeBufferPointer<UInt8>, collectWarnings: Bool, keepValues: Bool = true,
-    parallelThreshold: Int = parallelThreshold
+    parallelThreshold: Int = parallelThreshold, pages: DocumentBytes? = nil,
+    releaseStride: Int = 4 << 20
   ) -> ParseOutcome {
+    let pages = pages?.isMapped == true ? pages : nil
     guard let base = buffer.baseAddress, buffer.count > 0 else {
       var outcome = ParseOutcome()
       outcome.fatal = true
@@ -36,13 +45,16 @@ struct ParseOutcome {
     }
     if buffer.count >= parallelThreshold, let split = splitPoint(in: buffer) {
       if let outcome = parseInTwo(
-        buffer, split: split, collectWarnings: collectWarnings, keepValues: keepValues)
+        buffer, split: split, collectWarnings: collectWarnings, keepValues: keepValues,
+        pages: pages, releaseStride: releaseStride)
       {
         return outcome
       }
     }
     var parser = RoadmapParser(
       base: base, count: buffer.count, collectWarnings: collectWarnings, keepValues: keepValues)
+    parser.pages = pages
+    parser.releaseStride = releaseStride
     parser.parseDocument()
     return ParseOutcome(parser, byteCount: buffer.count)
   }
@@ -58,6 +70,8 @@ struct ParseOutcome {
     languageNames = parser.languageNames
     self.byteCount = byteCount
     checkpoints = parser.checkpoints
+    localizingCounts = parser.localizingCounts
+    languageCounts = parser.languageCounts
   }
 
   /// Documents from this size on are parsed in two halves at once.
@@ -115,7 +129,7 @@ struct ParseOutcome {
   /// reach the split as a top-level element cleanly (the caller then parses in one pass).
   static func parseInTwo(
     _ buffer: UnsafeBufferPointer<UInt8>, split: (element: Int, arrayOpen: Int),
-    collectWarnings: Bool, keepValues: Bool
+    collectWarnings: Bool, keepValues: Bool, pages: DocumentBytes?, releaseStride: Int
   ) -> ParseOutcome? {
     guard let base = buffer.baseAddress else { return nil }
     let second = SecondHalf(base: base, count: buffer.count)
@@ -124,12 +138,19 @@ struct ParseOutcome {
       var parser = RoadmapParser(
         base: second.base, count: second.count, collectWarnings: collectWarnings,
         keepValues: keepValues)
+      parser.pages = pages
+      parser.releaseStride = releaseStride
       parser.parseFeatureElements(from: split.element, arrayOpen: split.arrayOpen)
       second.outcome = ParseOutcome(parser, byteCount: second.count)
       done.signal()
     }
     var first = RoadmapParser(
       base: base, count: buffer.count, collectWarnings: collectWarnings, keepValues: keepValues)
+    first.pages = pages
+    first.releaseStride = releaseStride
+    // Room for the second half's records too (address space only until used), so appending
+    // them after both parses copies them once and never moves the first half's.
+    first.records.reserveCapacity(buffer.count / 512)
     first.stopAt = split.element
     first.parseDocument()
     done.wait()
@@ -168,6 +189,13 @@ struct ParseOutcome {
         rest &= rest - 1
       }
       return result
+    }
+    for slot in 0..<3 {
+      localizingCounts[slot] += tail.localizingCounts[slot]
+      for language in 0..<min(languageMap.count, 64) where languageMap[language] < 64 {
+        languageCounts[slot * 64 + languageMap[language]] +=
+          tail.languageCounts[slot * 64 + language]
+      }
     }
     records.reserveCapacity(records.count + tail.records.count)
     for var record in tail.records {

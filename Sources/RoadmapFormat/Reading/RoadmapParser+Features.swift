@@ -29,6 +29,12 @@ extension RoadmapParser {
         reachedStop = true
         return
       }
+      if let pages, pos - releasedUpTo >= releaseStride {
+        // Everything before this element has been read; rules and positions need only a
+        // few bytes of it again, which the system reads back from the file.
+        pages.releasePages(releasedUpTo..<pos)
+        releasedUpTo = pos
+      }
       featureCount += 1
       checkpoints.append(LineIndex.Checkpoint(offset: pos, line: line))
       path.append(.index(index))
@@ -109,6 +115,7 @@ extension RoadmapParser {
               if let (value, token) = parseStringField(known) {
                 feature.id = value
                 record.id = token
+                recordIDFacts(token, in: &record)
                 hasID = true
               }
             case .title:
@@ -182,9 +189,46 @@ extension RoadmapParser {
       checkFeatureWarnings(isFinished: feature.isFinished, record: record)
     }
     record.loaded = !featureBroken
+    countLanguages(record)
     records.append(record)
     if !featureBroken && keepValues {
       features.append(feature)
+    }
+  }
+
+  /// Adds a record's localized fields to the per-field language counts of the coverage rule,
+  /// while the record is at hand (the rule then reads records only to name a few).
+  mutating func countLanguages(_ record: FeatureRecord) {
+    guard record.localizedPresent != 0 else { return }
+    for slot in 0..<3 where record.localizedPresent & (UInt8(1) << slot) != 0 {
+      localizingCounts[slot] += 1
+      var mask = CrossFeatureRules.mask(record, slot)
+      while mask != 0 {
+        languageCounts[slot * 64 + mask.trailingZeroBitCount] += 1
+        mask &= mask - 1
+      }
+    }
+  }
+
+  /// What the id rules need of an id, taken while its bytes are at hand: a hash of its text,
+  /// whether every byte may be in a counter key, and its length in UTF-8 bytes.
+  func recordIDFacts(_ token: StringToken, in record: inout FeatureRecord) {
+    func facts(_ bytes: UnsafeBufferPointer<UInt8>) {
+      var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+      var valid = true
+      for byte in bytes {
+        hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        valid = valid && CrossFeatureRules.isCounterKeyByte(byte)
+      }
+      record.idHash = hash
+      record.idIsCounterKeyText = valid
+      record.idLength = bytes.count
+    }
+    if token.escaped {
+      var decoded = decodeString(token)
+      decoded.withUTF8(facts)
+    } else {
+      facts(UnsafeBufferPointer(start: base + token.start, count: token.length))
     }
   }
 

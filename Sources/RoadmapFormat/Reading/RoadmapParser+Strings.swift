@@ -97,7 +97,11 @@ extension RoadmapParser {
   }
 
   /// Checks the token's bytes for valid UTF-8, reporting the first invalid byte.
+  ///
+  /// A branch-free automaton decides first; only a string it rejects is walked again, byte by
+  /// byte, to find and report the first invalid byte.
   mutating func validateUTF8(_ token: inout StringToken) {
+    if UTF8Automaton.accepts(base, from: token.start, to: token.end) { return }
     var index = token.start
     let end = token.end
     while index < end {

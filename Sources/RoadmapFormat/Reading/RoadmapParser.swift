@@ -37,6 +37,12 @@ struct RoadmapParser {
   var ignoredDepth = 0
   /// Set when a value of the current feature could not be read faithfully.
   var featureBroken = false
+  /// The mapped document being read, whose pages behind the parse are handed back every
+  /// `releaseStride` bytes; nil for bytes in memory.
+  var pages: DocumentBytes?
+  var releaseStride = 4 << 20
+  /// Where the pages not yet handed back start (the parse's first element).
+  var releasedUpTo = 0
 
   var features: [RoadmapFeature] = []
   var records: [FeatureRecord] = []
@@ -47,6 +53,10 @@ struct RoadmapParser {
   /// Short language tags packed into words, by id, while every id so far is packed.
   var packedLanguages: [(UInt64, UInt64, Int)] = []
   var statusCache: [UInt64: StatusReading] = [:]
+  /// Per localized field (title, status, description): how many records have it as an array,
+  /// and how many of those have each tracked language (`slot * 64 + language id`).
+  var localizingCounts = [0, 0, 0]
+  var languageCounts = [Int](repeating: 0, count: 3 * 64)
 
   init(base: UnsafePointer<UInt8>, count: Int, collectWarnings: Bool, keepValues: Bool = true) {
     self.base = base
@@ -384,6 +394,7 @@ struct RoadmapParser {
   mutating func parseFeatureElements(from start: Int, arrayOpen: Int) {
     topLevelIsArray = true
     pos = start
+    releasedUpTo = start
     depth = 1
     parseFeatureElements(open: arrayOpen)
     depth = 0

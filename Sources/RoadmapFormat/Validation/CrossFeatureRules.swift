@@ -20,15 +20,6 @@ struct CrossFeatureRules {
     RoadmapParser.decodeString(token, in: base)
   }
 
-  /// The bytes of an id token: raw when it has no escapes, decoded otherwise.
-  func withIDBytes<R>(_ token: StringToken, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-    if !token.escaped {
-      return body(UnsafeBufferPointer(start: base + token.start, count: token.length))
-    }
-    var decoded = text(token)
-    return decoded.withUTF8(body)
-  }
-
   mutating func add(
     _ code: String, _ severity: Severity, at offset: Int, path: String,
     related: [RelatedIssue] = [], _ message: String
@@ -67,28 +58,24 @@ struct CrossFeatureRules {
     while capacity < records.count * 2 { capacity <<= 1 }
     var table = [Int32](repeating: -1, count: capacity)
     let mask = capacity - 1
+    // The parser took each id's hash, length and key validity while it read it, so only ids
+    // whose hashes agree, and those reported, are read back from the document.
     for recordIndex in records.indices {
       guard let token = records[recordIndex].id else { continue }
-      let (hash, valid) = withIDBytes(token) { bytes -> (UInt64, Bool) in
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var valid = true
-        for byte in bytes {
-          hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-          valid = valid && Self.isCounterKeyByte(byte)
-        }
-        return (hash, valid)
-      }
+      let record = records[recordIndex]
+      let hash = record.idHash
       var slot = Int(truncatingIfNeeded: hash ^ (hash >> 29)) & mask
       var duplicateOf: Int?
       while table[slot] >= 0 {
         let other = Int(table[slot])
-        if let otherToken = records[other].id, sameText(token, otherToken) {
+        if records[other].idHash == hash, let otherToken = records[other].id,
+          sameText(token, otherToken)
+        {
           duplicateOf = other
           break
         }
         slot = (slot + 1) & mask
       }
-      let record = records[recordIndex]
       if let first = duplicateOf {
         let firstRecord = records[first]
         let id = text(token)
@@ -104,7 +91,8 @@ struct CrossFeatureRules {
         continue
       }
       table[slot] = Int32(recordIndex)
-      let idLength = token.escaped ? text(token).utf8.count : token.length
+      let idLength = record.idLength
+      let valid = record.idIsCounterKeyText
       guard idLength > 0 else { continue }
       let length = fixedLength + idLength
       if !fixedValid || length < 3 || length > 64 || !valid {
@@ -188,33 +176,31 @@ struct CrossFeatureRules {
     let records = outcome.records
     for slot in 0..<3 {
       let bit = UInt8(1) << slot
-      var localizing = 0
-      var counts = [Int](repeating: 0, count: languageCount)
-      for index in records.indices where records[index].localizedPresent & bit != 0 {
-        localizing += 1
-        var mask = Self.mask(records[index], slot)
-        while mask != 0 {
-          counts[mask.trailingZeroBitCount] += 1
-          mask &= mask - 1
-        }
-      }
+      // The parser counted, per language, the features whose field has it.
+      let localizing = outcome.localizingCounts[slot]
+      let counts = Array(outcome.languageCounts[(slot * 64)..<(slot * 64 + languageCount)])
       var partial: UInt64 = 0
       for language in 0..<languageCount where counts[language] > 0 && counts[language] < localizing
       {
         partial |= UInt64(1) << language
       }
       guard partial != 0 else { continue }
-      // One more pass: the first few features missing each partial language.
+      // One pass, as far as it takes: the first few features missing each partial language.
       var missingCount = [Int](repeating: 0, count: languageCount)
+      for language in 0..<languageCount where partial & (UInt64(1) << language) != 0 {
+        missingCount[language] = localizing - counts[language]
+      }
       var missing = [[Int]](repeating: [], count: languageCount)
+      var short = partial
       for index in records.indices where records[index].localizedPresent & bit != 0 {
-        var absent = partial & ~Self.mask(records[index], slot)
+        var absent = short & ~Self.mask(records[index], slot)
         while absent != 0 {
           let language = absent.trailingZeroBitCount
-          if missingCount[language] < 6 { missing[language].append(index) }
-          missingCount[language] += 1
+          missing[language].append(index)
+          if missing[language].count == 6 { short &= ~(UInt64(1) << language) }
           absent &= absent - 1
         }
+        if short == 0 { break }
       }
       let field = Self.fieldNames[slot]
       for language in 0..<languageCount where partial & (UInt64(1) << language) != 0 {

@@ -60,6 +60,43 @@ public struct RoadmapValidator: Sendable {
     }
   }
 
+  /// Validates a document held in an array or mapped from a file, comparing with `previous`
+  /// (the published version) when given.
+  ///
+  /// A mapped document is read without a copy, and the pages the reader has passed are handed
+  /// back to the system as it goes, so a large file is never in memory whole. The report keeps
+  /// `document` to read `features` on demand.
+  ///
+  /// - Parameters:
+  ///   - document: the document.
+  ///   - previous: the version already published, for removed ids and renames.
+  /// - Returns: every problem, sorted by position, and what loaded.
+  public func validate(_ document: DocumentBytes, previous: [UInt8]? = nil) -> ValidationReport {
+    validate(document, previous: previous, releaseStride: 4 << 20)
+  }
+
+  /// `validate(_:previous:)` handing pages back every `releaseStride` bytes (tests use small
+  /// strides).
+  func validate(_ document: DocumentBytes, previous: [UInt8]?, releaseStride: Int)
+    -> ValidationReport
+  {
+    document.withUnsafeBytes { buffer in
+      let (report, rejected): (ValidationReport, Bool)
+      if let previous {
+        (report, rejected) = previous.withUnsafeBufferPointer {
+          run(
+            buffer, previous: $0, keepFeatures: false, pages: document,
+            releaseStride: releaseStride)
+        }
+      } else {
+        (report, rejected) = run(
+          buffer, previous: nil, keepFeatures: false, pages: document,
+          releaseStride: releaseStride)
+      }
+      return deferring(report, rejected: rejected, to: .document(document))
+    }
+  }
+
   /// Validates a buffer of UTF-8 bytes, comparing with `previous` when given.
   ///
   /// The buffer is not kept, so the features are built during validation.
@@ -77,19 +114,23 @@ public struct RoadmapValidator: Sendable {
   private func deferring(_ report: ValidationReport, rejected: Bool, to storage: FeatureStorage)
     -> ValidationReport
   {
-    ValidationReport(
+    var deferred = ValidationReport(
       diagnostics: report.diagnostics,
       storage: options.compatible && rejected ? .loaded([]) : storage,
       featureCount: report.featureCount)
+    deferred.knownLines = report.knownLines
+    return deferred
   }
 
   /// One validation: the parse, the cross-feature rules, positions. Also says whether the
   /// Roadmap package would reject the document.
   private func run(
     _ buffer: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>?,
-    keepFeatures: Bool
+    keepFeatures: Bool, pages: DocumentBytes? = nil, releaseStride: Int = 4 << 20
   ) -> (report: ValidationReport, rejected: Bool) {
-    var outcome = ParseOutcome.parse(buffer, collectWarnings: true, keepValues: keepFeatures)
+    var outcome = ParseOutcome.parse(
+      buffer, collectWarnings: true, keepValues: keepFeatures, pages: pages,
+      releaseStride: releaseStride)
     var issues = outcome.issues
     outcome.issues = []
     var rules = CrossFeatureRules(options: options, outcome: outcome, buffer: buffer)
@@ -103,10 +144,11 @@ public struct RoadmapValidator: Sendable {
     let diagnostics = ParseOutcome.diagnostics(
       issues, suppressed: outcome.suppressed, in: buffer,
       checkpoints: outcome.checkpoints)
-    let report = ValidationReport(
+    var report = ValidationReport(
       diagnostics: diagnostics,
       features: options.compatible && rejected ? [] : outcome.features,
       featureCount: outcome.featureCount)
+    report.knownLines = outcome.checkpoints.map { KnownLine(offset: $0.offset, line: $0.line) }
     return (report, rejected)
   }
 }

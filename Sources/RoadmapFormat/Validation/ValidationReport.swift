@@ -10,6 +10,9 @@ public struct ValidationReport: Sendable {
   public var diagnostics: [Diagnostic]
   /// The number of elements of the top-level array (0 if it is not an array).
   public var featureCount: Int
+  /// Offsets whose line the reader knew (one per top-level feature, in offset order), for
+  /// finding a diagnostic's line in the document without counting every line before it.
+  public var knownLines: [KnownLine] = []
   private var storage: FeatureStorage
 
   /// The features that loaded (lenient reading; empty in compatible mode when the Roadmap
@@ -49,6 +52,7 @@ enum FeatureStorage: Sendable {
   case loaded([RoadmapFeature])
   case bytes([UInt8])
   case data(Data)
+  case document(DocumentBytes)
 
   var features: [RoadmapFeature] {
     switch self {
@@ -58,6 +62,8 @@ enum FeatureStorage: Sendable {
       return bytes.withUnsafeBufferPointer(Self.read)
     case .data(let data):
       return data.withUnsafeBytes { Self.read($0.bindMemory(to: UInt8.self)) }
+    case .document(let document):
+      return document.withUnsafeBytes(Self.read)
     }
   }
 

@@ -27,8 +27,13 @@ enum InputLoader {
     return lowered.hasPrefix("http://") || lowered.hasPrefix("https://")
   }
 
-  static func load(_ input: String, context: CommandContext) async throws(CommandError)
-    -> LoadedInput
+  /// Files from this size on are mapped rather than read when the caller asks for mapping.
+  static let mappingThreshold = 1 << 20
+
+  /// Loads `input`; with `mapping`, a regular file of `mappingThreshold` bytes or more is
+  /// mapped read-only instead of read (see `DocumentBytes` for what that asks of the file).
+  static func load(_ input: String, context: CommandContext, mapping: Bool = false)
+    async throws(CommandError) -> LoadedInput
   {
     if input == "-" {
       do {
@@ -38,10 +43,44 @@ enum InputLoader {
       }
     }
     if isURL(input) { return try await fetch(input) }
+    if mapping {
+      return LoadedInput(displayPath: input, document: try mapFile(input, context: context))
+    }
     return LoadedInput(displayPath: input, bytes: try readFile(input, context: context))
   }
 
   static func readFile(_ input: String, context: CommandContext) throws(CommandError) -> [UInt8] {
+    try withDescriptor(input, context: context) { descriptor throws(CommandError) in
+      guard let bytes = DescriptorReader.readAll(descriptor) else {
+        throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
+      }
+      return bytes
+    }
+  }
+
+  /// A large regular file mapped, anything else (small, or not mappable) read.
+  static func mapFile(_ input: String, context: CommandContext) throws(CommandError)
+    -> DocumentBytes
+  {
+    try withDescriptor(input, context: context) { descriptor throws(CommandError) in
+      var status = stat()
+      if fstat(descriptor, &status) == 0, status.st_size >= mappingThreshold,
+        let mapped = DocumentBytes(mapping: descriptor)
+      {
+        return mapped
+      }
+      guard let bytes = DescriptorReader.readAll(descriptor) else {
+        throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
+      }
+      return DocumentBytes(bytes)
+    }
+  }
+
+  /// Opens a file for reading, naming it in the failure when it is missing, a directory, or
+  /// cannot be opened.
+  static func withDescriptor<R>(
+    _ input: String, context: CommandContext, _ body: (Int32) throws(CommandError) -> R
+  ) throws(CommandError) -> R {
     let path = context.resolvePath(input)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -55,10 +94,7 @@ enum InputLoader {
       throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
     }
     defer { close(descriptor) }
-    guard let bytes = DescriptorReader.readAll(descriptor) else {
-      throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
-    }
-    return bytes
+    return try body(descriptor)
   }
 
   /// Rejects a malformed URL before anything is read or written (a usage error, exit 64).

@@ -7,7 +7,7 @@ enum HumanFormatter {
   static func render(_ files: [ValidatedFile], summaries: Bool = true) -> String {
     var output = ""
     for file in files {
-      var lines = SourceLines(file.bytes)
+      var lines = SourceLines(file.document, knownLines: file.knownLines)
       for diagnostic in file.diagnostics {
         output += "\(file.displayPath):\(diagnostic.line):\(diagnostic.column): "
         output += "\(diagnostic.severity.rawValue): \(diagnostic.message) [\(diagnostic.code)]\n"

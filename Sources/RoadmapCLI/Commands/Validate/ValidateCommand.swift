@@ -107,7 +107,7 @@ struct ValidateCommand: Command {
     LoadedInput, CommandError
   > {
     do {
-      return .success(try await InputLoader.load(input, context: context))
+      return .success(try await InputLoader.load(input, context: context, mapping: true))
     } catch {
       return .failure(error)
     }
@@ -123,10 +123,12 @@ struct ValidateCommand: Command {
   ) -> ValidatedFile {
     var diagnostics = input.transportProblems
     var featureCount = 0
+    var knownLines: [KnownLine] = []
     if input.transportErrors.isEmpty {
-      let report = validator.validate(input.bytes, previous: previous)
+      let report = validator.validate(input.document, previous: previous)
       diagnostics += report.diagnostics
       featureCount = report.featureCount
+      knownLines = report.knownLines
     }
     for index in diagnostics.indices {
       diagnostics[index].line = max(1, diagnostics[index].line)
@@ -136,7 +138,7 @@ struct ValidateCommand: Command {
       $0.severity == .error || (strict && $0.severity == .warning)
     }
     return ValidatedFile(
-      displayPath: input.displayPath, bytes: input.bytes, diagnostics: diagnostics,
-      featureCount: featureCount, isValid: !failing)
+      displayPath: input.displayPath, document: input.document, knownLines: knownLines,
+      diagnostics: diagnostics, featureCount: featureCount, isValid: !failing)
   }
 }

@@ -5,7 +5,9 @@ struct ValidatedFile: Sendable {
   /// The path, URL or `<stdin>`, as given.
   var displayPath: String
   /// The bytes that were validated (for source excerpts).
-  var bytes: [UInt8]
+  var document: DocumentBytes
+  /// Offsets whose line the reader knew, so excerpts need not count lines from the start.
+  var knownLines: [KnownLine] = []
   /// Every diagnostic, sorted by line and column.
   var diagnostics: [Diagnostic]
   /// The number of elements of the top-level array.
@@ -14,6 +16,29 @@ struct ValidatedFile: Sendable {
   var isValid: Bool
   /// How to name the previous version (`--previous`), for related places in it.
   var previousPath: String? = nil
+
+  /// A file validated from bytes in memory.
+  init(
+    displayPath: String, bytes: [UInt8], diagnostics: [Diagnostic], featureCount: Int,
+    isValid: Bool
+  ) {
+    self.init(
+      displayPath: displayPath, document: DocumentBytes(bytes), diagnostics: diagnostics,
+      featureCount: featureCount, isValid: isValid)
+  }
+
+  /// A file validated from `document`.
+  init(
+    displayPath: String, document: DocumentBytes, knownLines: [KnownLine] = [],
+    diagnostics: [Diagnostic], featureCount: Int, isValid: Bool
+  ) {
+    self.displayPath = displayPath
+    self.document = document
+    self.knownLines = knownLines
+    self.diagnostics = diagnostics
+    self.featureCount = featureCount
+    self.isValid = isValid
+  }
 
   /// The file a related place is in: this one, or the previous version.
   func path(of related: RelatedLocation) -> String {
