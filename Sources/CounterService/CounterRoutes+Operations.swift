@@ -53,24 +53,12 @@ extension CounterRoutes {
       }
       limit = value
     }
-    // The store has no per-namespace listing yet: page through its export.
-    let start = after ?? ""
-    let rows = try await store.exportAll().counters.lazy.map(\.record)
-      .filter { $0.namespace == namespace && $0.key > start }
-      .sorted { $0.key < $1.key }
+    // One more than the page, to know whether another follows.
+    let rows = try await store.counters(namespace: namespace, after: after ?? "", limit: limit + 1)
     var counts = JSONText()
-    var taken = 0
-    var last: String?
-    var more = false
-    for record in rows {
-      if taken == limit {
-        more = true
-        break
-      }
-      counts.int(record.key, record.value)
-      last = record.key
-      taken += 1
-    }
+    for record in rows.prefix(limit) { counts.int(record.key, record.value) }
+    let more = rows.count > limit
+    let last = rows.prefix(limit).last?.key
     var json = JSONText()
     json.raw("counts", counts.object)
     json.string("next", more ? last : nil)

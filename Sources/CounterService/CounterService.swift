@@ -42,18 +42,14 @@ public final class CounterService: Sendable {
     self.router = CounterService.makeRouter(
       store: store, configuration: configuration, limiter: limiter, metrics: metrics)
     let limiter = self.limiter
-    self.voteFirst = boards.map {
-      VoteFirstRouter(
-        context: VoteFirstContext(
-          store: store, boards: $0, configuration: configuration, limiter: limiter,
-          metrics: metrics))
+    // One context for the API and the web board: they share one view of the boards.
+    let context = boards.map {
+      VoteFirstContext(
+        store: store, boards: $0, configuration: configuration, limiter: limiter,
+        metrics: metrics)
     }
-    self.webBoard = boards.map {
-      WebBoardFront(
-        context: VoteFirstContext(
-          store: store, boards: $0, configuration: configuration, limiter: limiter,
-          metrics: metrics))
-    }
+    self.voteFirst = context.map { VoteFirstRouter(context: $0) }
+    self.webBoard = context.map { WebBoardFront(context: $0) }
   }
 
   /// The handler to give to an `HTTPServer`: answers `OPTIONS` preflights, refuses methods

@@ -73,7 +73,41 @@ enum RoadmapJSONRoute {
   private static func document(
     _ request: HTTPRequest, project: String, context: VoteFirstContext
   ) async throws -> HTTPResponse {
-    let read = try await context.boards.read { tables -> ([Feature], [Stage])? in
+    let read: ([Feature], [Stage])?
+    if let view = context.view {
+      read = try await fromMemory(project, view, context.store)
+    } else {
+      read = try await fromDatabase(project, context.boards)
+    }
+    guard let (features, stages) = read else {
+      return HTTPResponse.json(
+        "{\"error\":\"no project \(project) on this server\"}", status: 404)
+    }
+    return respond(request, features: features, stages: stages)
+  }
+
+  /// The project's features with their votes and its stages, from the board view and the
+  /// vote store; nil when the project does not exist.
+  private static func fromMemory(_ project: String, _ view: BoardView, _ store: any VoteStore)
+    async throws -> ([Feature], [Stage])?
+  {
+    guard let model = try await view.model(project) else { return nil }
+    let votes = try await store.values(
+      namespace: project, keys: model.items.map(\.row.counterKey))
+    let features = model.items.map { item in
+      var feature = item.json.value
+      feature.content.views = nil
+      feature.votes = Int(votes[item.row.counterKey] ?? 0)
+      return feature
+    }
+    return (features, model.project.stages)
+  }
+
+  /// The same from one database snapshot.
+  private static func fromDatabase(_ project: String, _ boards: any BoardStore) async throws
+    -> ([Feature], [Stage])?
+  {
+    try await boards.read { tables -> ([Feature], [Stage])? in
       guard let loaded = try BoardProject.load(tables, project) else { return nil }
       let features = try tables.features(project).map { row in
         try BoardJSON.feature(
@@ -82,10 +116,12 @@ enum RoadmapJSONRoute {
       }
       return (features, loaded.stages)
     }
-    guard let (features, stages) = read else {
-      return HTTPResponse.json(
-        "{\"error\":\"no project \(project) on this server\"}", status: 404)
-    }
+  }
+
+  /// The document of `features` and `stages`, or a 304 when the request names its ETag.
+  private static func respond(_ request: HTTPRequest, features: [Feature], stages: [Stage])
+    -> HTTPResponse
+  {
     let mapped = RoadmapMapping().roadmapFeatures(
       from: features, stages: stages, reading: .board)
     let body = RoadmapWriter.write(mapped.features, style: .compact)

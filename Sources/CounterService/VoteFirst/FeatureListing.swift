@@ -51,13 +51,18 @@ struct FeatureListing: Sendable {
 
   /// The sort key of a feature.
   func key(_ feature: BoardFeatureSummary) -> Double {
+    key(votes: feature.votes, createdAt: feature.createdAt, comments: feature.comments)
+  }
+
+  /// The sort key of a feature with these votes, creation time and comments.
+  func key(votes: Int64, createdAt: Int64, comments: Int64) -> Double {
     switch order {
     case .trending:
-      let ageDays = max(0, Double(at - feature.createdAt) / 86_400_000)
-      return Double(feature.votes) / pow(ageDays + 2, 1.5)
-    case .newest: return Double(feature.createdAt)
-    case .discussed: return Double(feature.comments)
-    default: return Double(feature.votes)
+      let ageDays = max(0, Double(at - createdAt) / 86_400_000)
+      return Double(votes) / pow(ageDays + 2, 1.5)
+    case .newest: return Double(createdAt)
+    case .discussed: return Double(comments)
+    default: return Double(votes)
     }
   }
 
@@ -71,13 +76,63 @@ struct FeatureListing: Sendable {
   func page(_ features: [BoardFeatureSummary], after cursor: Cursor?, limit: Int)
     -> (ids: [Int64], next: String?)
   {
-    var keyed = features.map { (key: key($0), id: $0.id) }
-    if let cursor {
-      keyed = keyed.filter { precedes(cursor.key, cursor.id, $0.key, $0.id) }
+    page(features.lazy.map { (key: key($0), id: $0.id) }, after: cursor, limit: limit)
+  }
+
+  /// One page of `keyed` (sort keys and ids, in any order): the best `limit + 1` after
+  /// `cursor` are kept while the rest pass by, so a page costs one pass, not a sort of all.
+  func page<S: Sequence<(key: Double, id: Int64)>>(_ keyed: S, after cursor: Cursor?, limit: Int)
+    -> (ids: [Int64], next: String?)
+  {
+    let keep = max(1, limit) + 1
+    var best: [(key: Double, id: Int64)] = []
+    best.reserveCapacity(keep)
+    for item in keyed {
+      if let cursor, !precedes(cursor.key, cursor.id, item.key, item.id) { continue }
+      if best.count == keep {
+        guard let worst = best.last, precedes(item.key, item.id, worst.key, worst.id) else {
+          continue
+        }
+        best.removeLast()
+      }
+      var low = 0
+      var high = best.count
+      while low < high {
+        let middle = (low + high) / 2
+        if precedes(best[middle].key, best[middle].id, item.key, item.id) {
+          low = middle + 1
+        } else {
+          high = middle
+        }
+      }
+      best.insert(item, at: low)
     }
-    keyed.sort { precedes($0.key, $0.id, $1.key, $1.id) }
-    let page = Array(keyed.prefix(limit))
-    guard keyed.count > limit, let last = page.last else { return (page.map(\.id), nil) }
+    return finish(best, limit: limit)
+  }
+
+  /// One page of `ordered`, already in this order (the model's `newest` and `discussed`
+  /// lists): a walk that stops after `limit + 1` items past the cursor.
+  func page<S: Sequence<(key: Double, id: Int64)>>(
+    ordered: S, after cursor: Cursor?, limit: Int
+  ) -> (ids: [Int64], next: String?) {
+    var taken: [(key: Double, id: Int64)] = []
+    for item in ordered {
+      if let cursor, !precedes(cursor.key, cursor.id, item.key, item.id) { continue }
+      taken.append(item)
+      if taken.count > limit { break }
+    }
+    return finish(taken, limit: limit)
+  }
+
+  /// The page of `sorted` (at most `limit + 1`, in order) and its next cursor.
+  private func finish(_ sorted: [(key: Double, id: Int64)], limit: Int)
+    -> (ids: [Int64], next: String?)
+  {
+    let page = Array(sorted.prefix(limit))
+    guard sorted.count > limit, let last = page.last else { return (page.map(\.id), nil) }
     return (page.map(\.id), Cursor(order: order.rawValue, at: at, key: last.key, id: last.id).text)
   }
+
+  /// Whether this order depends on votes (so a page needs every candidate's count).
+  var needsVotes: Bool { order != .newest && order != .discussed }
 }

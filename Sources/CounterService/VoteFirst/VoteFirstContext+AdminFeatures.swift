@@ -20,6 +20,9 @@ extension VoteFirstContext {
         throw VoteFirstFailure.validation(problem)
       }
     }
+    if incoming == nil, let view, let model = try await view.model(call.project) {
+      return Answer(status: 200, body: model.settingsBody)
+    }
     let settings = try await boards.write { tables in
       var project = try BoardProject.ensure(tables, call.project, now: call.now)
       guard let incoming else { return project.settings }

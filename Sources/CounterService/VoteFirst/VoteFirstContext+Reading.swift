@@ -7,6 +7,12 @@ extension VoteFirstContext {
   /// `GET …/board[?board=SLUG]`.
   func board(_ call: Call) async throws -> Answer {
     let slug = call.request.query(VoteFirstContract.Query.board) ?? Board.roadmapSlug
+    if let view {
+      guard let body = try await model(call.project, view).boardBodies[slug] else {
+        throw VoteFirstFailure.notFound(Code.boardNotFound, "public board \(slug)", call.project)
+      }
+      return Answer(status: 200, body: body)
+    }
     let snapshot = try await boards.read { tables in
       guard let project = try BoardProject.load(tables, call.project) else {
         throw VoteFirstFailure.projectNotFound(call.project)
@@ -53,6 +59,13 @@ extension VoteFirstContext {
     let search = request.query(Query.search).flatMap { $0.isEmpty ? nil : $0.lowercased() }
     let voter = try call.voter()
     let listing = FeatureListing(order: order, at: cursor?.at ?? call.now)
+    if let view {
+      let filter = BoardFeatureFilter(
+        board: boardSlug, stage: stage.map(Int64.init), tag: tag.map(Int64.init), search: search)
+      return try await features(
+        call, model(call.project, view), filter, listing, after: cursor, limit: limit,
+        voter: voter)
+    }
     let page = try await boards.read { tables in
       guard let project = try BoardProject.load(tables, call.project) else {
         throw VoteFirstFailure.projectNotFound(call.project)
@@ -93,6 +106,18 @@ extension VoteFirstContext {
   func feature(_ call: Call) async throws -> Answer {
     let id = try call.id()
     let voter = try call.voter()
+    if let view {
+      guard let item = try await model(call.project, view).visibleItem(Int64(id)) else {
+        throw VoteFirstFailure.notFound(Code.featureNotFound, "feature \(id)", call.project)
+      }
+      let votes = try await store.values(namespace: call.project, keys: [item.row.counterKey])
+      let voted = try await self.voted([item], call.project, voter)
+      return Answer(
+        status: 200,
+        body: Data(
+          try item.json.bytes(
+            votes: votes[item.row.counterKey] ?? 0, voted: voted.contains(item.row.id))))
+    }
     let feature = try await boards.read { tables in
       let (project, row) = try Self.visibleFeature(tables, call.project, id)
       return try BoardJSON.feature(
@@ -106,6 +131,9 @@ extension VoteFirstContext {
 
   /// `GET …/releases`: newest first.
   func releases(_ call: Call) async throws -> Answer {
+    if let view {
+      return Answer(status: 200, body: try await model(call.project, view).releasesBody)
+    }
     let list = try await boards.read { tables in
       guard try tables.project(call.project) != nil else {
         throw VoteFirstFailure.projectNotFound(call.project)
@@ -118,6 +146,12 @@ extension VoteFirstContext {
   /// `GET …/releases/:id`.
   func release(_ call: Call) async throws -> Answer {
     let id = try call.id()
+    if let view {
+      guard let body = try await model(call.project, view).releaseBodies[id] else {
+        throw VoteFirstFailure.notFound(Code.releaseNotFound, "release \(id)", call.project)
+      }
+      return Answer(status: 200, body: body)
+    }
     let release = try await boards.read { tables in
       guard try tables.project(call.project) != nil else {
         throw VoteFirstFailure.projectNotFound(call.project)

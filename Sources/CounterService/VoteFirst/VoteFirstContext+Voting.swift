@@ -12,27 +12,21 @@ extension VoteFirstContext {
       throw VoteFirstFailure(
         400, Code.missingVoter, "a vote needs a voter id in the X-Voter-ID header")
     }
-    let key = try await boards.read { tables in
-      let (project, row) = try Self.visibleFeature(tables, call.project, id)
-      let content = try BoardJSON.decode(FeatureContent.self, row.doc)
-      let stage = content.stage.flatMap(project.stage)
-      if !project.settings.votingEnabled {
-        throw VoteFirstFailure(
-          403, Code.votingDisabledProject, "voting is off for project \(call.project)")
+    let key: String
+    if let view {
+      let model = try await model(call.project, view)
+      guard let item = model.visibleItem(Int64(id)) else {
+        throw VoteFirstFailure.notFound(Code.featureNotFound, "feature \(id)", call.project)
       }
-      if project.board(content.board)?.votingEnabled == false {
-        throw VoteFirstFailure(
-          403, Code.votingDisabledBoard, "voting is off for board \(content.board)")
+      try Self.checkVoting(model.project, item.content, id: id)
+      key = item.row.counterKey
+    } else {
+      key = try await boards.read { tables in
+        let (project, row) = try Self.visibleFeature(tables, call.project, id)
+        try Self.checkVoting(
+          project, try BoardJSON.decode(FeatureContent.self, row.doc), id: id)
+        return row.counterKey
       }
-      if stage?.votingEnabled == false {
-        throw VoteFirstFailure(
-          403, Code.votingDisabledStage, "voting is off for stage \(stage?.name ?? "")")
-      }
-      if content.isFinished ?? stage?.isFinished ?? false {
-        throw VoteFirstFailure(
-          403, Code.votingDisabledStage, "feature \(id) is finished: voting is closed")
-      }
-      return row.counterKey
     }
     let result = try await store.apply(
       CounterMutation(
@@ -47,6 +41,28 @@ extension VoteFirstContext {
     default: voted = false
     }
     return try .json(VoteState(votes: Int(result.record?.value ?? 0), voted: voted))
+  }
+
+  /// Refuses a vote where voting is off: for the project, the feature's board or stage, or
+  /// the feature (finished).
+  static func checkVoting(_ project: BoardProject, _ content: FeatureContent, id: Int) throws {
+    let stage = content.stage.flatMap(project.stage)
+    if !project.settings.votingEnabled {
+      throw VoteFirstFailure(
+        403, Code.votingDisabledProject, "voting is off for project \(project.id)")
+    }
+    if project.board(content.board)?.votingEnabled == false {
+      throw VoteFirstFailure(
+        403, Code.votingDisabledBoard, "voting is off for board \(content.board)")
+    }
+    if stage?.votingEnabled == false {
+      throw VoteFirstFailure(
+        403, Code.votingDisabledStage, "voting is off for stage \(stage?.name ?? "")")
+    }
+    if content.isFinished ?? stage?.isFinished ?? false {
+      throw VoteFirstFailure(
+        403, Code.votingDisabledStage, "feature \(id) is finished: voting is closed")
+    }
   }
 
   /// `POST …/suggestions`: 202, visible to nobody until approved.

@@ -13,6 +13,21 @@ struct VoteFirstContext: Sendable {
   let configuration: CounterServiceConfiguration
   let limiter: RateLimiter
   let metrics: ServiceMetrics
+  /// The boards in memory, when the store sees every write (SQLite); nil over PostgreSQL,
+  /// where every read goes to the database (see ``BoardView``).
+  let view: BoardView?
+
+  init(
+    store: any VoteStore, boards: any BoardStore, configuration: CounterServiceConfiguration,
+    limiter: RateLimiter, metrics: ServiceMetrics
+  ) {
+    self.store = store
+    self.boards = boards
+    self.configuration = configuration
+    self.limiter = limiter
+    self.metrics = metrics
+    self.view = boards.seesEveryWrite ? BoardView(boards: boards) : nil
+  }
 
   /// One answer before the common headers are added.
   struct Answer: Sendable {

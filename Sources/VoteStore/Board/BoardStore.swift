@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where boards live: beside the counters, on the same database.
 ///
 /// ``read(_:)`` runs its body on one consistent snapshot; ``write(_:)`` runs it in one
@@ -14,6 +16,56 @@ public protocol BoardStore: Sendable {
 
   /// Finishes queued work and closes the store's connections.
   func close() async
+
+  /// Whether every write to these boards goes through this object, so that a view kept in
+  /// memory and made current by its write notices is never stale: true for SQLite beside a
+  /// vote store with its memory cache (the only writer of its file, as `serve` opens it),
+  /// false for PostgreSQL (other instances write too).
+  var seesEveryWrite: Bool { get }
+
+  /// Adds `observer`, awaited after every write that touched a project's published board or
+  /// set counters (see ``BoardWriteNotice``), after the commit and before ``write(_:)``
+  /// returns; also after a write whose outcome is unknown. A write whose body threw its own
+  /// error (rolled back, nothing kept) is not told.
+  func addWriteObserver(_ observer: @escaping @Sendable (BoardWriteNotice) async -> Void)
+}
+
+extension BoardStore {
+  /// False: a store that does not say otherwise may be written by others.
+  public var seesEveryWrite: Bool { false }
+
+  /// Does nothing: a store that does not say otherwise tells no observer.
+  public func addWriteObserver(_ observer: @escaping @Sendable (BoardWriteNotice) async -> Void) {
+  }
+}
+
+/// The write observers of one store.
+final class BoardWriteObservers: @unchecked Sendable {
+  typealias Observer = @Sendable (BoardWriteNotice) async -> Void
+  private let lock = NSLock()
+  private var observers: [Observer] = []
+
+  /// Adds one.
+  func add(_ observer: @escaping Observer) {
+    lock.withLock { observers.append(observer) }
+  }
+
+  /// Tells every observer what `log` noted for a write that ended with `result`: committed,
+  /// or of unknown outcome when the store failed; nothing when the body threw its own error
+  /// (then it was rolled back).
+  func tell<T>(_ log: BoardWriteLog, after result: Result<T, VoteStoreError>, _ box: BodyErrorBox)
+    async
+  {
+    let committed: Bool
+    switch result {
+    case .success: committed = true
+    case .failure:
+      guard box.error == nil else { return }
+      committed = false
+    }
+    guard let notice = log.notice(committed: committed) else { return }
+    for observer in lock.withLock({ observers }) { await observer(notice) }
+  }
 }
 
 /// Carries a body's own error out of a database job, which may only throw store errors.

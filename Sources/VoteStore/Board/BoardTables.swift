@@ -8,6 +8,12 @@ public struct BoardTables {
   let db: any BoardSQL
   /// The store's voter key: voter ids are kept as its hashes.
   let voterKey: VoterKey
+  /// Where a write notes what it touched, for the store's write observers; nil in reads.
+  var log: BoardWriteLog? = nil
+
+  /// Notes that `project`'s published board changes (a suggestion or id sequence alone is
+  /// not noted: nothing kept in memory reads them).
+  private func touched(_ project: String) { log?.touched(project) }
 
   // MARK: Projects
 
@@ -24,7 +30,8 @@ public struct BoardTables {
   /// Creates the project; false (nothing changed) when it exists.
   @discardableResult
   public func createProject(_ row: BoardProjectRow) throws(VoteStoreError) -> Bool {
-    try db.run(
+    touched(row.project)
+    return try db.run(
       """
       INSERT INTO vf_projects (project, settings, created_ms) VALUES (?1, ?2, ?3)
       ON CONFLICT (project) DO NOTHING
@@ -33,6 +40,7 @@ public struct BoardTables {
 
   /// Replaces the project's settings document.
   public func updateSettings(_ project: String, _ settings: String) throws(VoteStoreError) {
+    touched(project)
     try db.run(
       "UPDATE vf_projects SET settings = ?2 WHERE project = ?1", [.text(project), .text(settings)])
   }
@@ -152,6 +160,7 @@ public struct BoardTables {
 
   /// Stores the object (insert or replace by project and id).
   public func put(_ kind: BoardItemKind, _ row: BoardItemRow) throws(VoteStoreError) {
+    if kind != .suggestion { touched(row.project) }
     try db.run(
       """
       INSERT INTO \(kind.table) (project, id, key, sort, doc) VALUES (?1, ?2, ?3, ?4, ?5)
@@ -166,7 +175,8 @@ public struct BoardTables {
   public func delete(_ kind: BoardItemKind, _ project: String, id: Int64) throws(VoteStoreError)
     -> Bool
   {
-    try db.run(
+    if kind != .suggestion { touched(project) }
+    return try db.run(
       "DELETE FROM \(kind.table) WHERE project = ?1 AND id = ?2", [.text(project), .integer(id)])
       == 1
   }
@@ -247,6 +257,7 @@ public struct BoardTables {
 
   /// Stores the feature (insert or replace by project and id).
   public func put(_ row: BoardFeatureRow) throws(VoteStoreError) {
+    touched(row.project)
     try db.run(
       """
       INSERT INTO vf_features (\(Self.featureColumns))
@@ -267,7 +278,8 @@ public struct BoardTables {
   /// Deletes the feature; false when there was none.
   @discardableResult
   public func deleteFeature(_ project: String, id: Int64) throws(VoteStoreError) -> Bool {
-    try db.run(
+    touched(project)
+    return try db.run(
       "DELETE FROM vf_features WHERE project = ?1 AND id = ?2", [.text(project), .integer(id)])
       == 1
   }
@@ -333,6 +345,7 @@ public struct BoardTables {
       throw VoteStoreError(
         .outOfRange, "\(count) anonymous votes lie outside 0…\(CounterLimits.maximum)")
     }
+    log?.touched(namespace: namespace, key: key)
     let row = try db.first(
       """
       INSERT INTO counters (namespace, key, value, anonymous, enable_reset, lower, upper,

@@ -6,6 +6,7 @@
 public final class PostgresBoardStore: BoardStore {
   private let pool: ConnectionPool<PostgresConnection>
   private let voterKey: VoterKey
+  private let observers = BoardWriteObservers()
 
   /// Connects `poolSize` connections and applies the store's schema migrations (the board
   /// tables are one of them), as the vote store does.
@@ -47,12 +48,20 @@ public final class PostgresBoardStore: BoardStore {
   public func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
     let box = BodyErrorBox()
     let key = voterKey
+    let log = BoardWriteLog()
     let result = await pool.runCatching { db throws(VoteStoreError) in
       try db.transaction { () throws(VoteStoreError) in
-        try box.run { try body(BoardTables(db: db, voterKey: key)) }
+        try box.run { try body(BoardTables(db: db, voterKey: key, log: log)) }
       }
     }
+    await observers.tell(log, after: result, box)
     return try box.unwrap(result)
+  }
+
+  /// Adds an observer of this object's own writes (other instances' writes are not seen:
+  /// ``seesEveryWrite`` is false).
+  public func addWriteObserver(_ observer: @escaping @Sendable (BoardWriteNotice) async -> Void) {
+    observers.add(observer)
   }
 
   /// Finishes queued calls and closes every connection.

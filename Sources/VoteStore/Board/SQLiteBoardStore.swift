@@ -9,6 +9,7 @@ public final class SQLiteBoardStore: BoardStore {
   private let writer: SQLiteWriter
   private let readers: ConnectionPool<SQLiteConnection>
   private let voterKey: VoterKey
+  private let observers = BoardWriteObservers()
   /// Without a memory cache of counts: the shared serve lock, taken at the first write.
   private let writeLock: WriteLockOnce?
   /// Whether ``writeLock`` is this store's own (not the vote store's it shares).
@@ -45,6 +46,7 @@ public final class SQLiteBoardStore: BoardStore {
     writeLock: WriteLockOnce?, ownsWriteLock: Bool
   ) throws(VoteStoreError) {
     self.path = path
+    self.seesEveryWrite = cache != nil
     self.writeLock = writeLock
     self.ownsWriteLock = ownsWriteLock
     let timeout = Int32(clamping: options.busyTimeoutMilliseconds)
@@ -95,10 +97,22 @@ public final class SQLiteBoardStore: BoardStore {
     try writeLock?.ensure()
     let box = BodyErrorBox()
     let key = voterKey
+    let log = BoardWriteLog()
     let result = await writer.writeCatching { db throws(VoteStoreError) in
-      try box.run { try body(BoardTables(db: db, voterKey: key)) }
+      try box.run { try body(BoardTables(db: db, voterKey: key, log: log)) }
     }
+    await observers.tell(log, after: result, box)
     return try box.unwrap(result)
+  }
+
+  /// True when the store shares a vote store that keeps counts in memory (what `serve`
+  /// opens): that store holds its database exclusively, so every board write to it goes
+  /// through this object. False otherwise: other processes may write the file too.
+  public let seesEveryWrite: Bool
+
+  /// Adds an observer of this store's writes.
+  public func addWriteObserver(_ observer: @escaping @Sendable (BoardWriteNotice) async -> Void) {
+    observers.add(observer)
   }
 
   /// Commits queued writes and closes every connection.

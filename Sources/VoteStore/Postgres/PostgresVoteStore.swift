@@ -185,6 +185,13 @@ public final class PostgresVoteStore: VoteStore {
   public func close() async {
     await pool.close()
   }
+
+  /// One page of a namespace's counters by key (see VoteStore+Paging.swift).
+  public func counters(namespace: String, after: String, limit: Int) async throws(VoteStoreError)
+    -> [CounterRecord]
+  {
+    try await read { table throws(VoteStoreError) in try table.page(namespace, after, limit) }
+  }
 }
 
 /// A `set` result in a form that can cross from a pool thread.

@@ -512,6 +512,15 @@ public final class SQLiteVoteStore: VoteStore {
     defer { try? db.statement("COMMIT").run() }
     return try body()
   }
+
+  /// One page of a namespace's counters by key (see VoteStore+Paging.swift).
+  public func counters(namespace: String, after: String, limit: Int) async throws(VoteStoreError)
+    -> [CounterRecord]
+  {
+    try await readers.run { db throws(VoteStoreError) in
+      try SQLiteCounterTable(db: db).page(namespace, after, limit)
+    }
+  }
 }
 
 /// Rows read for the cache, in a form that can cross from a reader thread.

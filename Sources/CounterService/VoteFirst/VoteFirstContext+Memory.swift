@@ -1,0 +1,119 @@
+import Foundation
+import VoteFirstAPI
+import VoteStore
+
+/// The readers' calls answered from the ``BoardView`` (SQLite): the board from memory, the
+/// vote counts from the vote store at read time, the asker's own votes from the database.
+extension VoteFirstContext {
+  /// The project's model, or a 404 when it does not exist.
+  func model(_ project: String, _ view: BoardView) async throws -> BoardModel {
+    guard let model = try await view.model(project) else {
+      throw VoteFirstFailure.projectNotFound(project)
+    }
+    return model
+  }
+
+  /// `GET …/features` from the model: filtered in memory; ordered by a list made once
+  /// (`newest`, `discussed`) or by a pass that keeps the best `limit + 1` (`top`,
+  /// `trending`, which need every candidate's count).
+  func features(
+    _ call: Call, _ model: BoardModel, _ filter: BoardFeatureFilter, _ listing: FeatureListing,
+    after cursor: FeatureListing.Cursor?, limit: Int, voter: String?
+  ) async throws -> Answer {
+    if let slug = filter.board {
+      guard model.project.board(slug)?.isPublic == true else {
+        throw VoteFirstFailure.notFound(Code.boardNotFound, "public board \(slug)", call.project)
+      }
+    }
+    // Filters and sort keys read the model's facts, by index: no shared string is retained
+    // per feature (concurrent requests would contend for its reference count).
+    let board = filter.board.map { model.boardSlugs[$0] ?? -1 }
+    func matches(_ index: Int) -> Bool {
+      let facts = model.facts[index]
+      guard facts.isVisible else { return false }
+      if let board, facts.board != board { return false }
+      if let stage = filter.stage {
+        if facts.stage != stage { return false }
+      } else if facts.isArchived {
+        return false
+      }
+      if let tag = filter.tag, !model.items[index].row.tags.contains(tag) { return false }
+      if let search = filter.search, !Self.contains(model.items[index].row.search, search) {
+        return false
+      }
+      return true
+    }
+    let page: (ids: [Int64], next: String?)
+    var votes: [String: Int64]
+    if listing.needsVotes {
+      let candidates = model.facts.indices.filter(matches)
+      let keys =
+        candidates.count == model.counterKeys.count
+        ? model.counterKeys : candidates.map { model.counterKeys[$0] }
+      votes = try await store.values(namespace: call.project, keys: keys)
+      page = listing.page(
+        candidates.lazy.map { index in
+          let facts = model.facts[index]
+          return (
+            key: listing.key(
+              votes: votes[model.counterKeys[index]] ?? 0, createdAt: facts.createdAt,
+              comments: facts.comments),
+            id: facts.id
+          )
+        }, after: cursor, limit: limit)
+    } else {
+      let order = listing.order == .newest ? model.newest : model.discussed
+      let newest = listing.order == .newest
+      page = listing.page(
+        ordered: order.lazy.filter(matches).map { index in
+          let facts = model.facts[index]
+          return (
+            key: newest ? Double(facts.createdAt) : Double(facts.comments), id: facts.id
+          )
+        }, after: cursor, limit: limit)
+      votes = [:]
+    }
+    let items = page.ids.compactMap { model.index[$0].map { model.items[$0] } }
+    if !listing.needsVotes, !items.isEmpty {
+      votes = try await store.values(namespace: call.project, keys: items.map(\.row.counterKey))
+    }
+    let voted = try await self.voted(items, call.project, voter)
+    let bodies = try items.map { item in
+      try item.json.bytes(
+        votes: votes[item.row.counterKey] ?? 0, voted: voted.contains(item.row.id))
+    }
+    return Answer(status: 200, body: Data(try FeatureJSON.page(bodies, next: page.next)))
+  }
+
+  /// The ids of `items` on which `voter` holds a vote (none without a voter), read in one
+  /// snapshot.
+  func voted(_ items: [BoardModel.Item], _ project: String, _ voter: String?) async throws
+    -> Set<Int64>
+  {
+    guard let voter, !items.isEmpty else { return [] }
+    let keys = items.map { (id: $0.row.id, key: $0.row.counterKey) }
+    return try await boards.read { tables in
+      var voted: Set<Int64> = []
+      for item in keys where try tables.hasVoted(project, key: item.key, voter: voter) {
+        voted.insert(item.id)
+      }
+      return voted
+    }
+  }
+
+  /// Whether `text` holds `part`, byte for byte (as the database's `instr`).
+  static func contains(_ text: String, _ part: String) -> Bool {
+    let needle = Array(part.utf8)
+    guard let first = needle.first else { return true }
+    var text = text
+    return text.withUTF8 { hay in
+      guard hay.count >= needle.count else { return false }
+      for start in 0...(hay.count - needle.count) where hay[start] == first {
+        var index = 1
+        while index < needle.count, hay[start + index] == needle[index] { index += 1 }
+        if index == needle.count { return true }
+      }
+      return false
+    }
+  }
+}
