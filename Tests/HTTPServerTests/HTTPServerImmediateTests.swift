@@ -118,14 +118,16 @@ import Testing
   @Test func shutdownWaitsForADeferredAnswer() async throws {
     let (server, _) = try startServer()
     let port = server.port
-    async let body = offPool { () -> String in
+    // The request is on the wire (and the server has taken it) before the shutdown begins.
+    let client = try await offPool { () -> RawClient in
       let client = try RawClient(port: port)
-      try client.send("GET /later/300 HTTP/1.1\r\nHost: a\r\n\r\n")
-      return try client.readResponse()?.text ?? "no answer"
+      try client.send("GET /later/400 HTTP/1.1\r\nHost: a\r\n\r\n")
+      return client
     }
-    try await Task.sleep(for: .milliseconds(100))
-    await server.shutdown(gracePeriod: .seconds(5))
-    #expect(try await body == #"{"later":300}"#)
+    try await Task.sleep(for: .milliseconds(150))
+    async let body = offPool { try client.readResponse()?.text ?? "no answer" }
+    await server.shutdown(gracePeriod: .seconds(10))
+    #expect(try await body == #"{"later":400}"#)
   }
 
   @Test func routerOffersOnlyGetAndHeadToImmediateRoutes() {
