@@ -56,7 +56,7 @@ final class ServeLock: @unchecked Sendable {
     try take(databasePath, LOCK_SH) {
       "\(databasePath) is being served by a running 'roadmapctl serve', which keeps its counts "
         + "in memory and must be the database's only writer; this write was not made. Stop the "
-        + "server first, or write through its HTTP API (see docs/serving.md)."
+        + "server, write, and start it again (docs/serving.md, \"Backups and moves\")."
     }
   }
 
