@@ -161,13 +161,16 @@ public struct Router: Sendable {
 
   private static func match(_ segments: [Segment], _ parts: [String]) -> [String: String]? {
     guard segments.count == parts.count else { return nil }
-    var params: [String: String] = [:]
+    // Literals first, so a route that does not match allocates nothing.
     for (segment, part) in zip(segments, parts) {
-      switch segment {
-      case .literal(let l): if l != part { return nil }
-      case .parameter(let name): params[name] = part
-      }
+      if case .literal(let literal) = segment, literal != part { return nil }
+    }
+    var params: [String: String] = [:]
+    params.reserveCapacity(segments.count)
+    for (segment, part) in zip(segments, parts) {
+      if case .parameter(let name) = segment { params[name] = part }
     }
     return params
   }
+
 }
