@@ -7,27 +7,57 @@ extension CounterRoutes {
   /// keys 0, duplicates once, at most ``CounterServiceConfiguration/maxBatchKeys`` keys.
   /// Without `keys`: every counter of the namespace, paged (``allCounts(_:_:)``).
   func batchCounts(_ request: HTTPRequest) async throws -> Reply {
+    let namespace: String
+    let keys: [String]
+    switch batchKeys(request) {
+    case .failure(let reply): return reply
+    case .success((let ns, nil)): return try await allCounts(ns, request)
+    case .success((let ns, let asked?)): (namespace, keys) = (ns, asked)
+    }
+    let values = keys.isEmpty ? [:] : try await store.values(namespace: namespace, keys: keys)
+    return CounterRoutes.countsReply(keys, values)
+  }
+
+  /// ``batchCounts(_:)`` with `keys` answered from the store's memory; nil when memory does
+  /// not know every key, or without `keys` (the paged listing reads the database).
+  func batchCountsImmediate(_ request: HTTPRequest) -> Reply? {
+    switch batchKeys(request) {
+    case .failure(let reply): return reply
+    case .success((_, nil)): return nil
+    case .success((let namespace, let keys?)):
+      guard !keys.isEmpty else { return CounterRoutes.countsReply(keys, [:]) }
+      return store.cachedValues(namespace: namespace, keys: keys).map {
+        CounterRoutes.countsReply(keys, $0)
+      }
+    }
+  }
+
+  /// The namespace and the keys asked for (nil without `keys`), or the 400 answer.
+  private func batchKeys(_ request: HTTPRequest) -> Result<(String, [String]?), Reply> {
     let namespace = request.parameter("ns") ?? ""
     if let problem = NameRules.problem(namespace) {
-      return Dialect.countapi.error(400, problem)
+      return .failure(Dialect.countapi.error(400, problem))
     }
-    guard let list = request.query("keys") else {
-      return try await allCounts(namespace, request)
-    }
+    guard let list = request.query("keys") else { return .success((namespace, nil)) }
     var keys: [String] = []
     var seen: Set<String> = []
     for part in list.split(separator: ",", omittingEmptySubsequences: true) {
       let key = String(part)
       if let problem = NameRules.problem(key) {
-        return Dialect.countapi.error(400, problem)
+        return .failure(Dialect.countapi.error(400, problem))
       }
       if seen.insert(key).inserted { keys.append(key) }
       if keys.count > configuration.maxBatchKeys {
-        return Dialect.countapi.error(
-          400, "too many keys: at most \(configuration.maxBatchKeys) per request")
+        return .failure(
+          Dialect.countapi.error(
+            400, "too many keys: at most \(configuration.maxBatchKeys) per request"))
       }
     }
-    let values = keys.isEmpty ? [:] : try await store.values(namespace: namespace, keys: keys)
+    return .success((namespace, keys))
+  }
+
+  /// `{"counts":{…}}` for `keys` in order, a missing key 0.
+  private static func countsReply(_ keys: [String], _ values: [String: Int64]) -> Reply {
     var counts = JSONText()
     for key in keys { counts.int(key, values[key] ?? 0) }
     var json = JSONText()

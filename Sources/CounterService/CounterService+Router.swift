@@ -92,6 +92,7 @@ extension CounterService {
       addImmediate(pattern, .countapi) { $0.countapiInfoImmediate($1) }
     }
     addImmediate("/v1/:ns/:name", .counterapi) { $0.counterapiGetImmediate($1) }
+    addImmediate("/counts/:ns", .countapi) { $0.batchCountsImmediate($1) }
 
     // countapi.xyz: each keyed route with and without the namespace.
     // A HEAD on a writing route is answered as the /get of the same counter.

@@ -60,8 +60,9 @@ public final class CounterService: Sendable {
   }
 
   /// The immediate handler to give to an `HTTPServer` beside ``handler``: answers the
-  /// one-counter reads (`/get`, `/info`, `/v1/:ns/:name`) on the server's I/O thread when the
-  /// store knows the counter in memory (``VoteStore/cachedRecord(namespace:key:)``), and hands
+  /// counter reads (`/get`, `/info`, `/v1/:ns/:name`, `/counts/:ns?keys=`) on the server's I/O
+  /// thread when the store knows the counters in memory
+  /// (``VoteStore/cachedRecord(namespace:key:)``), and hands
   /// the votes (`/hit`, `/v1/:ns/:name/up` and `/down`) on such a counter straight to the
   /// store's writer (``VoteStore/submit(_:completion:)``), answering once they are durable;
   /// with the same headers, limits, metrics and log line as ``handler``. Nil for everything

@@ -15,6 +15,10 @@ public protocol VoteStore: Sendable {
   /// Never older than a write the store has acknowledged. A default returns nil.
   func cachedRecord(namespace: String, key: String) -> CachedCounter?
 
+  /// ``values(namespace:keys:)`` from the store's memory, without waiting: nil when the store
+  /// keeps no counts in memory or does not know every key. A default returns nil.
+  func cachedValues(namespace: String, keys: [String]) -> [String: Int64]?
+
   /// The values of `keys` in `namespace`; keys that do not exist are absent from the result.
   func values(namespace: String, keys: [String]) async throws(VoteStoreError) -> [String: Int64]
 
@@ -292,6 +296,9 @@ extension VoteStore {
   ///
   /// Never older than a write the store has acknowledged. The default knows nothing.
   public func cachedRecord(namespace: String, key: String) -> CachedCounter? { nil }
+
+  /// The values as the store's memory knows them; the default knows nothing.
+  public func cachedValues(namespace: String, keys: [String]) -> [String: Int64]? { nil }
 
   /// Hands a mutation to the store's writer without suspending; the default has no such path
   /// and returns false.

@@ -39,6 +39,8 @@ import VoteStore
     "/get/app.example/no", "/info/app.example/feature1", "/info/app.example/missing1",
     "/v1/app.example/feature1", "/v1/app.example/missing1",
     "/get/app.example/feature1?callback=cb", "/get/app.example/feature1?callback=1%3Cx",
+    "/counts/app.example?keys=feature1,missing1,feature1", "/counts/app.example?keys=",
+    "/counts/app.example?keys=no", "/counts/no?keys=feature1",
   ]
 
   @Test(arguments: reads)
@@ -68,6 +70,8 @@ import VoteStore
     #expect(await Self.offer(immediate, Self.request("/get/app.example/feature1")) == nil)
     #expect(await Self.offer(immediate, Self.request("/hit/app.example/feature1")) == nil)
     #expect(await Self.offer(immediate, Self.request("/stats")) == nil)
+    #expect(await Self.offer(immediate, Self.request("/counts/app.example?keys=feature1")) == nil)
+    #expect(await Self.offer(immediate, Self.request("/counts/app.example")) == nil)
     _ = await harness.call("/hit/app.example/feature1")
     // Written, so known: and never stale after the write's answer.
     #expect(

@@ -304,6 +304,12 @@ public final class SQLiteVoteStore: VoteStore {
     }
   }
 
+  /// The values of `keys` as memory knows them (missing keys absent), without waiting; nil
+  /// without a memory cache or when memory does not know every key.
+  public func cachedValues(namespace: String, keys: [String]) -> [String: Int64]? {
+    cache?.values(namespace: namespace, keys: keys)
+  }
+
   /// The values of `keys` in `namespace`, read from one snapshot; missing keys are absent.
   public func values(
     namespace: String, keys: [String]
