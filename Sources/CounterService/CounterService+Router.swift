@@ -270,8 +270,9 @@ extension CounterService {
       response = HTTPResponse(
         status: reply.status,
         headers: HTTPHeaders(
-          [(name: "Content-Type", value: contentType)]
-            + commonHeaders(xPath: xPath(request), origin: configuration.corsOrigin)),
+          commonHeaders(
+            xPath: xPath(request), origin: configuration.corsOrigin,
+            after: (name: "Content-Type", value: contentType))),
         body: Array(body.utf8))
     } else {
       response = HTTPResponse(status: reply.status, contentType: contentType, text: body)

@@ -137,15 +137,20 @@ public final class CounterService: Sendable {
     }
   }
 
-  /// The headers ``decorate(_:xPath:origin:)`` sets, in its order.
-  static func commonHeaders(xPath: String, origin: String) -> [(name: String, value: String)] {
-    [
-      ("Access-Control-Allow-Origin", origin),
-      ("Access-Control-Expose-Headers", "X-Path, Retry-After"),
-      ("X-Path", xPath),
-      ("Cache-Control", "no-store"),
-      ("X-Content-Type-Options", "nosniff"),
-    ]
+  /// The headers ``decorate(_:xPath:origin:)`` sets, in its order, after `first` when given
+  /// (one array, made once).
+  static func commonHeaders(
+    xPath: String, origin: String, after first: (name: String, value: String)? = nil
+  ) -> [(name: String, value: String)] {
+    var fields: [(name: String, value: String)] = []
+    fields.reserveCapacity(6)
+    if let first { fields.append(first) }
+    fields.append(("Access-Control-Allow-Origin", origin))
+    fields.append(("Access-Control-Expose-Headers", "X-Path, Retry-After"))
+    fields.append(("X-Path", xPath))
+    fields.append(("Cache-Control", "no-store"))
+    fields.append(("X-Content-Type-Options", "nosniff"))
+    return fields
   }
 
   /// Records metrics and the access log line for an answered request.
@@ -165,8 +170,11 @@ public final class CounterService: Sendable {
   ) {
     let now = RateLimiter.now()
     let seconds = now - start
-    metrics.recordRequest(route: route, status: response.status, seconds: seconds)
-    for line in metrics.dueLogLines(now: now) { configuration.log(line) }
+    for line in metrics.recordRequest(
+      route: route, status: response.status, seconds: seconds, now: now)
+    {
+      configuration.log(line)
+    }
     if configuration.accessLog {
       let client = clientAddress(request, trustProxy: configuration.trustProxy)
       let ms = (seconds * 1000 * 100).rounded() / 100

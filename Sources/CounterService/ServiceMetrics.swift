@@ -29,17 +29,22 @@ final class ServiceMetrics: Sendable {
     state = Locked(State(storeErrorLog: LogThrottle(interval: logInterval)))
   }
 
-  /// Records one answered request.
-  func recordRequest(route: String, status: Int, seconds: Double) {
+  /// Records one answered request; returns the throttled store error summary lines due at
+  /// `now`, under the same lock (every answer is when a due summary gets logged).
+  @discardableResult
+  func recordRequest(
+    route: String, status: Int, seconds: Double, now: Double = RateLimiter.now()
+  ) -> [String] {
     let bucket =
       ServiceMetrics.latencyBuckets.firstIndex { seconds <= $0 }
       ?? ServiceMetrics.latencyBuckets.count
-    state.withLock { s in
+    return state.withLock { s in
       s.requests[RouteStatus(route: route, status: status), default: 0] += 1
       s.totalRequests += 1
       s.latencyCounts[bucket] += 1
       s.latencySum += seconds
       if status == 429 { s.rateLimited += 1 }
+      return s.storeErrorLog.tick(now: now)
     }
   }
 
@@ -55,11 +60,6 @@ final class ServiceMetrics: Sendable {
       if lines.isEmpty { s.storeErrorLinesSuppressed += 1 }
       return lines
     }
-  }
-
-  /// The throttled store error summary when one is due at `now` (called on every answer).
-  func dueLogLines(now: Double = RateLimiter.now()) -> [String] {
-    state.withLock { $0.storeErrorLog.tick(now: now) }
   }
 
   /// Requests answered since start.
