@@ -24,21 +24,21 @@ enum ImmediatePlan: Sendable {
 extension CounterRoutes {
   /// `/hit/:ns/:key`, as ``countapiHit(_:)`` answers it.
   func countapiHitPlan(_ request: HTTPRequest) -> ImmediatePlan? {
-    votePlan(request, .countapi, delta: 1) { _, result in
+    votePlan(request, .countapi, delta: 1) { result in
       CounterRoutes.value(result.record?.value ?? 0)
     }
   }
 
   /// `/v1/:ns/:name/up` and `/down`, as ``counterapiStep(_:up:)`` answers them.
   func counterapiStepPlan(_ request: HTTPRequest, up: Bool) -> ImmediatePlan? {
-    votePlan(request, .counterapi, delta: up ? 1 : -1) { _, result in
+    votePlan(request, .counterapi, delta: up ? 1 : -1) { result in
       result.record.map { .json(CounterRoutes.row($0)) } ?? CounterRoutes.notFound
     }
   }
 
   private func votePlan(
     _ request: HTTPRequest, _ dialect: Dialect, delta: Int64,
-    answer: @escaping @Sendable (CounterRoutes, MutationResult) -> Reply
+    answer: @escaping @Sendable (MutationResult) -> Reply
   ) -> ImmediatePlan? {
     var fail: Reply?
     guard let (namespace, key) = names(request, dialect).unwrap(into: &fail),
@@ -51,7 +51,6 @@ extension CounterRoutes {
       return .reply(refusal.reply(in: dialect))
     }
     let metrics = self.metrics
-    let routes = self
     return .write(
       ImmediateWrite(
         mutation: CounterMutation(
@@ -59,7 +58,7 @@ extension CounterRoutes {
           createIfMissing: delta > 0 ? voteCreation(namespace, key) : nil),
         answer: { result in
           if result.outcome == .applied { metrics.recordVoteApplied() }
-          return answer(routes, result)
+          return answer(result)
         }))
   }
 }

@@ -202,7 +202,7 @@ extension CounterService {
     case (nil, .write(let planned)):
       write = planned
     }
-    @Sendable func respond(_ result: Result<MutationResult, any Error>) {
+    routes.store.submit(write.mutation) { result in
       let reply: Reply
       switch result {
       case .success(let outcome): reply = write.answer(outcome)
@@ -210,19 +210,6 @@ extension CounterService {
       }
       responder.respond(
         complete(request, reply, callback: callback, route: route, start: start, routes: routes))
-    }
-    let handedOver = routes.store.submit(write.mutation) { result in
-      respond(result.mapError { $0 })
-    }
-    if !handedOver {
-      // A store without a direct path to its writer: the ordinary write, already admitted.
-      Task {
-        do {
-          respond(.success(try await routes.store.apply(write.mutation)))
-        } catch {
-          respond(.failure(error))
-        }
-      }
     }
     return .deferred
   }

@@ -30,12 +30,11 @@ public protocol VoteStore: Sendable {
 
   /// ``apply(_:)`` without suspending, for a server's I/O thread: hands the mutation to the
   /// store's writer and calls `completion` on a store thread once it is durable (or failed).
-  /// Returns false, and calls nothing, when the store has no such path (then use
-  /// ``apply(_:)``). A default returns false.
+  /// A default runs ``apply(_:)`` in a task.
   func submit(
     _ mutation: CounterMutation,
     completion: @escaping @Sendable (Result<MutationResult, VoteStoreError>) -> Void
-  ) -> Bool
+  )
 
   /// Sets a counter to `value` (clamped at zero). With `createIfMissing` a missing counter is
   /// created with `defaults`; otherwise nil is returned for a missing counter.
@@ -300,10 +299,18 @@ extension VoteStore {
   /// The values as the store's memory knows them; the default knows nothing.
   public func cachedValues(namespace: String, keys: [String]) -> [String: Int64]? { nil }
 
-  /// Hands a mutation to the store's writer without suspending; the default has no such path
-  /// and returns false.
+  /// Applies a mutation without suspending the caller: the default runs ``apply(_:)`` in a
+  /// task and calls `completion` with its result.
   public func submit(
     _ mutation: CounterMutation,
     completion: @escaping @Sendable (Result<MutationResult, VoteStoreError>) -> Void
-  ) -> Bool { false }
+  ) {
+    Task {
+      do throws(VoteStoreError) {
+        completion(.success(try await apply(mutation)))
+      } catch {
+        completion(.failure(error))
+      }
+    }
+  }
 }

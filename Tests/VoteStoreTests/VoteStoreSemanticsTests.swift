@@ -398,4 +398,37 @@ import VoteStore
       await reopened.close()
     }
   }
+
+  /// `submit` (the writer's own path on SQLite, the default task on PostgreSQL) applies as
+  /// `apply` does and reports the result, an error included.
+  @Test(arguments: StoreKind.allCases)
+  func submitAppliesAndReportsLikeApply(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      func submitted(_ mutation: CounterMutation) async -> Result<MutationResult, VoteStoreError> {
+        await withCheckedContinuation { continuation in
+          store.submit(mutation) { continuation.resume(returning: $0) }
+        }
+      }
+      let creation = CounterCreation(namespace: Self.ns, key: "submitted")
+      let first = try await submitted(
+        CounterMutation(
+          namespace: Self.ns, key: "submitted", delta: 1, voter: "v1", createIfMissing: creation)
+      ).get()
+      #expect(first.outcome == .applied && first.created && first.record?.value == 1)
+      let again = try await submitted(
+        CounterMutation(namespace: Self.ns, key: "submitted", delta: 1, voter: "v1")
+      ).get()
+      #expect(again.outcome == .alreadyVoted && again.record?.value == 1)
+      #expect(try await store.record(namespace: Self.ns, key: "submitted")?.value == 1)
+      await store.close()
+      guard
+        case .failure(let error) = await submitted(
+          CounterMutation(namespace: Self.ns, key: "submitted", delta: 1))
+      else {
+        Issue.record("a closed store accepted a write")
+        return
+      }
+      #expect(error.kind == .closed)
+    }
+  }
 }

@@ -14,7 +14,6 @@ final class SQLiteCounterChanges: @unchecked Sendable {
   let cache: CounterCache
   private var changed: Set<Int64> = []
   private var overflowed = false
-  private var publishing = false
 
   /// Creates a tracker that publishes to `cache`.
   init(cache: CounterCache) {
@@ -47,7 +46,6 @@ final class SQLiteCounterChanges: @unchecked Sendable {
   /// other writer publishes.
   func willCommit() {
     cache.beginPublishing()
-    publishing = true
   }
 
   /// Called after a successful `COMMIT`: re-reads the changed rows and publishes them.
@@ -75,9 +73,6 @@ final class SQLiteCounterChanges: @unchecked Sendable {
   private func finish() {
     changed.removeAll(keepingCapacity: true)
     overflowed = false
-    if publishing {
-      publishing = false
-      cache.endPublishing()
-    }
+    cache.endPublishing()
   }
 }

@@ -361,18 +361,18 @@ public final class SQLiteVoteStore: VoteStore {
   }
 
   /// ``apply(_:)`` without suspending: the mutation joins the writer's next group commit and
-  /// `completion` runs on the writer thread once it is durable (or failed). Always true.
+  /// `completion` runs on the writer thread once it is durable (or failed).
   public func submit(
     _ mutation: CounterMutation,
     completion: @escaping @Sendable (Result<MutationResult, VoteStoreError>) -> Void
-  ) -> Bool {
+  ) {
     var mutation = mutation
     do throws(VoteStoreError) {
       if let creation = mutation.createIfMissing { try CounterLimits.check(creation) }
       try writeLock?.ensure()
     } catch {
       completion(.failure(error))
-      return true
+      return
     }
     mutation.voter = mutation.voter.map(voterKey.hash)
     let (health, checkpointer) = (self.health, self.checkpointer)
@@ -389,7 +389,6 @@ public final class SQLiteVoteStore: VoteStore {
         }
         completion(result)
       })
-    return true
   }
 
   /// Sets a counter (clamped at zero); `old` is its value before, or its creation value when
