@@ -391,6 +391,78 @@ public final class SQLiteVoteStore: VoteStore {
       })
   }
 
+  /// ``submit(_:completion:)`` for many mutations in one hand-over to the writer: each runs in
+  /// its own savepoint of the next group commit (a failing one is undone and answered
+  /// alone), and `completion` runs once on the writer thread with every result, in order,
+  /// once all are durable (or failed).
+  public func submitBatch(
+    _ mutations: [CounterMutation],
+    completion: @escaping @Sendable ([Result<MutationResult, VoteStoreError>]) -> Void
+  ) {
+    guard !mutations.isEmpty else { return completion([]) }
+    do throws(VoteStoreError) {
+      try writeLock?.ensure()
+    } catch {
+      return completion(Array(repeating: .failure(error), count: mutations.count))
+    }
+    // Refused before the writer: a creation past the limits.
+    var refused: [(Int, VoteStoreError)] = []
+    var accepted: [CounterMutation] = []
+    accepted.reserveCapacity(mutations.count)
+    for (index, mutation) in mutations.enumerated() {
+      var mutation = mutation
+      if let creation = mutation.createIfMissing {
+        do throws(VoteStoreError) {
+          try CounterLimits.check(creation)
+        } catch {
+          refused.append((index, error))
+          continue
+        }
+      }
+      mutation.voter = mutation.voter.map(voterKey.hash)
+      accepted.append(mutation)
+    }
+    guard !accepted.isEmpty else {
+      return completion(refused.map { .failure($0.1) })
+    }
+    let (health, checkpointer) = (self.health, self.checkpointer)
+    writer.submitBatch(
+      count: accepted.count,
+      { [accepted] db, index throws(VoteStoreError) in
+        try SQLiteCounterTable(db: db).apply(accepted[index], now: currentMilliseconds())
+      },
+      completion: { [refused] results in
+        var failure: VoteStoreError?
+        var succeeded = false
+        for result in results {
+          switch result {
+          case .success: succeeded = true
+          case .failure(let error): failure = error
+          }
+        }
+        if succeeded { health.record(nil) }
+        if let failure {
+          health.record(failure)
+          if failure.kind == .full { checkpointer.requestTruncate() }
+        }
+        guard !refused.isEmpty else { return completion(results) }
+        var all: [Result<MutationResult, VoteStoreError>] = []
+        all.reserveCapacity(results.count + refused.count)
+        var next = results.makeIterator()
+        var refusals = refused.makeIterator()
+        var refusal = refusals.next()
+        for index in 0..<(results.count + refused.count) {
+          if let (at, error) = refusal, at == index {
+            all.append(.failure(error))
+            refusal = refusals.next()
+          } else if let result = next.next() {
+            all.append(result)
+          }
+        }
+        completion(all)
+      })
+  }
+
   /// Sets a counter (clamped at zero); `old` is its value before, or its creation value when
   /// this call created it. Nil for a missing counter without `createIfMissing`.
   public func set(
