@@ -110,7 +110,15 @@ public struct HTTPRequest: Sendable {
   /// The peer's address as text (`127.0.0.1`, `::1`), or empty when there is no socket.
   public var remoteAddress: String
   /// Path parameters filled in by the ``Router`` (`:ns` → `"ns"`).
-  public var pathParameters: [String: String]
+  ///
+  /// Kept as a short list (a route has a few parameters), so that matching a route neither
+  /// hashes nor allocates a dictionary; a name set twice keeps its last value.
+  public var pathParameters: [String: String] {
+    get { Dictionary(parameterList, uniquingKeysWith: { _, last in last }) }
+    set { parameterList = newValue.map { (name: $0.key, value: $0.value) } }
+  }
+  /// The path parameters in route order (what ``pathParameters`` shows).
+  var parameterList: [(name: String, value: String)]
 
   /// Creates a request. `path` and `queryItems` are derived from `target` when not given.
   public init(
@@ -123,7 +131,7 @@ public struct HTTPRequest: Sendable {
     self.headers = headers
     self.body = body
     self.remoteAddress = remoteAddress
-    self.pathParameters = [:]
+    self.parameterList = []
     let (path, query) = URLComponentsDecoder.split(target)
     self.path = path
     self.queryItems = query
@@ -135,7 +143,9 @@ public struct HTTPRequest: Sendable {
   }
 
   /// The value of the path parameter `name` set by the router, or nil.
-  public func parameter(_ name: String) -> String? { pathParameters[name] }
+  public func parameter(_ name: String) -> String? {
+    parameterList.last { $0.name == name }?.value
+  }
 }
 
 /// Splits a request target into a decoded path and decoded query items.

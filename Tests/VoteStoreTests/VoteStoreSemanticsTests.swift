@@ -482,16 +482,21 @@ import VoteStore
       #expect(try await store.record(namespace: Self.ns, key: "c") == nil)
       #expect(await submitted([]).isEmpty)
 
-      // Many batches at once: every vote counted once.
-      await withTaskGroup(of: Void.self) { group in
+      // Many batches at once: every vote counted once, each answered with its own count.
+      let counts = await withTaskGroup(of: [Int64].self) { group in
         for _ in 0..<8 {
           group.addTask {
             let results = await submitted(
               Array(repeating: CounterMutation(namespace: Self.ns, key: "b", delta: 1), count: 25))
             #expect(results.allSatisfy { (try? $0.get().outcome) == .applied })
+            return results.compactMap { try? $0.get().record?.value }
           }
         }
+        var all: [Int64] = []
+        for await counts in group { all += counts }
+        return all
       }
+      #expect(counts.sorted() == Array(2...201))
       #expect(try await store.record(namespace: Self.ns, key: "b")?.value == 201)
 
       // On SQLite the writer applies a batch in its order: each sees the ones before it,
@@ -507,6 +512,18 @@ import VoteStore
         #expect(ordered.map { try? $0.get().record?.value } == [7, nil, 8, 9, 9])
         #expect(try ordered[4].get().outcome == .alreadyVoted)
         #expect(try await store.record(namespace: Self.ns, key: "a")?.value == 9)
+
+        // Anonymous votes on one counter that do not all fit under the limit: each applies
+        // until the one that does not fit, which alone is refused.
+        let room = CounterLimits.maximum - 6
+        let nearLimit = await submitted([
+          CounterMutation(namespace: Self.ns, key: "big", delta: 1),
+          CounterMutation(namespace: Self.ns, key: "big", delta: room),
+          CounterMutation(namespace: Self.ns, key: "big", delta: 1),
+        ])
+        #expect(nearLimit.map { try? $0.get().record?.value } == [6, CounterLimits.maximum, nil])
+        #expect(
+          try await store.record(namespace: Self.ns, key: "big")?.value == CounterLimits.maximum)
       }
 
       await store.close()

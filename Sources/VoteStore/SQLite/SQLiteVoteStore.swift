@@ -425,13 +425,37 @@ public final class SQLiteVoteStore: VoteStore {
     guard !accepted.isEmpty else {
       return completion(refused.map { .failure($0.1) })
     }
+    // One unit per counter: its votes in their order (see
+    // `SQLiteCounterTable.applyInOrder`); the units in the order of their first vote.
+    var units: [[Int]] = []
+    var unitOf: [CounterName: Int] = [:]
+    for (index, mutation) in accepted.enumerated() {
+      let name = CounterName(namespace: mutation.namespace, key: mutation.key)
+      if let unit = unitOf[name] {
+        units[unit].append(index)
+      } else {
+        unitOf[name] = units.count
+        units.append([index])
+      }
+    }
     let (health, checkpointer) = (self.health, self.checkpointer)
     writer.submitBatch(
-      count: accepted.count,
-      { [accepted] db, index throws(VoteStoreError) in
-        try SQLiteCounterTable(db: db).apply(accepted[index], now: currentMilliseconds())
+      count: units.count,
+      { [accepted, units] db, unit throws(VoteStoreError) in
+        try SQLiteCounterTable(db: db).applyInOrder(
+          units[unit].map { accepted[$0] }, now: currentMilliseconds())
       },
-      completion: { [refused] results in
+      completion: { [refused, units, count = accepted.count] unitResults in
+        var results = [Result<MutationResult, VoteStoreError>](
+          repeating: .failure(.closed), count: count)
+        for (unit, outcome) in zip(units, unitResults) {
+          switch outcome {
+          case .success(let each):
+            for (index, result) in zip(unit, each) { results[index] = result }
+          case .failure(let error):
+            for index in unit { results[index] = .failure(error) }
+          }
+        }
         var failure: VoteStoreError?
         var succeeded = false
         for result in results {
@@ -609,4 +633,10 @@ private struct CachedRows: @unchecked Sendable {
 private struct SetResult {
   var old: Int64
   var record: CounterRecord
+}
+
+/// A counter's name, as a key.
+private struct CounterName: Hashable {
+  var namespace: String
+  var key: String
 }
