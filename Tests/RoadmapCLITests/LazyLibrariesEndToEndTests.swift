@@ -78,14 +78,14 @@ import Testing
         result.stderrText.contains(
           "cannot load SQLite from ROADMAPBRIDGE_SQLITE_LIBRARY=\(missing): \(missing): "
             + "cannot open shared object file"), "\(result.stderrText)")
-      let store = data.appendingPathComponent("votes.sqlite3").path
-      #expect(!FileManager.default.fileExists(atPath: store))
+      let files = { (try? FileManager.default.contentsOfDirectory(atPath: data.path)) ?? [] }
+      #expect(files().isEmpty, "left behind: \(files())")
 
       let serve = try await Roadmapctl.run(
         ["serve", "--port", "0", "--data-dir", data.path], environment: environment)
       #expect(serve.exitCode != 0)
       #expect(serve.stderrText.contains("cannot load SQLite"), "\(serve.stderrText)")
-      #expect(!FileManager.default.fileExists(atPath: store))
+      #expect(files().isEmpty, "left behind: \(files())")
     }
 
     @Test func aMissingLibcryptoIsAStoreError() async throws {
@@ -101,7 +101,8 @@ import Testing
       #expect(
         result.stderrText.contains("cannot load libcrypto from ROADMAPBRIDGE_CRYPTO_LIBRARY="),
         "\(result.stderrText)")
-      #expect(!FileManager.default.fileExists(atPath: data + "/votes.sqlite3"))
+      let files = (try? FileManager.default.contentsOfDirectory(atPath: data)) ?? []
+      #expect(files.isEmpty, "left behind: \(files)")
     }
 
     @Test func aMissingLibpqIsAStoreError() async throws {
