@@ -58,11 +58,7 @@ RB_LAZY_FORWARD(rb_curl_library, int, curl_url_set,
 #define RB_CURL_FORWARD_VARIADIC(name) \
   int name(void *handle, int option, ...) { \
     static void *_Atomic slot; \
-    void *function = atomic_load_explicit(&slot, memory_order_acquire); \
-    if (function == NULL) { \
-      function = rb_lazy_symbol(&rb_curl_library, #name); \
-      atomic_store_explicit(&slot, function, memory_order_release); \
-    } \
+    void *function = rb_lazy_function(&rb_curl_library, &slot, #name); \
     va_list arguments; \
     va_start(arguments, option); \
     void *argument = va_arg(arguments, void *); \

@@ -21,12 +21,4 @@ RB_LAZY_FORWARD(rb_crypto_library, unsigned char *, HMAC,
   (digest, key, keyLength, data, dataLength, output, outputLength))
 // clang-format on
 
-#else
-
-int rb_crypto_load(char *error, size_t size) {
-  (void)error;
-  (void)size;
-  return 1;
-}
-
-#endif
+#endif  // elsewhere the loaders are in lazy.c

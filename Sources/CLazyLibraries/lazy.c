@@ -78,4 +78,9 @@ void *rb_lazy_symbol(rb_lazy_library *library, const char *symbol) {
   return NULL;
 }
 
+// The libraries are linked as usual here (Package.swift), so they are always loaded.
+int rb_sqlite3_load(char *error, size_t size) { return rb_lazy_load(NULL, error, size); }
+int rb_pq_load(char *error, size_t size) { return rb_lazy_load(NULL, error, size); }
+int rb_crypto_load(char *error, size_t size) { return rb_lazy_load(NULL, error, size); }
+
 #endif

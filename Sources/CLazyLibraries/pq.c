@@ -51,12 +51,4 @@ RB_LAZY_FORWARD(rb_pq_library, int, PQgetisnull, (const PGresult *result, int ro
 RB_LAZY_FORWARD(rb_pq_library, char *, PQcmdTuples, (PGresult *result), (result))
 // clang-format on
 
-#else
-
-int rb_pq_load(char *error, size_t size) {
-  (void)error;
-  (void)size;
-  return 1;
-}
-
-#endif
+#endif  // elsewhere the loaders are in lazy.c

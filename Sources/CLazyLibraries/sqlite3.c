@@ -66,12 +66,4 @@ RB_LAZY_FORWARD(rb_sqlite3_library, void *, sqlite3_update_hook,
   (db, hook, argument))
 // clang-format on
 
-#else
-
-int rb_sqlite3_load(char *error, size_t size) {
-  (void)error;
-  (void)size;
-  return 1;
-}
-
-#endif
+#endif  // elsewhere the loaders are in lazy.c

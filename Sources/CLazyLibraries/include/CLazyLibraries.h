@@ -60,29 +60,30 @@ struct rb_lazy_library {
     .handle = NULL, \
   }
 
+/// The function `name` of `library`, looked up once and kept in `slot`.
+static inline void *rb_lazy_function(
+  rb_lazy_library *library, void *_Atomic *slot, const char *name) {
+  void *function = atomic_load_explicit(slot, memory_order_acquire);
+  if (function == NULL) {
+    function = rb_lazy_symbol(library, name);
+    atomic_store_explicit(slot, function, memory_order_release);
+  }
+  return function;
+}
+
 /// Defines `name` with the parameters `params` (a parenthesised list) as a call through to
 /// the same function of `library`, passing `args` (the parameter names, parenthesised).
 #define RB_LAZY_FORWARD(library, result, name, params, args) \
   result name params { \
     static void *_Atomic slot; \
-    void *function = atomic_load_explicit(&slot, memory_order_acquire); \
-    if (function == NULL) { \
-      function = rb_lazy_symbol(&library, #name); \
-      atomic_store_explicit(&slot, function, memory_order_release); \
-    } \
-    return ((result(*) params)function) args; \
+    return ((result(*) params)rb_lazy_function(&library, &slot, #name)) args; \
   }
 
 /// `RB_LAZY_FORWARD` for a function that returns nothing.
 #define RB_LAZY_FORWARD_VOID(library, name, params, args) \
   void name params { \
     static void *_Atomic slot; \
-    void *function = atomic_load_explicit(&slot, memory_order_acquire); \
-    if (function == NULL) { \
-      function = rb_lazy_symbol(&library, #name); \
-      atomic_store_explicit(&slot, function, memory_order_release); \
-    } \
-    ((void(*) params)function) args; \
+    ((void(*) params)rb_lazy_function(&library, &slot, #name)) args; \
   }
 
 #endif
