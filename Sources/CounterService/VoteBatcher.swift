@@ -12,15 +12,29 @@ import VoteStore
 /// Every vote is still answered only once its group commit is durable, each with its own
 /// result (a vote that fails answers alone).
 final class VoteBatcher: @unchecked Sendable {
-  /// A vote waiting for its result: what its answer needs.
-  struct Pending: Sendable {
-    var request: HTTPRequest
-    var route: String
-    var dialect: Dialect
-    var callback: String?
-    var start: Double
-    var answer: VoteAnswer
-    var responder: HTTPResponder
+  /// A vote waiting for its result: what its answer needs (a class: it is passed along
+  /// whole, and copying a reference is one retain).
+  final class Pending: Sendable {
+    let request: HTTPRequest
+    let route: String
+    let dialect: Dialect
+    let callback: String?
+    let start: Double
+    let answer: VoteAnswer
+    let responder: HTTPResponder
+
+    init(
+      request: HTTPRequest, route: String, dialect: Dialect, callback: String?, start: Double,
+      answer: VoteAnswer, responder: HTTPResponder
+    ) {
+      self.request = request
+      self.route = route
+      self.dialect = dialect
+      self.callback = callback
+      self.start = start
+      self.answer = answer
+      self.responder = responder
+    }
   }
 
   private let routes: CounterRoutes
