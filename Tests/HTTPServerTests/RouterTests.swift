@@ -37,3 +37,36 @@ import Testing
     #expect(r.status == 404)
   }
 }
+
+/// A request is a value: a copy changed (its box copied on write) leaves the original as it
+/// was, and path parameters read back as they were set.
+@Suite struct HTTPRequestValueTests {
+  @Test func aChangedCopyLeavesTheOriginalAlone() {
+    var headers = HTTPHeaders()
+    headers.replaceOrAdd(name: "X-One", value: "1")
+    let original = HTTPRequest(
+      method: .get, target: "/a/b?x=1", headers: headers, body: [1, 2], remoteAddress: "127.0.0.1")
+    var copy = original
+    copy.target = "/c"
+    copy.path = "/c"
+    copy.queryItems = []
+    copy.headers.replaceOrAdd(name: "X-One", value: "2")
+    copy.body = [3]
+    copy.remoteAddress = "::1"
+    #expect(original.target == "/a/b?x=1" && original.path == "/a/b")
+    #expect(original.query("x") == "1")
+    #expect(original.headers["X-One"] == "1")
+    #expect(original.body == [1, 2] && original.remoteAddress == "127.0.0.1")
+    #expect(copy.target == "/c" && copy.path == "/c" && copy.query("x") == nil)
+    #expect(copy.headers["X-One"] == "2" && copy.body == [3] && copy.remoteAddress == "::1")
+  }
+
+  @Test func pathParametersReadBackAsSet() {
+    var request = HTTPRequest(method: .get, target: "/p")
+    request.pathParameters = ["project": "demo", "id": "7"]
+    #expect(request.parameter("project") == "demo" && request.parameter("id") == "7")
+    request.pathParameters["id"] = "8"
+    #expect(request.pathParameters == ["project": "demo", "id": "8"])
+    #expect(request.parameter("missing") == nil)
+  }
+}

@@ -50,6 +50,36 @@ import Testing
     await store.close()
   }
 
+  /// The checkpointer is not woken at every commit, only when it has something to do: a WAL
+  /// that grows again after it was emptied must wake it, or the second idle truncate never
+  /// comes.
+  @Test func aWALThatGrowsAgainAfterItWasEmptiedIsEmptiedAgain() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(directory: dir.url)
+    let wal = store.path + "-wal"
+    func waitForTruncates(_ count: Int) async throws {
+      var waited = 0
+      while (Self.size(wal) > 0 || store.checkpoints.truncate < count) && waited < 200 {
+        try await Task.sleep(for: .milliseconds(50))
+        waited += 1
+      }
+    }
+    for round in 1...2 {
+      for index in 0..<20 {
+        _ = try await store.apply(
+          CounterMutation(
+            namespace: "ns.test", key: "key-\(round)-\(index)", delta: 1,
+            createIfMissing: CounterCreation(namespace: "ns.test", key: "key-\(round)-\(index)")))
+      }
+      try await waitForTruncates(round)
+      #expect(Self.size(wal) == 0, "round \(round)")
+      #expect(store.checkpoints.truncate >= round, "round \(round): \(store.checkpoints)")
+    }
+    #expect(try await store.statistics().counters == 40)
+    await store.close()
+  }
+
   /// A 2 MiB tmpfs (needs root to mount; skipped otherwise). Before this change it held 171
   /// keys: the WAL reached the disk's size before its first checkpoint at 1,000 pages.
   @Test func aTwoMebibyteVolumeHoldsThousandsOfKeysAndThenSaysWritesFail() async throws {
