@@ -145,18 +145,33 @@ struct RoadmapParser {
 
   // MARK: Whitespace and comments
 
+  /// Skips whitespace and comments (reported) from `pos`.
+  ///
+  /// Most calls have nothing to skip (a `,` or `:` right after a value, a value right after a
+  /// `:`'s space), so that case is one test, inline; the rest is `skipWhitespaceRun`.
   @inline(__always)
   mutating func skipWhitespace() {
+    if pos < count {
+      let byte = base[pos]
+      if byte > 0x20 && byte != UInt8(ascii: "/") { return }
+    }
+    skipWhitespaceRun()
+  }
+
+  /// Skips the whitespace and comments that start at `pos`.
+  mutating func skipWhitespaceRun() {
     while pos < count {
       let byte = base[pos]
       if byte == 0x0A {
         pos += 1
         line += 1
-        // Indentation: eight spaces at a time.
-        while pos + 8 <= count
-          && UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
-        {
-          pos += 8
+        // Indentation: up to a block of spaces at a time, jumping to the first other byte.
+        while pos + ByteBlock.width <= count {
+          let block = ByteBlock.load(base, pos)
+          let lane = ByteBlock.firstNonZeroLane(
+            ByteBlock.lanes(block .!= ByteBlock.splat(0x20)))
+          pos += lane
+          if lane < ByteBlock.width { break }
         }
       } else if byte == 0x20 || byte == 0x0D || byte == 0x09 {
         pos += 1
