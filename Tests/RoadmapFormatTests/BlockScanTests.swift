@@ -225,6 +225,22 @@ struct BlockScanTests {
     }
   }
 
+  @Test("blank lines, indented or not, in one block or across blocks, are all counted")
+  func blankLines() {
+    for blank in 0..<(Self.width + 3) {
+      for indent in [0, 1, 5, Self.width - 2] {
+        for ending in ["\n", "\r\n"] {
+          let spaces = String(repeating: " ", count: indent)
+          let lines = String(repeating: spaces + ending, count: blank)
+          let json = "[{\"id\": \"1\"},\(ending)\(lines)\(spaces){\"id\": 2}]"
+          let diagnostic = validate(json).first("id-not-string")
+          #expect(diagnostic?.line == blank + 2, "\(blank) blank lines, \(indent), \(ending.count)")
+          #expect(diagnostic?.column == indent + 8)
+        }
+      }
+    }
+  }
+
   /// Writes `bytes` to a fresh file and validates it mapped, expecting the array's report.
   static func compareMapped(_ bytes: [UInt8]) throws -> ValidationReport {
     let url = FileManager.default.temporaryDirectory

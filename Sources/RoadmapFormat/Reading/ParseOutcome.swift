@@ -160,7 +160,13 @@ struct ParseOutcome {
       return first.reachedStop ? nil : ParseOutcome(first, byteCount: buffer.count)
     }
     var outcome = ParseOutcome(first, byteCount: buffer.count)
-    outcome.append(tail, lineAtSplit: first.line)
+    let lineAtSplit = first.line
+    // The outcome's arrays must be its own before the tail is appended, or appending copies
+    // the first half's records whole (the parser still holds them).
+    first.records = []
+    first.features = []
+    first.checkpoints = []
+    outcome.append(tail, lineAtSplit: lineAtSplit)
     return outcome
   }
 

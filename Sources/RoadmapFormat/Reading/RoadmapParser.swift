@@ -147,34 +147,47 @@ struct RoadmapParser {
 
   /// Skips whitespace and comments (reported) from `pos`.
   ///
-  /// Most calls have nothing to skip (a `,` or `:` right after a value, a value right after a
-  /// `:`'s space), so that case is one test, inline; the rest is `skipWhitespaceRun`.
+  /// Most calls have nothing to skip (a `,` or `:` right after a value) or one space (after a
+  /// `:`), so those cases are a test or two, inline; the rest is `skipWhitespaceRun`.
   @inline(__always)
   mutating func skipWhitespace() {
-    if pos < count {
+    if pos + 1 < count {
       let byte = base[pos]
       if byte > 0x20 && byte != UInt8(ascii: "/") { return }
+      let next = base[pos + 1]
+      if byte == 0x20 && next > 0x20 && next != UInt8(ascii: "/") {
+        pos += 1
+        return
+      }
     }
     skipWhitespaceRun()
   }
 
   /// Skips the whitespace and comments that start at `pos`.
+  ///
+  /// Spaces and line breaks go a block at a time (a line break and the next line's indentation
+  /// are usually one block), counting the line breaks passed; tabs, carriage returns, comments
+  /// and the buffer's last bytes one at a time.
   mutating func skipWhitespaceRun() {
-    while pos < count {
+    let width = ByteBlock.width
+    while true {
+      while pos + width <= count {
+        let block = ByteBlock.load(base, pos)
+        let newlines = ByteBlock.lanes(block .== ByteBlock.splat(0x0A))
+        let other = ~(ByteBlock.lanes(block .== ByteBlock.splat(0x20)) | newlines)
+        let lane = ByteBlock.firstNonZeroLane(other)
+        line += ByteBlock.laneSum(newlines & ByteBlock.lanes(below: lane) & ByteBlock.splat(1))
+        pos += lane
+        if lane < width { break }
+      }
+      guard pos < count else { return }
       let byte = base[pos]
-      if byte == 0x0A {
+      if byte > 0x20 && byte != UInt8(ascii: "/") { return }
+      if byte == 0x20 || byte == 0x09 || byte == 0x0D {
+        pos += 1
+      } else if byte == 0x0A {
         pos += 1
         line += 1
-        // Indentation: up to a block of spaces at a time, jumping to the first other byte.
-        while pos + ByteBlock.width <= count {
-          let block = ByteBlock.load(base, pos)
-          let lane = ByteBlock.firstNonZeroLane(
-            ByteBlock.lanes(block .!= ByteBlock.splat(0x20)))
-          pos += lane
-          if lane < ByteBlock.width { break }
-        }
-      } else if byte == 0x20 || byte == 0x0D || byte == 0x09 {
-        pos += 1
       } else if byte == UInt8(ascii: "/") {
         guard skipComment() else { return }
       } else {
