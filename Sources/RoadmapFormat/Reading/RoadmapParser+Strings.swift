@@ -13,9 +13,6 @@ extension RoadmapParser {
     var index = open + 1
     // The bytes passed, ORed together (the high bit says whether any was not ASCII).
     var passed = ByteBlock.Vector()
-    defer {
-      if ByteBlock.hasNonASCII(passed) { validateUTF8(&token) }
-    }
     let width = ByteBlock.width
     while true {
       while index + width <= count {
@@ -46,13 +43,13 @@ extension RoadmapParser {
         syntaxError(
           "unterminated-string", at: open, fatal: true,
           "this string is not closed: the file ends before its closing '\"'")
-        return token
+        return checkedUTF8(token, passed)
       }
       let byte = base[index]
       if byte == 0x22 {
         token.end = index
         pos = index + 1
-        return token
+        return checkedUTF8(token, passed)
       }
       if byte == 0x5C {
         token.escaped = true
@@ -60,7 +57,7 @@ extension RoadmapParser {
         if stopped {
           token.end = min(index, count)
           pos = count
-          return token
+          return checkedUTF8(token, passed)
         }
         continue
       }
@@ -74,7 +71,7 @@ extension RoadmapParser {
           "unterminated-string", at: open,
           "this string is not closed on its line: add the closing '\"' (a line break inside "
             + "a string must be written \\n)")
-        return token
+        return checkedUTF8(token, passed)
       }
       syntaxError(
         "control-character-in-string", at: index, rejected: ignoredDepth == 0,
@@ -82,6 +79,19 @@ extension RoadmapParser {
           + "write it as \(Self.escapeSpelling(byte))")
       index += 1
     }
+  }
+
+  /// `token`, once its bytes are checked for valid UTF-8 if any of those `passed` was not ASCII.
+  ///
+  /// The check reports the first invalid byte; the token goes back as it was scanned (a bad
+  /// byte is reported, but does not mark the token corrupt: the reader has always worked so).
+  @inline(__always)
+  mutating func checkedUTF8(_ token: StringToken, _ passed: ByteBlock.Vector) -> StringToken {
+    if ByteBlock.hasNonASCII(passed) {
+      var checked = token
+      validateUTF8(&checked)
+    }
+    return token
   }
 
   /// Checks the token's bytes for valid UTF-8, reporting the first invalid byte.
