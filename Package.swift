@@ -4,6 +4,10 @@ import PackageDescription
 // RoadmapBridge. Module map and import rules: docs/architecture.md.
 // Client-side modules (RoadmapFormat; later VoteFirstAPI, FeatureVoting) use Foundation only
 // and must build for iOS 15+ / macOS 12+. Server modules may need macOS 15.
+
+/// Apple's platforms, where the system libraries are linked as usual (CLazyLibraries).
+let darwin: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS]
+
 let package = Package(
   name: "RoadmapBridge",
   platforms: [.macOS(.v12), .iOS(.v15)],
@@ -28,6 +32,18 @@ let package = Package(
     .systemLibrary(
       name: "CCrypto", path: "Sources/CCrypto",
       providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+    // SQLite, libpq and libcrypto loaded on first use (Linux; linked as usual elsewhere), so a
+    // command that opens no store never maps them: docs/performance.md, "Start-up".
+    .target(
+      name: "CLazyLibraries",
+      linkerSettings: [
+        .linkedLibrary("dl", .when(platforms: [.linux])),
+        .linkedLibrary("sqlite3", .when(platforms: darwin)),
+        .linkedLibrary("pq", .when(platforms: darwin)),
+        .linkedLibrary("crypto", .when(platforms: darwin)),
+      ]),
+    // libcurl loaded on first use, for roadmapctl's static release build (CLazyCurl.h).
+    .target(name: "CLazyCurl", dependencies: ["CLazyLibraries"]),
     // epoll and accept4 for HTTPServer on Linux (Swift's Glibc module exports neither).
     .target(name: "CEpoll", path: "Sources/CEpoll"),
     .target(name: "RoadmapFormat"),
@@ -39,7 +55,8 @@ let package = Package(
     // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
     // CounterService.
     .target(name: "WebBoard", dependencies: ["VoteFirstAPI", "HTTPServer"]),
-    .target(name: "VoteStore", dependencies: ["CSQLite", "CPostgres", "CCrypto"]),
+    .target(
+      name: "VoteStore", dependencies: ["CSQLite", "CPostgres", "CCrypto", "CLazyLibraries"]),
     .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),
     .target(
       name: "CounterService",
@@ -52,7 +69,21 @@ let package = Package(
         "RoadmapFormat", "HTTPServer", "VoteStore", "CounterService", "FeatureVoting",
         "RoadmapSync", "VoteFirstAPI",
       ]),
-    .executableTarget(name: "roadmapctl", dependencies: ["RoadmapCLI"]),
+    // The release build links the Swift runtime and Foundation into the binary (what
+    // `--static-swift-stdlib` does), so start-up maps 4 libraries instead of 53; libcurl then
+    // comes from CLazyCurl, loaded on first use. docs/performance.md, "Start-up".
+    .executableTarget(
+      name: "roadmapctl",
+      dependencies: [
+        "RoadmapCLI", .target(name: "CLazyCurl", condition: .when(platforms: [.linux])),
+      ],
+      linkerSettings: [
+        .unsafeFlags(
+          [
+            "-static-stdlib", "-use-ld=lld", "-l_CFURLSessionInterface", "-lCoreFoundation",
+            "-l_FoundationCollections", "-l_FoundationCShims", "-l_FoundationICU", "-lstdc++",
+          ], .when(platforms: [.linux], configuration: .release))
+      ]),
     // Child processes for tests without Foundation's Process (see Tests/TestProcess).
     .target(name: "TestProcess", path: "Tests/TestProcess"),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),

@@ -29,14 +29,12 @@
 #   SCALE=1 Benchmarks/validate.sh              # cost as the work grows: validate of 1k, 10k,
 #                                               # 100k and 20k, 200k features, time per 10× growth,
 #                                               # then Benchmarks/migrate.sh SCALE=1 (1k vs 10k)
-# The binary is built as a release would be shipped: `swift build -c release
-# --static-swift-stdlib` (the Swift runtime and Foundation linked in, so the dynamic loader maps
-# and binds a score fewer libraries at every start; needs libcurl's development files,
-# libcurl4-openssl-dev, which INSTALL=1 installs), into .build/static-stdlib. STATIC=0 builds
-# the plain `swift build -c release` instead, to compare.
+# The binary is the plain `swift build -c release`, as it ships: Package.swift links the Swift
+# runtime and Foundation into it and SQLite, libpq, libcrypto and libcurl are loaded on first
+# use, so a `validate` of a file maps 4 libraries at start (docs/performance.md, "Start-up").
 # Knobs: RUNS (5), DATA_DIR (/tmp/roadmapbridge-bench-data), BENCH_DIR (../shared/bench),
-#        ROADMAPCTL (a binary to time instead of building one), STATIC (1), MIGRATE=0 (SCALE=1
-#        without the migrate part), GENERATORS (ours), BASELINE (a binary for an extra row).
+#        ROADMAPCTL (a binary to time instead of building one), MIGRATE=0 (SCALE=1 without the
+#        migrate part), GENERATORS (ours), BASELINE (a binary for an extra row).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,16 +48,11 @@ mkdir -p "$DATA_DIR" "$BUILD_DIR"
 
 if [ "${INSTALL:-0}" = 1 ]; then
   apt-get update -qq >/dev/null 2>&1 || true
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq g++ libsimdjson-dev \
-    libcurl4-openssl-dev >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq g++ libsimdjson-dev >/dev/null
 fi
 
 if [ -z "${ROADMAPCTL:-}" ]; then
-  if [ "${STATIC:-1}" = 1 ]; then
-    BUILD=(swift build -c release --static-swift-stdlib --scratch-path .build/static-stdlib)
-  else
-    BUILD=(swift build -c release)
-  fi
+  BUILD=(swift build -c release)
   echo "== ${BUILD[*]} --product roadmapctl" >&2
   "${BUILD[@]}" --product roadmapctl >&2
   ROADMAPCTL=$("${BUILD[@]}" --show-bin-path)/roadmapctl

@@ -167,11 +167,12 @@ struct ServeProcess {
   /// Starts `roadmapctl serve --port 0 --data-dir DIR` plus `arguments` and waits for its
   /// `Serving on` line.
   static func start(
-    dataDirectory: URL, _ arguments: [String] = [], environment: [String: String] = [:]
+    dataDirectory: URL, _ arguments: [String] = [], environment: [String: String] = [:],
+    binary: URL? = nil
   ) async throws -> ServeProcess {
     let process = try Roadmapctl.start(
       ["serve", "--port", "0", "--data-dir", dataDirectory.path] + arguments,
-      environment: environment)
+      environment: environment, binary: binary)
     let line = try await process.waitForLine(
       containing: "Serving on http://", timeout: .seconds(60))
     let port = try #require(line.split(separator: ":").last.flatMap { Int($0) })

@@ -32,6 +32,7 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   private func connect() throws(VoteStoreError) {
     close()
     if let refusal = availability.admit() { throw refusal }
+    try SystemLibraries.requirePostgres()
     // The caller's string is expanded last, so its own settings (if any) win. Keepalives
     // and tcp_user_timeout bound a TCP connection whose peer vanished (ignored on a Unix
     // socket, where the client's poll timeout does the same).

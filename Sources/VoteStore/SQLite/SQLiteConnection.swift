@@ -15,6 +15,7 @@ final class SQLiteConnection: ClosableConnection, @unchecked Sendable {
   /// Opens (and with `create`, creates) the database at `path`.
   init(path: String, create: Bool, busyTimeoutMilliseconds: Int32) throws(VoteStoreError) {
     self.path = path
+    try SystemLibraries.requireSQLite()
     var db: OpaquePointer?
     var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
     if create { flags |= SQLITE_OPEN_CREATE }

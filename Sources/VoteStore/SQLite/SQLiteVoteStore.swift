@@ -53,6 +53,7 @@ public final class SQLiteVoteStore: VoteStore {
   /// ``init(directory:options:)``.
   public init(path: String, options: SQLiteVoteStoreOptions = .init()) throws(VoteStoreError) {
     self.path = path
+    try SystemLibraries.requireSQLite()  // before the voter key file is made
     let timeout = Int32(clamping: options.busyTimeoutMilliseconds)
     try Self.createIfAbsent(path, busyTimeoutMilliseconds: timeout)
     let writeConnection = try SQLiteConnection(

@@ -72,15 +72,18 @@ enum Roadmapctl {
   }
 
   /// Runs `roadmapctl arguments` to completion and returns its exit code and output.
+  /// `binary` runs another build of it (the release build, say) instead of ``binaryURL()``.
   static func run(
     _ arguments: [String],
     stdin: [UInt8]? = nil,
     environment: [String: String] = [:],
     workingDirectory: URL? = nil,
-    timeout: Duration = .seconds(60)
+    timeout: Duration = .seconds(60),
+    binary: URL? = nil
   ) async throws -> ProcessResult {
     let child = try start(
-      arguments, stdin: stdin, environment: environment, workingDirectory: workingDirectory)
+      arguments, stdin: stdin, environment: environment, workingDirectory: workingDirectory,
+      binary: binary)
     do {
       let status = try await child.waitForExit(timeout: timeout)
       try await child.waitForOutputEnd(timeout: .seconds(10))
@@ -108,10 +111,11 @@ enum Roadmapctl {
     stdin: [UInt8]? = nil,
     environment: [String: String] = [:],
     workingDirectory: URL? = nil,
-    keepStdinOpen: Bool = false
+    keepStdinOpen: Bool = false,
+    binary: URL? = nil
   ) throws -> RunningRoadmapctl {
     try ChildProcess(
-      binary: binaryURL(), arguments: arguments, stdin: stdin, environment: environment,
+      binary: binary ?? binaryURL(), arguments: arguments, stdin: stdin, environment: environment,
       workingDirectory: workingDirectory, keepStdinOpen: keepStdinOpen)
   }
 }
