@@ -53,15 +53,6 @@ enum ByteBlock {
     return 8 + (high.trailingZeroBitCount >> 3)
   }
 
-  /// The sum of the lanes, each at most 16 (a multiply per word adds its bytes into the top one,
-  /// which needs no population count instruction, absent from baseline x86-64).
-  @inline(__always)
-  static func laneSum(_ vector: Vector) -> Int {
-    let (low, high) = words(vector)
-    let bytes: UInt64 = 0x0101_0101_0101_0101
-    return Int(truncatingIfNeeded: (low &* bytes) >> 56 + (high &* bytes) >> 56)
-  }
-
   /// 0xFF in the lanes below `lane` (0...16), 0x00 from it on.
   @inline(__always)
   static func lanes(below lane: Int) -> Vector {
