@@ -15,11 +15,17 @@
 # faster) and peak RSS / file size.
 #
 # Files: Benchmarks/gen_roadmap.py (deterministic) writes SIZES features (default "200000") and
-# a SMALL-feature file (default 10, about 14 KB: the start-up case) into DATA_DIR.
+# a SMALL-feature file (default 10, about 14 KB: the start-up case) into DATA_DIR. With
+# GENERATORS="ours shared" (or "shared"), the same sizes also come from ../shared's generator
+# ($BENCH_DIR/gen_roadmap.py: more non-ASCII text, and warnings by design, so its files need
+# only pass a plain `validate`, not `validate --strict`).
 #
 #   Benchmarks/validate.sh                      # RUNS=5, the 200k file and the small file
 #   INSTALL=1 Benchmarks/validate.sh            # apt-get install jq g++ libsimdjson-dev first
 #   SIZES="20000 200000" RUNS=3 Benchmarks/validate.sh
+#   GENERATORS="ours shared" BASELINE=/var/tmp/main/release/roadmapctl Benchmarks/validate.sh
+#                                               # both generators' files, and a second binary
+#                                               # (say main's) timed in the same rounds
 #   SCALE=1 Benchmarks/validate.sh              # cost as the work grows: validate of 1k, 10k,
 #                                               # 100k and 20k, 200k features, time per 10× growth,
 #                                               # then Benchmarks/migrate.sh SCALE=1 (1k vs 10k)
@@ -28,7 +34,7 @@
 # use, so a `validate` of a file maps 4 libraries at start (docs/performance.md, "Start-up").
 # Knobs: RUNS (5), DATA_DIR (/tmp/roadmapbridge-bench-data), BENCH_DIR (../shared/bench),
 #        ROADMAPCTL (a binary to time instead of building one), MIGRATE=0 (SCALE=1 without the
-#        migrate part).
+#        migrate part), GENERATORS (ours), BASELINE (a binary for an extra row).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -53,14 +59,17 @@ if [ -z "${ROADMAPCTL:-}" ]; then
 fi
 echo "binary: $ROADMAPCTL"
 
-generate() { # features -> path of the file (generated once)
-  local file="$DATA_DIR/roadmap-$1.json"
+generate() { # features [generator] -> path of the file (generated once)
+  local file="$DATA_DIR/roadmap-$1.json" generator=Benchmarks/gen_roadmap.py check=--strict
+  if [ "${2:-ours}" = shared ]; then
+    file="$DATA_DIR/roadmap-shared-$1.json" generator="$BENCH_DIR/gen_roadmap.py" check=""
+  fi
   if [ ! -s "$file" ]; then
     echo "== generating $file" >&2
-    python3 Benchmarks/gen_roadmap.py "$1" "$file"
+    python3 "$generator" "$1" "$file"
   fi
-  "$ROADMAPCTL" validate --strict "$file" >/dev/null || {
-    echo "error: validate --strict fails on $file: the comparison would time error output" >&2
+  "$ROADMAPCTL" validate $check "$file" >/dev/null || {
+    echo "error: validate $check fails on $file: the comparison would time error output" >&2
     exit 1
   }
   echo "$file"
@@ -101,11 +110,14 @@ compare() { # file: one table and its ratio lines
   echo "| tool | median ms | min–max ms | CPU ms | peak RSS MB |"
   echo "|---|---:|---:|---:|---:|"
   local rows=("roadmapctl validate" "$ROADMAPCTL validate $file")
+  [ -n "${BASELINE:-}" ] && rows+=("baseline validate" "$BASELINE validate $file")
   [ -n "$SIMDJSON" ] && rows+=("simdjson + type checks (C++)" "$SIMDJSON $file")
   command -v jq >/dev/null && rows+=("jq empty" "jq empty $file")
   python3 Benchmarks/measure.py "$RUNS" --tsv "$tsv" "${rows[@]}"
   echo
   [ -n "$SIMDJSON" ] && echo "validate/simdjson: $(ratio "$tsv" "roadmapctl validate" "simdjson + type checks (C++)")"
+  [ -n "$SIMDJSON" ] && [ -n "${BASELINE:-}" ] &&
+    echo "baseline/simdjson: $(ratio "$tsv" "baseline validate" "simdjson + type checks (C++)")"
   [ -z "$SIMDJSON" ] && echo "validate/simdjson: n/a ${SIMDJSON_NOTE:-}"
   command -v jq >/dev/null && echo "validate/jq: $(ratio "$tsv" "roadmapctl validate" "jq empty")"
   awk -F'\t' -v b="$bytes" '$1 == "roadmapctl validate" {
@@ -145,7 +157,10 @@ if [ "${SCALE:-0}" = 1 ]; then
   exit 0
 fi
 
-for n in $SIZES; do
-  compare "$(generate "$n")"
+[ -n "${BASELINE:-}" ] && echo "baseline: $BASELINE"
+for generator in ${GENERATORS:-ours}; do
+  for n in $SIZES; do
+    compare "$(generate "$n" "$generator")"
+  done
+  compare "$(generate "$SMALL" "$generator")"
 done
-compare "$(generate "$SMALL")"

@@ -160,7 +160,13 @@ struct ParseOutcome {
       return first.reachedStop ? nil : ParseOutcome(first, byteCount: buffer.count)
     }
     var outcome = ParseOutcome(first, byteCount: buffer.count)
-    outcome.append(tail, lineAtSplit: first.line)
+    let lineAtSplit = first.line
+    // The outcome's arrays must be its own before the tail is appended, or appending copies
+    // the first half's records whole (the parser still holds them).
+    first.records = []
+    first.features = []
+    first.checkpoints = []
+    outcome.append(tail, lineAtSplit: lineAtSplit)
     return outcome
   }
 
@@ -197,13 +203,19 @@ struct ParseOutcome {
           tail.languageCounts[slot * 64 + language]
       }
     }
-    records.reserveCapacity(records.count + tail.records.count)
-    for var record in tail.records {
-      record.index += indexBase
-      record.languageMasks = (
-        remap(record.languageMasks.0), remap(record.languageMasks.1), remap(record.languageMasks.2)
-      )
-      records.append(record)
+    // One copy of the tail's records, then their indices (and masks, when the tail numbered
+    // its languages differently) fixed in place.
+    let firstAppended = records.count
+    records.append(contentsOf: tail.records)
+    let sameLanguages = languageMap.indices.allSatisfy { languageMap[$0] == $0 }
+    records.withUnsafeMutableBufferPointer { records in
+      for position in firstAppended..<records.count {
+        records[position].index += indexBase
+        if !sameLanguages {
+          let masks = records[position].languageMasks
+          records[position].languageMasks = (remap(masks.0), remap(masks.1), remap(masks.2))
+        }
+      }
     }
     checkpoints += tail.checkpoints.map {
       LineIndex.Checkpoint(offset: $0.offset, line: $0.line + lineAtSplit - 1)

@@ -85,6 +85,7 @@ extension RoadmapParser {
     defer { depth -= 1 }
     pos += 1
     featureBroken = false
+    // Only filled in when the features are kept (`keepValues`); the rules read `record`.
     var feature = RoadmapFeature(id: "")
     var hasID = false
     var seen: UInt16 = 0
@@ -113,37 +114,42 @@ extension RoadmapParser {
             case .id:
               record.idOffset = valueStart
               if let (value, token) = parseStringField(known) {
-                feature.id = value
+                if keepValues { feature.id = value }
                 record.id = token
                 recordIDFacts(token, in: &record)
                 hasID = true
               }
             case .title:
               if let (value, token) = parseStringField(known) {
-                feature.title = value
+                if keepValues { feature.title = value }
                 record.title = token
                 record.plainPresent |= 1
               }
             case .status:
               record.statusOffset = valueStart
               if let (value, token) = parseStringField(known) {
-                feature.status = value
+                if keepValues { feature.status = value }
                 record.status = token
                 record.plainPresent |= 2
               }
             case .description:
-              feature.description = parseStringField(known)?.value
-              if feature.description != nil { record.plainPresent |= 4 }
+              if let (value, _) = parseStringField(known) {
+                if keepValues { feature.description = value }
+                record.plainPresent |= 4
+              }
             case .isFinished:
               feature.isFinished = parseBoolField()
             case .votes:
               feature.votes = parseVotesField()
             case .localizedTitle:
-              feature.localizedTitle = parseLocalizedField(known, slot: 0, record: &record)
+              let items = parseLocalizedField(known, slot: 0, record: &record)
+              if keepValues { feature.localizedTitle = items }
             case .localizedStatus:
-              feature.localizedStatus = parseLocalizedField(known, slot: 1, record: &record)
+              let items = parseLocalizedField(known, slot: 1, record: &record)
+              if keepValues { feature.localizedStatus = items }
             case .localizedDescription:
-              feature.localizedDescription = parseLocalizedField(known, slot: 2, record: &record)
+              let items = parseLocalizedField(known, slot: 2, record: &record)
+              if keepValues { feature.localizedDescription = items }
             }
           }
         } else if let first = extraKeys.first(where: { tokensEqual($0, key) }) {

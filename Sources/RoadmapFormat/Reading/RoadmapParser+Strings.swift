@@ -3,37 +3,36 @@
 extension RoadmapParser {
   /// Scans the string whose opening quote is at `pos`; `pos` ends after the closing quote.
   ///
-  /// Eight bytes at a time: each word is tested for `"`, `\` and control characters at once and
-  /// the first one found is jumped to directly. Non-ASCII bytes are only noted on the way; the
+  /// Sixteen bytes at a time (`ByteBlock`): each block is tested for `"`, `\` and control
+  /// characters at once and the first one found is jumped to directly; the last bytes of the
+  /// buffer, too few for a block, go one by one. Non-ASCII bytes are only noted on the way; the
   /// string is checked for valid UTF-8 afterwards, and only if it had any.
   mutating func scanString() -> StringToken {
     let open = pos
     var token = StringToken(start: open + 1, end: open + 1)
     var index = open + 1
-    var nonASCII: UInt64 = 0
-    defer {
-      if nonASCII != 0 { validateUTF8(&token) }
-    }
+    // The bytes passed, ORed together (the high bit says whether any was not ASCII).
+    var passed = ByteBlock.Vector()
+    let width = ByteBlock.width
     while true {
-      while index + 8 <= count {
-        let word = UInt64(
-          littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-        let stops = Self.stopBytes(word)
-        if stops == 0 {
-          nonASCII |= word & 0x8080_8080_8080_8080
-          index += 8
+      while index + width <= count {
+        let block = ByteBlock.load(base, index)
+        let stops = ByteBlock.stringStops(block)
+        if ByteBlock.isZero(stops) {
+          passed |= block
+          index += width
           continue
         }
-        let skip = stops.trailingZeroBitCount >> 3
-        nonASCII |= word & 0x8080_8080_8080_8080 & ((UInt64(1) << (skip << 3)) &- 1)
-        index += skip
+        let lane = ByteBlock.firstNonZeroLane(stops)
+        passed |= block & ByteBlock.lanes(below: lane)
+        index += lane
         break
       }
-      if index + 8 > count {
+      if index + width > count {
         while index < count {
           let byte = base[index]
           if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
-          nonASCII |= UInt64(byte & 0x80)
+          passed[0] |= byte
           index += 1
         }
       }
@@ -44,13 +43,13 @@ extension RoadmapParser {
         syntaxError(
           "unterminated-string", at: open, fatal: true,
           "this string is not closed: the file ends before its closing '\"'")
-        return token
+        return checkedUTF8(token, passed)
       }
       let byte = base[index]
       if byte == 0x22 {
         token.end = index
         pos = index + 1
-        return token
+        return checkedUTF8(token, passed)
       }
       if byte == 0x5C {
         token.escaped = true
@@ -58,7 +57,7 @@ extension RoadmapParser {
         if stopped {
           token.end = min(index, count)
           pos = count
-          return token
+          return checkedUTF8(token, passed)
         }
         continue
       }
@@ -72,7 +71,7 @@ extension RoadmapParser {
           "unterminated-string", at: open,
           "this string is not closed on its line: add the closing '\"' (a line break inside "
             + "a string must be written \\n)")
-        return token
+        return checkedUTF8(token, passed)
       }
       syntaxError(
         "control-character-in-string", at: index, rejected: ignoredDepth == 0,
@@ -82,26 +81,25 @@ extension RoadmapParser {
     }
   }
 
-  /// A word with the high bit set in each byte that is `"`, `\` or below 0x20; the lowest set
-  /// bit is exact (higher ones may be false positives, which only end the fast path early).
+  /// `token`, once its bytes are checked for valid UTF-8 if any of those `passed` was not ASCII.
+  ///
+  /// The check reports the first invalid byte; the token goes back as it was scanned (a bad
+  /// byte is reported, but does not mark the token corrupt: the reader has always worked so).
   @inline(__always)
-  static func stopBytes(_ word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let high: UInt64 = 0x8080_8080_8080_8080
-    let quote = word ^ (ones &* 0x22)
-    let backslash = word ^ (ones &* 0x5C)
-    let hasQuote = (quote &- ones) & ~quote
-    let hasBackslash = (backslash &- ones) & ~backslash
-    let hasControl = (word &- (ones &* 0x20)) & ~word
-    return (hasQuote | hasBackslash | hasControl) & high
+  mutating func checkedUTF8(_ token: StringToken, _ passed: ByteBlock.Vector) -> StringToken {
+    if ByteBlock.hasNonASCII(passed) {
+      var checked = token
+      validateUTF8(&checked)
+    }
+    return token
   }
 
   /// Checks the token's bytes for valid UTF-8, reporting the first invalid byte.
   ///
-  /// A branch-free automaton decides first; only a string it rejects is walked again, byte by
-  /// byte, to find and report the first invalid byte.
+  /// A check sixteen bytes at a time decides first (`UTF8Blocks`); only a string it rejects is
+  /// walked again, byte by byte, to find and report the first invalid byte.
   mutating func validateUTF8(_ token: inout StringToken) {
-    if UTF8Automaton.accepts(base, from: token.start, to: token.end) { return }
+    if UTF8Blocks.accepts(base, from: token.start, to: token.end) { return }
     var index = token.start
     let end = token.end
     while index < end {

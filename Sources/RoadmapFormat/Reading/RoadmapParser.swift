@@ -145,20 +145,45 @@ struct RoadmapParser {
 
   // MARK: Whitespace and comments
 
+  /// Skips whitespace and comments (reported) from `pos`.
+  ///
+  /// Most calls have nothing to skip (a `,` or `:` right after a value) or one space (after a
+  /// `:`), so those cases are a test or two, inline; the rest is `skipWhitespaceRun`.
   @inline(__always)
   mutating func skipWhitespace() {
+    if pos + 1 < count {
+      let byte = base[pos]
+      if byte > 0x20 && byte != UInt8(ascii: "/") { return }
+      let next = base[pos + 1]
+      if byte == 0x20 && next > 0x20 && next != UInt8(ascii: "/") {
+        pos += 1
+        return
+      }
+    }
+    skipWhitespaceRun()
+  }
+
+  /// Skips the whitespace and comments that start at `pos`.
+  ///
+  /// A line break is usually followed by the next line's indentation: that is skipped a block
+  /// at a time, jumping to the first byte that is not a space. Other whitespace goes one byte at
+  /// a time, tested with one bit mask rather than a jump table.
+  mutating func skipWhitespaceRun() {
+    let width = ByteBlock.width
+    let blanks: UInt64 = 1 << 0x20 | 1 << 0x09 | 1 << 0x0D
     while pos < count {
       let byte = base[pos]
       if byte == 0x0A {
         pos += 1
         line += 1
-        // Indentation: eight spaces at a time.
-        while pos + 8 <= count
-          && UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self) == 0x2020_2020_2020_2020
-        {
-          pos += 8
+        while pos + width <= count {
+          let block = ByteBlock.load(base, pos)
+          let lane = ByteBlock.firstNonZeroLane(
+            ByteBlock.lanes(block .!= ByteBlock.splat(0x20)))
+          pos += lane
+          if lane < width { break }
         }
-      } else if byte == 0x20 || byte == 0x0D || byte == 0x09 {
+      } else if byte <= 0x20 && blanks & (1 << UInt64(byte)) != 0 {
         pos += 1
       } else if byte == UInt8(ascii: "/") {
         guard skipComment() else { return }
