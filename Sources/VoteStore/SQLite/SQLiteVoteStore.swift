@@ -392,10 +392,12 @@ public final class SQLiteVoteStore: VoteStore {
       })
   }
 
-  /// ``submit(_:completion:)`` for many mutations in one hand-over to the writer: each runs in
-  /// its own savepoint of the next group commit (a failing one is undone and answered
-  /// alone), and `completion` runs once on the writer thread with every result, in order,
-  /// once all are durable (or failed).
+  /// ``submit(_:completion:)`` for many mutations in one hand-over to the writer: they join
+  /// the next group commit as one unit per counter, each counter's in their order (its
+  /// anonymous increments with one read and one write when they all fit, else one savepoint
+  /// per mutation, so a refused one is undone and answered alone; a creation past the limits
+  /// is refused before the writer), and `completion` runs once on the writer thread with
+  /// every result, in the order of `mutations`, once all are durable (or failed).
   public func submitBatch(
     _ mutations: [CounterMutation],
     completion: @escaping @Sendable ([Result<MutationResult, VoteStoreError>]) -> Void
