@@ -2,13 +2,32 @@ import HTTPServer
 import VoteStore
 
 /// A vote the I/O thread can hand straight to the store's writer
-/// (``VoteStore/submit(_:completion:)``), skipping the handler threads: what to write, and
-/// how its result is answered.
+/// (``VoteStore/submitBatch(_:completion:)``), skipping the handler threads: what to write,
+/// and how its result is answered.
 struct ImmediateWrite: Sendable {
   /// The change.
   var mutation: CounterMutation
-  /// The answer to the change's result (on the writer thread).
-  var answer: @Sendable (MutationResult) -> Reply
+  /// How the change's result is answered.
+  var answer: VoteAnswer
+}
+
+/// How a vote's result is answered, by dialect (plain data: no closure per vote).
+enum VoteAnswer: Sendable {
+  /// countapi's `{"value":N}`.
+  case countapiValue
+  /// counterapi's row, or its "record not found".
+  case counterapiRow
+
+  /// The reply to `result`; an applied vote is counted in `metrics`.
+  func reply(_ result: MutationResult, metrics: ServiceMetrics) -> Reply {
+    if result.outcome == .applied { metrics.recordVoteApplied() }
+    switch self {
+    case .countapiValue:
+      return CounterRoutes.value(result.record?.value ?? 0)
+    case .counterapiRow:
+      return result.record.map { .json(CounterRoutes.row($0)) } ?? CounterRoutes.notFound
+    }
+  }
 }
 
 /// What a writing route decided on the I/O thread: answer now, or write.
@@ -24,21 +43,16 @@ enum ImmediatePlan: Sendable {
 extension CounterRoutes {
   /// `/hit/:ns/:key`, as ``countapiHit(_:)`` answers it.
   func countapiHitPlan(_ request: HTTPRequest) -> ImmediatePlan? {
-    votePlan(request, .countapi, delta: 1) { result in
-      CounterRoutes.value(result.record?.value ?? 0)
-    }
+    votePlan(request, .countapi, delta: 1, answer: .countapiValue)
   }
 
   /// `/v1/:ns/:name/up` and `/down`, as ``counterapiStep(_:up:)`` answers them.
   func counterapiStepPlan(_ request: HTTPRequest, up: Bool) -> ImmediatePlan? {
-    votePlan(request, .counterapi, delta: up ? 1 : -1) { result in
-      result.record.map { .json(CounterRoutes.row($0)) } ?? CounterRoutes.notFound
-    }
+    votePlan(request, .counterapi, delta: up ? 1 : -1, answer: .counterapiRow)
   }
 
   private func votePlan(
-    _ request: HTTPRequest, _ dialect: Dialect, delta: Int64,
-    answer: @escaping @Sendable (MutationResult) -> Reply
+    _ request: HTTPRequest, _ dialect: Dialect, delta: Int64, answer: VoteAnswer
   ) -> ImmediatePlan? {
     var fail: Reply?
     guard let (namespace, key) = names(request, dialect).unwrap(into: &fail),
@@ -50,15 +64,11 @@ extension CounterRoutes {
     if let refusal = CounterRoutes.rangeRefusal(record, delta: delta, checkBounds: false) {
       return .reply(refusal.reply(in: dialect))
     }
-    let metrics = self.metrics
     return .write(
       ImmediateWrite(
         mutation: CounterMutation(
           namespace: namespace, key: key, delta: delta, voter: voterID, checkBounds: false,
           createIfMissing: delta > 0 ? voteCreation(namespace, key) : nil),
-        answer: { result in
-          if result.outcome == .applied { metrics.recordVoteApplied() }
-          return answer(result)
-        }))
+        answer: answer))
   }
 }

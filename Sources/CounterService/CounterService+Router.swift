@@ -26,6 +26,7 @@ extension CounterService {
     metrics: ServiceMetrics
   ) -> Router {
     let routes = CounterRoutes(store: store, configuration: configuration, metrics: metrics)
+    let batcher = VoteBatcher(routes: routes)
     var router = Router()
 
     // `head` is what a HEAD request runs. A read route runs its own body; a writing route
@@ -72,7 +73,7 @@ extension CounterService {
         }
         return runImmediateWrite(
           request, route: pattern, dialect: dialect, body: body, routes: routes,
-          limiter: limiter, responder: responder)
+          limiter: limiter, responder: responder, batcher: batcher)
       }
     }
     for pattern in ["/get/:ns/:key", "/get/:key"] {
@@ -184,34 +185,29 @@ extension CounterService {
   }
 
   /// Runs a vote planned on the I/O thread with everything every route shares: refused or
-  /// answered at once, or handed to the store's writer and answered through `responder` once
-  /// durable; nil when the plan passes (nothing was counted, limited or logged).
+  /// answered at once, or handed to the store's writer with the other votes of this round
+  /// (`batcher`) and answered through `responder` once durable; nil when the plan passes
+  /// (nothing was counted, limited or logged).
   static func runImmediateWrite(
     _ request: HTTPRequest, route: String, dialect: Dialect, body: ImmediateWriteBody,
-    routes: CounterRoutes, limiter: RateLimiter, responder: HTTPResponder
+    routes: CounterRoutes, limiter: RateLimiter, responder: HTTPResponder, batcher: VoteBatcher
   ) -> HTTPImmediateAnswer? {
     let start = RateLimiter.now()
     guard let plan = body(routes, request) else { return nil }
     let (callback, refusal) = admit(
       request, kind: .write, dialect: dialect, routes: routes, limiter: limiter)
-    let write: ImmediateWrite
     switch (refusal, plan) {
     case (let refusal?, _), (nil, .reply(let refusal)):
       return .response(
         complete(request, refusal, callback: callback, route: route, start: start, routes: routes))
     case (nil, .write(let planned)):
-      write = planned
+      batcher.add(
+        planned.mutation,
+        VoteBatcher.Pending(
+          request: request, route: route, dialect: dialect, callback: callback, start: start,
+          answer: planned.answer, responder: responder))
+      return .deferred
     }
-    routes.store.submit(write.mutation) { result in
-      let reply: Reply
-      switch result {
-      case .success(let outcome): reply = write.answer(outcome)
-      case .failure(let error): reply = answer(error, request, dialect: dialect, routes: routes)
-      }
-      responder.respond(
-        complete(request, reply, callback: callback, route: route, start: start, routes: routes))
-    }
-    return .deferred
   }
 
   /// The JSONP callback to wrap the answer in, and the answer that refuses the request
@@ -243,7 +239,7 @@ extension CounterService {
   }
 
   /// The response for `reply`: wrapped for JSONP, with the common headers, counted and logged.
-  private static func complete(
+  static func complete(
     _ request: HTTPRequest, _ reply: Reply, callback: String?, route: String, start: Double,
     routes: CounterRoutes
   ) -> HTTPResponse {

@@ -54,6 +54,8 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   private var now: UInt64 = 0
   private var nextScan: UInt64 = 0
   private let tickMillis: Int32
+  /// What ``afterRound(_:)`` asked to run at the end of this round (loop thread only).
+  private var roundEnd: [@Sendable () -> Void] = []
   private var acceptPausedUntil: UInt64 = 0
   private var draining = false
   private var drainDeadline: UInt64 = 0
@@ -61,6 +63,10 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   // Shared state, under `lock`.
   private let lock = NSLock()
   private var completions: [Completion] = []
+  /// What ``onIOThread(_:)`` queued, run before the completions are delivered.
+  private var tasks: [@Sendable () -> Void] = []
+  /// The loop's half of a double buffer with `tasks` (loop thread only).
+  private var spareTasks: [@Sendable () -> Void] = []
   /// The loop's half of a double buffer with `completions` (loop thread only).
   private var spareCompletions: [Completion] = []
   private var wakePending = false
@@ -143,6 +149,28 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     complete(Completion(fd: answer.fd, id: answer.id, response: response))
   }
 
+  /// Queues `body` to run at the end of the current round (loop thread only: called from
+  /// an immediate handler).
+  func afterRound(_ body: @escaping @Sendable () -> Void) {
+    roundEnd.append(body)
+  }
+
+  /// Queues `body` to run on the loop thread, before the answers waiting are delivered (any
+  /// thread); dropped once the loop has stopped.
+  func onIOThread(_ body: @escaping @Sendable () -> Void) {
+    lock.lock()
+    if stopped {
+      lock.unlock()
+      return
+    }
+    tasks.append(body)
+    if sleeping && !wakePending {
+      wakePending = true
+      wakeUpLocked()
+    }
+    lock.unlock()
+  }
+
   /// Hands a handler's response back to the loop (any thread).
   func complete(_ completion: Completion) {
     lock.lock()
@@ -223,7 +251,8 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         // Sleep only if no completion is waiting; completions arriving while the loop is
         // awake are picked up without a wake-up write.
         lock.lock()
-        let idle = completions.isEmpty && (shutdownRequest == nil || draining)
+        let idle =
+          completions.isEmpty && tasks.isEmpty && (shutdownRequest == nil || draining)
         sleeping = idle
         lock.unlock()
         try poller.wait(timeout: idle ? tickMillis : 0, into: &events)
@@ -260,6 +289,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
           try? poller.add(listenFD, read: true, write: false)
         }
       }
+      runRoundEnd()
       if draining && (openCount == 0 || now >= drainDeadline) { break }
     }
     finish()
@@ -269,8 +299,26 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     while read(wakeReadFD, readBuffer.baseAddress, readBuffer.count) > 0 {}
   }
 
+  /// Runs what immediate handlers asked for at the end of this round, including what those
+  /// runs ask for.
+  private func runRoundEnd() {
+    while !roundEnd.isEmpty {
+      let bodies = roundEnd
+      roundEnd.removeAll(keepingCapacity: true)
+      for body in bodies { body() }
+    }
+  }
+
   private func takeCompletions() {
     lock.lock()
+    if !tasks.isEmpty {
+      swap(&tasks, &spareTasks)
+      lock.unlock()
+      // Their answers join the completions taken just below, in this same pass.
+      for task in spareTasks { task() }
+      spareTasks.removeAll(keepingCapacity: true)
+      lock.lock()
+    }
     swap(&completions, &spareCompletions)
     wakePending = false
     let grace = shutdownRequest
@@ -297,6 +345,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     lock.lock()
     stopped = true
     completions.removeAll()
+    tasks.removeAll()
     let toResume = waiters
     waiters.removeAll()
     let asked = inspections

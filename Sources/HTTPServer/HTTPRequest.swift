@@ -92,25 +92,57 @@ extension String {
 }
 
 /// A parsed HTTP request as handlers see it.
+///
+/// A value type; what a handler rarely changes (the target, path, query, headers, body and
+/// peer) is kept in one shared, copy-on-write box, so passing a request along (to the router,
+/// a route, a batch of votes) costs one retain instead of one per field.
 public struct HTTPRequest: Sendable {
   /// The request method.
   public var method: HTTPMethod
-  /// The request target exactly as sent (path and query, still percent-encoded).
-  public var target: String
-  /// The percent-decoded path, without the query.
-  public var path: String
-  /// The query parameters, percent-decoded (`+` read as a space), in order; a name may repeat.
-  public var queryItems: [(name: String, value: String)]
   /// The HTTP version as `(major, minor)`, e.g. `(1, 1)`.
   public var version: (major: Int, minor: Int)
+  private var storage: Storage
+  /// The path parameters in route order (what ``pathParameters`` shows).
+  var parameterList: [(name: String, value: String)]
+
+  /// The request target exactly as sent (path and query, still percent-encoded).
+  public var target: String {
+    get { storage.target }
+    set { unique().target = newValue }
+  }
+  /// The percent-decoded path, without the query.
+  public var path: String {
+    get { storage.path }
+    set { unique().path = newValue }
+  }
+  /// The query parameters, percent-decoded (`+` read as a space), in order; a name may repeat.
+  public var queryItems: [(name: String, value: String)] {
+    get { storage.queryItems }
+    set { unique().queryItems = newValue }
+  }
   /// The header fields.
-  public var headers: HTTPHeaders
+  public var headers: HTTPHeaders {
+    get { storage.headers }
+    set { unique().headers = newValue }
+  }
   /// The request body (already de-chunked).
-  public var body: [UInt8]
+  public var body: [UInt8] {
+    get { storage.body }
+    set { unique().body = newValue }
+  }
   /// The peer's address as text (`127.0.0.1`, `::1`), or empty when there is no socket.
-  public var remoteAddress: String
+  public var remoteAddress: String {
+    get { storage.remoteAddress }
+    set { unique().remoteAddress = newValue }
+  }
   /// Path parameters filled in by the ``Router`` (`:ns` → `"ns"`).
-  public var pathParameters: [String: String]
+  ///
+  /// Kept as a short list (a route has a few parameters), so that matching a route neither
+  /// hashes nor allocates a dictionary; a name set twice keeps its last value.
+  public var pathParameters: [String: String] {
+    get { Dictionary(parameterList, uniquingKeysWith: { _, last in last }) }
+    set { parameterList = newValue.map { (name: $0.key, value: $0.value) } }
+  }
 
   /// Creates a request. `path` and `queryItems` are derived from `target` when not given.
   public init(
@@ -118,15 +150,46 @@ public struct HTTPRequest: Sendable {
     headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [], remoteAddress: String = ""
   ) {
     self.method = method
-    self.target = target
     self.version = version
-    self.headers = headers
-    self.body = body
-    self.remoteAddress = remoteAddress
-    self.pathParameters = [:]
+    self.parameterList = []
     let (path, query) = URLComponentsDecoder.split(target)
-    self.path = path
-    self.queryItems = query
+    storage = Storage(
+      target: target, path: path, queryItems: query, headers: headers, body: body,
+      remoteAddress: remoteAddress)
+  }
+
+  /// The box, copied first if another request shares it.
+  private mutating func unique() -> Storage {
+    if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    return storage
+  }
+
+  /// The fields behind the accessors; shared between copies until one of them changes.
+  private final class Storage: @unchecked Sendable {
+    var target: String
+    var path: String
+    var queryItems: [(name: String, value: String)]
+    var headers: HTTPHeaders
+    var body: [UInt8]
+    var remoteAddress: String
+
+    init(
+      target: String, path: String, queryItems: [(name: String, value: String)],
+      headers: HTTPHeaders, body: [UInt8], remoteAddress: String
+    ) {
+      self.target = target
+      self.path = path
+      self.queryItems = queryItems
+      self.headers = headers
+      self.body = body
+      self.remoteAddress = remoteAddress
+    }
+
+    func copy() -> Storage {
+      Storage(
+        target: target, path: path, queryItems: queryItems, headers: headers, body: body,
+        remoteAddress: remoteAddress)
+    }
   }
 
   /// The first value of the query parameter `name`, or nil.
@@ -135,7 +198,9 @@ public struct HTTPRequest: Sendable {
   }
 
   /// The value of the path parameter `name` set by the router, or nil.
-  public func parameter(_ name: String) -> String? { pathParameters[name] }
+  public func parameter(_ name: String) -> String? {
+    parameterList.last { $0.name == name }?.value
+  }
 }
 
 /// Splits a request target into a decoded path and decoded query items.

@@ -116,6 +116,30 @@ public struct HTTPResponder: Sendable {
     case .server(let sink, let answer): sink.deliver(response, for: answer)
     }
   }
+
+  /// Runs `body` on the server's I/O thread once it has handled every event of the round it
+  /// is in (the requests read, the answers delivered): so an ``HTTPImmediateHandler`` can
+  /// gather the requests of one round and hand them on together, with one hand-over and
+  /// one wake-up. Call it from the immediate handler (on the I/O thread); a responder made
+  /// with ``init(_:)`` runs `body` at once.
+  public func afterRound(_ body: @escaping @Sendable () -> Void) {
+    switch target {
+    case .closure: body()
+    case .server(let sink, _): sink.afterRound(body)
+    }
+  }
+
+  /// Runs `body` on the server's I/O thread soon (from any thread): so answers worked out
+  /// elsewhere, several at a time, are built and sent there, where the connections live,
+  /// with one wake-up for all of them. ``respond(_:)`` called inside `body` goes out in the
+  /// same round. A responder made with ``init(_:)`` runs `body` at once, on the caller's
+  /// thread.
+  public func onIOThread(_ body: @escaping @Sendable () -> Void) {
+    switch target {
+    case .closure: body()
+    case .server(let sink, _): sink.onIOThread(body)
+    }
+  }
 }
 
 /// Where a deferred immediate answer goes: the connection, and what its access log line
@@ -131,4 +155,10 @@ struct DeferredAnswer: Sendable {
 protocol DeferredAnswerSink: AnyObject, Sendable {
   /// Logs and queues `response` as the answer `answer` waits for (any thread).
   func deliver(_ response: HTTPResponse, for answer: DeferredAnswer)
+
+  /// Runs `body` at the end of the current round (I/O thread only).
+  func afterRound(_ body: @escaping @Sendable () -> Void)
+
+  /// Runs `body` on the I/O thread soon (any thread).
+  func onIOThread(_ body: @escaping @Sendable () -> Void)
 }

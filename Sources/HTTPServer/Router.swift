@@ -74,7 +74,7 @@ public struct Router: Sendable {
     for route in immediateRoutes {
       guard let params = Router.match(route.segments, parts) else { continue }
       var matched = request
-      matched.pathParameters = params
+      matched.parameterList = params
       return route.handler(matched, responder)
     }
     return nil
@@ -100,7 +100,7 @@ public struct Router: Sendable {
         continue
       }
       var matched = request
-      matched.pathParameters = params
+      matched.parameterList = params
       return await route.handler(matched)
     }
     if !allowed.isEmpty {
@@ -159,16 +159,18 @@ public struct Router: Sendable {
     return parts
   }
 
-  private static func match(_ segments: [Segment], _ parts: [String]) -> [String: String]? {
+  private static func match(
+    _ segments: [Segment], _ parts: [String]
+  ) -> [(name: String, value: String)]? {
     guard segments.count == parts.count else { return nil }
     // Literals first, so a route that does not match allocates nothing.
     for (segment, part) in zip(segments, parts) {
       if case .literal(let literal) = segment, literal != part { return nil }
     }
-    var params: [String: String] = [:]
+    var params: [(name: String, value: String)] = []
     params.reserveCapacity(segments.count)
     for (segment, part) in zip(segments, parts) {
-      if case .parameter(let name) = segment { params[name] = part }
+      if case .parameter(let name) = segment { params.append((name: name, value: part)) }
     }
     return params
   }

@@ -36,6 +36,17 @@ public protocol VoteStore: Sendable {
     completion: @escaping @Sendable (Result<MutationResult, VoteStoreError>) -> Void
   )
 
+  /// ``submit(_:completion:)`` for many mutations handed over at once (a server's I/O thread
+  /// gathers the votes of one round): each is applied as ``apply(_:)`` applies it, a failing
+  /// one failing alone, and `completion` runs once, on a store thread, with every result in
+  /// the order of `mutations`, when all are durable (or failed). The order they are applied
+  /// in is the store's (SQLite's writer keeps theirs); a default applies them concurrently
+  /// in tasks.
+  func submitBatch(
+    _ mutations: [CounterMutation],
+    completion: @escaping @Sendable ([Result<MutationResult, VoteStoreError>]) -> Void
+  )
+
   /// Sets a counter to `value` (clamped at zero). With `createIfMissing` a missing counter is
   /// created with `defaults`; otherwise nil is returned for a missing counter.
   func set(
@@ -311,6 +322,35 @@ extension VoteStore {
       } catch {
         completion(.failure(error))
       }
+    }
+  }
+
+  /// Applies mutations without suspending the caller: the default applies them concurrently
+  /// in tasks (so a store that groups concurrent writes can group them) and calls
+  /// `completion` with their results in order.
+  public func submitBatch(
+    _ mutations: [CounterMutation],
+    completion: @escaping @Sendable ([Result<MutationResult, VoteStoreError>]) -> Void
+  ) {
+    Task {
+      let results = await withTaskGroup(
+        of: (Int, Result<MutationResult, VoteStoreError>).self
+      ) { group in
+        for (index, mutation) in mutations.enumerated() {
+          group.addTask {
+            do throws(VoteStoreError) {
+              return (index, .success(try await apply(mutation)))
+            } catch {
+              return (index, .failure(error))
+            }
+          }
+        }
+        var results = [Result<MutationResult, VoteStoreError>](
+          repeating: .failure(.closed), count: mutations.count)
+        for await (index, result) in group { results[index] = result }
+        return results
+      }
+      completion(results)
     }
   }
 }

@@ -432,3 +432,108 @@ import VoteStore
     }
   }
 }
+
+/// `submitBatch`: many mutations handed over at once, answered once, in order, each with its
+/// own result; one that fails (in the writer, or before it) fails alone.
+@Suite struct VoteStoreBatchSubmitTests {
+  static let ns = "app.example"
+
+  @Test(arguments: StoreKind.allCases)
+  func eachMutationIsAnsweredInOrderAndAFailureOnlyItself(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      func submitted(_ mutations: [CounterMutation]) async -> [Result<
+        MutationResult, VoteStoreError
+      >] {
+        await withCheckedContinuation { continuation in
+          store.submitBatch(mutations) { continuation.resume(returning: $0) }
+        }
+      }
+      // Each mutation on a counter of its own: the default applies them concurrently.
+      for (key, value): (String, Int64) in [("a", 5), ("b", 0), ("big", 5), ("d", 3), ("e", 0)] {
+        _ = try await store.create(CounterCreation(namespace: Self.ns, key: key, value: value))
+      }
+      _ = try await store.apply(
+        CounterMutation(namespace: Self.ns, key: "e", delta: 1, voter: "v1"))
+      let tooBig = CounterCreation(namespace: Self.ns, key: "c", value: CounterLimits.maximum + 1)
+      let mutations = [
+        CounterMutation(namespace: Self.ns, key: "a", delta: 1),
+        CounterMutation(namespace: Self.ns, key: "b", delta: 1, voter: "v1"),
+        // Past the limit: refused in the writer (its change undone), alone.
+        CounterMutation(namespace: Self.ns, key: "big", delta: CounterLimits.maximum),
+        // A creation past the limits: refused before the writer, alone.
+        CounterMutation(namespace: Self.ns, key: "c", delta: 1, createIfMissing: tooBig),
+        CounterMutation(namespace: Self.ns, key: "missing", delta: 1),
+        CounterMutation(namespace: Self.ns, key: "d", delta: -1),
+        CounterMutation(namespace: Self.ns, key: "e", delta: 1, voter: "v1"),
+      ]
+      let results = await submitted(mutations)
+      try #require(results.count == mutations.count)
+      #expect(try results[0].get().record?.value == 6)
+      #expect(try results[1].get().outcome == .applied)
+      #expect(try results[1].get().record?.value == 1)
+      #expect(throws: VoteStoreError.self) { try results[2].get() }
+      #expect(throws: VoteStoreError.self) { try results[3].get() }
+      #expect(try results[4].get().outcome == .missing)
+      #expect(try results[5].get().record?.value == 2)
+      #expect(try results[6].get().outcome == .alreadyVoted)
+      for (key, value): (String, Int64) in [("a", 6), ("b", 1), ("big", 5), ("d", 2), ("e", 1)] {
+        #expect(try await store.record(namespace: Self.ns, key: key)?.value == value)
+      }
+      #expect(try await store.record(namespace: Self.ns, key: "c") == nil)
+      #expect(await submitted([]).isEmpty)
+
+      // Many batches at once: every vote counted once, each answered with its own count.
+      let counts = await withTaskGroup(of: [Int64].self) { group in
+        for _ in 0..<8 {
+          group.addTask {
+            let results = await submitted(
+              Array(repeating: CounterMutation(namespace: Self.ns, key: "b", delta: 1), count: 25))
+            #expect(results.allSatisfy { (try? $0.get().outcome) == .applied })
+            return results.compactMap { try? $0.get().record?.value }
+          }
+        }
+        var all: [Int64] = []
+        for await counts in group { all += counts }
+        return all
+      }
+      #expect(counts.sorted() == Array(2...201))
+      #expect(try await store.record(namespace: Self.ns, key: "b")?.value == 201)
+
+      // On SQLite the writer applies a batch in its order: each sees the ones before it,
+      // and the one that fails between them changes nothing.
+      if kind != .postgres {
+        let ordered = await submitted([
+          CounterMutation(namespace: Self.ns, key: "a", delta: 1),
+          CounterMutation(namespace: Self.ns, key: "a", delta: CounterLimits.maximum),
+          CounterMutation(namespace: Self.ns, key: "a", delta: 1),
+          CounterMutation(namespace: Self.ns, key: "a", delta: 1, voter: "v9"),
+          CounterMutation(namespace: Self.ns, key: "a", delta: 1, voter: "v9"),
+        ])
+        #expect(ordered.map { try? $0.get().record?.value } == [7, nil, 8, 9, 9])
+        #expect(try ordered[4].get().outcome == .alreadyVoted)
+        #expect(try await store.record(namespace: Self.ns, key: "a")?.value == 9)
+
+        // Anonymous votes on one counter that do not all fit under the limit: each applies
+        // until the one that does not fit, which alone is refused.
+        let room = CounterLimits.maximum - 6
+        let nearLimit = await submitted([
+          CounterMutation(namespace: Self.ns, key: "big", delta: 1),
+          CounterMutation(namespace: Self.ns, key: "big", delta: room),
+          CounterMutation(namespace: Self.ns, key: "big", delta: 1),
+        ])
+        #expect(nearLimit.map { try? $0.get().record?.value } == [6, CounterLimits.maximum, nil])
+        #expect(
+          try await store.record(namespace: Self.ns, key: "big")?.value == CounterLimits.maximum)
+      }
+
+      await store.close()
+      let closed = await submitted([CounterMutation(namespace: Self.ns, key: "a", delta: 1)])
+      #expect(closed.count == 1)
+      guard case .failure(let error) = closed.first else {
+        Issue.record("a closed store accepted a write")
+        return
+      }
+      #expect(error.kind == .closed)
+    }
+  }
+}

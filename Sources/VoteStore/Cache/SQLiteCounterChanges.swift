@@ -65,6 +65,13 @@ final class SQLiteCounterChanges: @unchecked Sendable {
     }
   }
 
+  /// Called when a transaction was rolled back before its commit began: forgets the rows
+  /// it noted (they are as they were).
+  func discard() {
+    changed.removeAll(keepingCapacity: true)
+    overflowed = false
+  }
+
   /// Called when the transaction did not commit (its changes are gone).
   func notCommitted() {
     finish()

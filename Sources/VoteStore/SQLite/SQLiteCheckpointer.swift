@@ -66,12 +66,22 @@ final class SQLiteCheckpointer: @unchecked Sendable {
   }
 
   /// Called on the writer thread after each commit with the WAL's size in pages.
+  ///
+  /// The thread is woken only when there is something new for it to do: a checkpoint to
+  /// run, or a WAL to watch that it was not watching (it then times its own idle wait from
+  /// ``lastCommit``, which later commits only move on). So a busy writer does not wake it
+  /// at every commit.
   func walGrew(to pages: Int32) {
     condition.lock()
+    let wasWatching = walPages > 0
     walPages = pages
     lastCommit = currentMilliseconds()
-    if pages >= Self.threshold(databasePages: databasePages) { passiveRequested = true }
-    condition.signal()
+    var wake = !wasWatching
+    if pages >= Self.threshold(databasePages: databasePages) && !passiveRequested {
+      passiveRequested = true
+      wake = true
+    }
+    if wake { condition.signal() }
     condition.unlock()
   }
 

@@ -139,6 +139,76 @@ struct SQLiteCounterTable {
     return MutationResult(outcome: decision.outcome, record: record, created: created)
   }
 
+  /// Applies `mutations` in order, each as ``apply(_:now:)`` would, with one result each.
+  ///
+  /// They are the votes of one batch on one counter (see ``SQLiteVoteStore/submitBatch(_:completion:)``).
+  /// Anonymous increments of a counter that exists and has room for all of them, without
+  /// bounds to check, are applied with one read and one write for the lot (what applying
+  /// them one by one would leave, each answered with the count it reached). Otherwise each
+  /// runs in a savepoint of its own, so a refused one (``VoteStoreError/isRefusal``) is
+  /// undone and answered alone; any other error fails them all (the writer then undoes the
+  /// whole unit).
+  func applyInOrder(
+    _ mutations: [CounterMutation], now: Int64
+  ) throws(VoteStoreError) -> [Result<MutationResult, VoteStoreError>] {
+    if mutations.count == 1 { return [.success(try apply(mutations[0], now: now))] }
+    if let results = try addAnonymously(mutations, now: now) { return results.map { .success($0) } }
+    var results: [Result<MutationResult, VoteStoreError>] = []
+    results.reserveCapacity(mutations.count)
+    for mutation in mutations {
+      try db.statement("SAVEPOINT vote").run()
+      do throws(VoteStoreError) {
+        results.append(.success(try apply(mutation, now: now)))
+      } catch {
+        guard error.isRefusal, !db.isAutocommit else { throw error }
+        try db.statement("ROLLBACK TO vote").run()
+        results.append(.failure(error))
+      }
+      try db.statement("RELEASE vote").run()
+    }
+    return results
+  }
+
+  /// The anonymous increments `mutations` of one counter with one read and one write, when
+  /// they can all apply (see ``applyInOrder(_:now:)``); nil, with nothing changed, otherwise.
+  private func addAnonymously(
+    _ mutations: [CounterMutation], now: Int64
+  ) throws(VoteStoreError) -> [MutationResult]? {
+    guard let first = mutations.first,
+      mutations.allSatisfy({
+        $0.voter == nil && $0.delta > 0 && !$0.checkBounds && $0.namespace == first.namespace
+          && $0.key == first.key
+      })
+    else { return nil }
+    guard let (found, tally) = try tallied(namespace: first.namespace, key: first.key) else {
+      return nil
+    }
+    var total: Int64 = 0
+    for mutation in mutations {
+      let (sum, overflow) = total.addingReportingOverflow(mutation.delta)
+      guard !overflow, sum <= CounterLimits.maximum - tally.value else { return nil }
+      total = sum
+    }
+    try db.statement(
+      """
+      UPDATE counters SET value = ?2, anonymous = ?3, updated_ms = ?4, updates = updates + ?5
+      WHERE id = ?1
+      """
+    ).run([
+      .integer(found.id), .integer(tally.value + total), .integer(tally.anonymous + total),
+      .integer(now), .integer(Int64(mutations.count)),
+    ])
+    var record = found
+    record.updatedAt = now
+    var results: [MutationResult] = []
+    results.reserveCapacity(mutations.count)
+    for mutation in mutations {
+      record.value += mutation.delta
+      results.append(MutationResult(outcome: .applied, record: record, created: false))
+    }
+    return results
+  }
+
   /// Writes a decision: the voter set change, the tally, the updated time, one update.
   private func carryOut(
     _ decision: VoteDecision, on id: Int64, voter: String?, now: Int64

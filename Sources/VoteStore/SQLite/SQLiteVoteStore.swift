@@ -392,6 +392,102 @@ public final class SQLiteVoteStore: VoteStore {
       })
   }
 
+  /// ``submit(_:completion:)`` for many mutations in one hand-over to the writer: each runs in
+  /// its own savepoint of the next group commit (a failing one is undone and answered
+  /// alone), and `completion` runs once on the writer thread with every result, in order,
+  /// once all are durable (or failed).
+  public func submitBatch(
+    _ mutations: [CounterMutation],
+    completion: @escaping @Sendable ([Result<MutationResult, VoteStoreError>]) -> Void
+  ) {
+    guard !mutations.isEmpty else { return completion([]) }
+    do throws(VoteStoreError) {
+      try writeLock?.ensure()
+    } catch {
+      return completion(Array(repeating: .failure(error), count: mutations.count))
+    }
+    // Refused before the writer: a creation past the limits.
+    var refused: [(Int, VoteStoreError)] = []
+    var accepted: [CounterMutation] = []
+    accepted.reserveCapacity(mutations.count)
+    for (index, mutation) in mutations.enumerated() {
+      var mutation = mutation
+      if let creation = mutation.createIfMissing {
+        do throws(VoteStoreError) {
+          try CounterLimits.check(creation)
+        } catch {
+          refused.append((index, error))
+          continue
+        }
+      }
+      mutation.voter = mutation.voter.map(voterKey.hash)
+      accepted.append(mutation)
+    }
+    guard !accepted.isEmpty else {
+      return completion(refused.map { .failure($0.1) })
+    }
+    // One unit per counter: its votes in their order (see
+    // `SQLiteCounterTable.applyInOrder`); the units in the order of their first vote.
+    var units: [[Int]] = []
+    var unitOf: [CounterName: Int] = [:]
+    for (index, mutation) in accepted.enumerated() {
+      let name = CounterName(namespace: mutation.namespace, key: mutation.key)
+      if let unit = unitOf[name] {
+        units[unit].append(index)
+      } else {
+        unitOf[name] = units.count
+        units.append([index])
+      }
+    }
+    let (health, checkpointer) = (self.health, self.checkpointer)
+    writer.submitBatch(
+      count: units.count,
+      { [accepted, units] db, unit throws(VoteStoreError) in
+        try SQLiteCounterTable(db: db).applyInOrder(
+          units[unit].map { accepted[$0] }, now: currentMilliseconds())
+      },
+      completion: { [refused, units, count = accepted.count] unitResults in
+        var results = [Result<MutationResult, VoteStoreError>](
+          repeating: .failure(.closed), count: count)
+        for (unit, outcome) in zip(units, unitResults) {
+          switch outcome {
+          case .success(let each):
+            for (index, result) in zip(unit, each) { results[index] = result }
+          case .failure(let error):
+            for index in unit { results[index] = .failure(error) }
+          }
+        }
+        var failure: VoteStoreError?
+        var succeeded = false
+        for result in results {
+          switch result {
+          case .success: succeeded = true
+          case .failure(let error): failure = error
+          }
+        }
+        if succeeded { health.record(nil) }
+        if let failure {
+          health.record(failure)
+          if failure.kind == .full { checkpointer.requestTruncate() }
+        }
+        guard !refused.isEmpty else { return completion(results) }
+        var all: [Result<MutationResult, VoteStoreError>] = []
+        all.reserveCapacity(results.count + refused.count)
+        var next = results.makeIterator()
+        var refusals = refused.makeIterator()
+        var refusal = refusals.next()
+        for index in 0..<(results.count + refused.count) {
+          if let (at, error) = refusal, at == index {
+            all.append(.failure(error))
+            refusal = refusals.next()
+          } else if let result = next.next() {
+            all.append(result)
+          }
+        }
+        completion(all)
+      })
+  }
+
   /// Sets a counter (clamped at zero); `old` is its value before, or its creation value when
   /// this call created it. Nil for a missing counter without `createIfMissing`.
   public func set(
@@ -538,4 +634,10 @@ private struct CachedRows: @unchecked Sendable {
 private struct SetResult {
   var old: Int64
   var record: CounterRecord
+}
+
+/// A counter's name, as a key.
+private struct CounterName: Hashable {
+  var namespace: String
+  var key: String
 }

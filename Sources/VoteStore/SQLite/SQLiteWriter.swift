@@ -1,9 +1,11 @@
 /// The one thread that writes: group commit over a single SQLite connection.
 ///
 /// It takes every queued write (up to a limit), runs them in one `BEGIN IMMEDIATE`
-/// transaction, each inside its own `SAVEPOINT` so that a failing write is undone alone,
-/// commits once (one fsync of the WAL for the whole group), and only then resumes each caller
-/// with its own result. A caller is never told "done" before its change is durable.
+/// transaction, commits once (one fsync of the WAL for the whole group), and only then resumes
+/// each caller with its own result. A caller is never told "done" before its change is
+/// durable. A group runs first without savepoints; if one of its writes fails, the group is
+/// rolled back and run again with each write inside its own `SAVEPOINT`, so that the failing
+/// write is undone and answered alone.
 final class SQLiteWriter: Sendable {
   private let queue: JobQueue<SQLiteConnection>
   private let thread: DatabaseThread
@@ -36,7 +38,7 @@ final class SQLiteWriter: Sendable {
     let result = await withCheckedContinuation {
       (continuation: CheckedContinuation<Result<T, VoteStoreError>, Never>) in
       let job = DatabaseJob.make(work, continuation: continuation)
-      if !queue.enqueue(job) { job.finish(.closed) }
+      if !queue.enqueue(job) { job.finishAll(.closed) }
     }
     return try result.get()
   }
@@ -49,7 +51,20 @@ final class SQLiteWriter: Sendable {
     completion: @escaping @Sendable (Result<T, VoteStoreError>) -> Void
   ) {
     let job = DatabaseJob.make(work, completion: completion)
-    if !queue.enqueue(job) { job.finish(.closed) }
+    if !queue.enqueue(job) { job.finishAll(.closed) }
+  }
+
+  /// Queues `count` writes at once (one hand-over, one wake-up): write `i` runs
+  /// `work(connection, i)` in its own savepoint of the next group transaction, so one that
+  /// fails is undone and answered alone; `completion` runs once on the writer thread with
+  /// every write's result, in order, when the last is committed (or failed).
+  func submitBatch<T>(
+    count: Int,
+    _ work: @escaping (SQLiteConnection, Int) throws(VoteStoreError) -> T,
+    completion: @escaping @Sendable ([Result<T, VoteStoreError>]) -> Void
+  ) {
+    let job = DatabaseJob.makeBatch(count: count, work, completion: completion)
+    if !queue.enqueue(job) { job.finishAll(.closed) }
   }
 
   /// Commits what is queued, refuses new work, and closes the connection.
@@ -64,6 +79,16 @@ final class SQLiteWriter: Sendable {
   }
 }
 
+/// One write of a group: a unit of a queued job.
+private struct WriteUnit {
+  let job: DatabaseJob<SQLiteConnection>
+  let index: Int
+
+  func run(_ connection: SQLiteConnection) -> Bool { job.run(connection, unit: index) }
+
+  func finish(_ error: VoteStoreError? = nil) { job.finish(unit: index, error) }
+}
+
 /// The writer thread's state: the connection and its transaction statements.
 private struct GroupCommitLoop {
   let connection: SQLiteConnection
@@ -71,46 +96,57 @@ private struct GroupCommitLoop {
   let afterCommit: @Sendable (SQLiteConnection) -> Void
 
   mutating func run(queue: JobQueue<SQLiteConnection>, limit: Int) {
-    var pending: [DatabaseJob<SQLiteConnection>] = []
+    var pending: [WriteUnit] = []
     while true {
       var batch = pending
       if batch.isEmpty {
         guard let next = queue.take(limit: limit) else { return }
-        batch = next
+        for job in next {
+          for index in 0..<job.units { batch.append(WriteUnit(job: job, index: index)) }
+        }
       }
       pending = runBatch(batch)
     }
   }
 
-  /// Runs one group; returns jobs that must run again because SQLite rolled back the whole
+  /// Runs one group; returns units that must run again because SQLite rolled back the whole
   /// transaction under them (their results were never reported).
-  private func runBatch(_ batch: [DatabaseJob<SQLiteConnection>]) -> [DatabaseJob<SQLiteConnection>]
-  {
+  private func runBatch(_ batch: [WriteUnit]) -> [WriteUnit] {
     do throws(VoteStoreError) {
       try connection.statement("BEGIN IMMEDIATE").run()
     } catch {
-      for job in batch { job.finish(error) }
+      for unit in batch { unit.finish(error) }
       return []
     }
-    var succeeded: [DatabaseJob<SQLiteConnection>] = []
-    for (index, job) in batch.enumerated() {
+    if batch.count > 1 {
+      switch runWithoutSavepoints(batch) {
+      case .succeeded: return commit(batch)
+      case .beganAgain: break
+      case .failed(let error):
+        for unit in batch { unit.finish(error) }
+        return []
+      }
+    }
+    var succeeded: [WriteUnit] = []
+    succeeded.reserveCapacity(batch.count)
+    for (index, unit) in batch.enumerated() {
       let failure: VoteStoreError?
       do throws(VoteStoreError) {
         try connection.statement("SAVEPOINT job").run()
-        if job.run(connection) {
+        if unit.run(connection) {
           try connection.statement("RELEASE job").run()
-          succeeded.append(job)
+          succeeded.append(unit)
           continue
         }
-        failure = nil  // the job recorded its own error
+        failure = nil  // the unit recorded its own error
       } catch {
         failure = error
       }
-      // The job failed: its caller gets its error, and nothing of it may be kept.
-      job.finish(failure)
+      // The unit failed: its caller gets its error, and nothing of it may be kept.
+      unit.finish(failure)
       let rest = batch[(index + 1)...]
       if connection.isAutocommit {
-        // SQLite rolled back the whole transaction (after FULL, IOERR, ...): the jobs that
+        // SQLite rolled back the whole transaction (after FULL, IOERR, ...): the units that
         // had succeeded lost their changes too, and run again in a new transaction.
         return succeeded + rest
       }
@@ -122,18 +158,58 @@ private struct GroupCommitLoop {
         return succeeded + rest
       }
     }
+    return commit(succeeded)
+  }
+
+  /// What ``runWithoutSavepoints(_:)`` did.
+  private enum OptimisticRun {
+    /// Every unit succeeded; the transaction is open, waiting for its commit.
+    case succeeded
+    /// A unit failed: its transaction was rolled back and a new one begun, for the units to
+    /// run again one savepoint each.
+    case beganAgain
+    /// A unit failed and no new transaction could be begun.
+    case failed(VoteStoreError)
+  }
+
+  /// Runs every unit straight in the open transaction, without a savepoint each (two
+  /// statements less per write): nearly every group succeeds whole. When one unit fails,
+  /// nothing of the run is kept or reported: the transaction is rolled back and begun again,
+  /// and the caller runs the units once more, each in its own savepoint, so the failure
+  /// stays the failing unit's own. (A unit may run again anyway: see the whole-transaction
+  /// rollback in ``runBatch(_:)``.)
+  private func runWithoutSavepoints(_ batch: [WriteUnit]) -> OptimisticRun {
+    var failed = false
+    for unit in batch where !unit.run(connection) {
+      failed = true
+      break
+    }
+    guard failed else { return .succeeded }
+    rollBack()
+    changes?.discard()
+    do throws(VoteStoreError) {
+      try connection.statement("BEGIN IMMEDIATE").run()
+    } catch {
+      return .failed(error)
+    }
+    return .beganAgain
+  }
+
+  /// Commits the open transaction holding `succeeded`, publishes what it changed, and
+  /// answers its units.
+  private func commit(_ succeeded: [WriteUnit]) -> [WriteUnit] {
     changes?.willCommit()
     do throws(VoteStoreError) {
       try connection.statement("COMMIT").run()
     } catch {
       rollBack()
       changes?.notCommitted()
-      for job in succeeded { job.finish(error) }
+      for unit in succeeded { unit.finish(error) }
       return []
     }
     // Memory shows the commit before anyone is told of it.
     changes?.committed(connection)
-    for job in succeeded { job.finish() }
+    for unit in succeeded { unit.finish() }
     afterCommit(connection)
     return []
   }

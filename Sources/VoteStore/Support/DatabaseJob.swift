@@ -1,23 +1,39 @@
-/// One unit of database work, run on a database thread and finished (its caller resumed)
-/// once its outcome is final: for a write, after the transaction that holds it committed.
+/// Database work run on a database thread, in one or more units, and finished (its caller
+/// resumed) once its outcome is final: for a write, after the transaction that holds it
+/// committed.
+///
+/// A job of several units (``makeBatch(count:_:completion:)``) is many writes handed over at
+/// once: the writer runs each unit in its own savepoint, so a unit that fails is undone alone
+/// and answered alone, and the job's caller hears once, with every unit's result, after the
+/// last unit is final.
 final class DatabaseJob<Connection>: @unchecked Sendable {
-  private let body: (Connection) -> Bool
-  private let completion: (VoteStoreError?) -> Void
+  /// How many units the job holds (1 for ``make(_:continuation:)`` and
+  /// ``make(_:completion:)``).
+  let units: Int
+  private let body: (Connection, Int) -> Bool
+  private let completion: (Int, VoteStoreError?) -> Void
 
   private init(
-    body: @escaping (Connection) -> Bool,
-    completion: @escaping (VoteStoreError?) -> Void
+    units: Int,
+    body: @escaping (Connection, Int) -> Bool,
+    completion: @escaping (Int, VoteStoreError?) -> Void
   ) {
+    self.units = units
     self.body = body
     self.completion = completion
   }
 
-  /// Runs the work; true when it succeeded, false when it recorded an error.
-  func run(_ connection: Connection) -> Bool { body(connection) }
+  /// Runs unit `unit`; true when it succeeded, false when it recorded an error.
+  func run(_ connection: Connection, unit: Int = 0) -> Bool { body(connection, unit) }
 
-  /// Resumes the caller: with its own result, or with `error` if the work succeeded but
-  /// could not be made durable (a failed commit) or never ran.
-  func finish(_ error: VoteStoreError? = nil) { completion(error) }
+  /// Makes unit `unit`'s result final: its own result, or `error` if it succeeded but could
+  /// not be made durable (a failed commit) or never ran. Each unit is finished exactly once.
+  func finish(unit: Int = 0, _ error: VoteStoreError? = nil) { completion(unit, error) }
+
+  /// Finishes every unit with `error` (the job never ran: the queue was closed).
+  func finishAll(_ error: VoteStoreError) {
+    for unit in 0..<units { finish(unit: unit, error) }
+  }
 
   /// A job that runs `work` and resumes `continuation` with its result when finished.
   static func make<T>(
@@ -35,7 +51,8 @@ final class DatabaseJob<Connection>: @unchecked Sendable {
   ) -> DatabaseJob<Connection> {
     let box = ResultBox<T>()
     return DatabaseJob(
-      body: { connection in
+      units: 1,
+      body: { connection, _ in
         do throws(VoteStoreError) {
           box.result = .success(try work(connection))
           return true
@@ -44,12 +61,34 @@ final class DatabaseJob<Connection>: @unchecked Sendable {
           return false
         }
       },
-      completion: { error in
-        switch (box.result, error) {
-        case (.failure(let own)?, _): completion(.failure(own))
-        case (_, let error?): completion(.failure(error))
-        case (let result?, nil): completion(result)
-        case (nil, nil): completion(.failure(.closed))
+      completion: { _, error in completion(box.final(error)) })
+  }
+
+  /// A job of `count` units (at least 1): unit `i` runs `work(connection, i)`, and
+  /// `completion` (on the database thread) gets every unit's result, in unit order, once the
+  /// last one is final.
+  static func makeBatch<T>(
+    count: Int,
+    _ work: @escaping (Connection, Int) throws(VoteStoreError) -> T,
+    completion: @escaping (sending [Result<T, VoteStoreError>]) -> Void
+  ) -> DatabaseJob<Connection> {
+    let box = BatchBox<T>(count: count)
+    return DatabaseJob(
+      units: box.results.count,
+      body: { connection, unit in
+        do throws(VoteStoreError) {
+          box.results[unit] = .success(try work(connection, unit))
+          return true
+        } catch {
+          box.results[unit] = .failure(error)
+          return false
+        }
+      },
+      completion: { unit, error in
+        box.results[unit] = ResultBox.final(box.results[unit], error)
+        box.remaining -= 1
+        if box.remaining == 0 {
+          completion(box.results.map { $0 ?? .failure(.closed) })
         }
       })
   }
@@ -58,4 +97,31 @@ final class DatabaseJob<Connection>: @unchecked Sendable {
 /// Holds a job's result between running it and finishing it (same thread, then resume).
 private final class ResultBox<T>: @unchecked Sendable {
   var result: Result<T, VoteStoreError>?
+
+  func final(_ error: VoteStoreError?) -> Result<T, VoteStoreError> {
+    Self.final(result, error)
+  }
+
+  /// A unit's own failure wins; then a failure of the whole (`error`); then its success.
+  static func final(
+    _ result: Result<T, VoteStoreError>?, _ error: VoteStoreError?
+  ) -> Result<T, VoteStoreError> {
+    switch (result, error) {
+    case (.failure(let own)?, _): .failure(own)
+    case (_, let error?): .failure(error)
+    case (let result?, nil): result
+    case (nil, nil): .failure(.closed)
+    }
+  }
+}
+
+/// The results of a batch job's units, and how many are not final yet.
+private final class BatchBox<T>: @unchecked Sendable {
+  var results: [Result<T, VoteStoreError>?]
+  var remaining: Int
+
+  init(count: Int) {
+    results = Array(repeating: nil, count: max(1, count))
+    remaining = results.count
+  }
 }
