@@ -50,6 +50,33 @@ import Testing
     await store.close()
   }
 
+  /// A passive checkpoint runs beside a writer that keeps appending, so the WAL does not
+  /// restart behind it; one is asked for per WAL, not at every commit past the threshold (which
+  /// ran a checkpoint, two fsyncs, every few commits of a steady stream of votes).
+  @Test func aSteadyStreamOfCommitsAsksForOnePassiveCheckpointPerWAL() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(directory: dir.url)
+    let vote = CounterMutation(
+      namespace: "ns.test", key: "feature-one", delta: 1,
+      createIfMissing: CounterCreation(namespace: "ns.test", key: "feature-one"))
+    let commits = 640
+    var largestWAL = 0
+    for _ in 0..<commits {  // one commit each: every vote is awaited before the next
+      _ = try await store.apply(vote)
+      largestWAL = max(largestWAL, Self.size(store.path + "-wal"))
+    }
+    let threshold = Int(SQLiteCheckpointer.threshold(databasePages: 0))
+    let counts = store.checkpoints
+    #expect(counts.passive <= commits / threshold + 2, "\(counts)")
+    // The WAL still restarts: past twice the threshold the writer checkpoints itself.
+    #expect(counts.passive + counts.byWriter >= commits / (2 * threshold + 8), "\(counts)")
+    #expect(largestWAL <= (2 * threshold + 16) * (4096 + 24) + 32, "WAL of \(largestWAL) bytes")
+    #expect(
+      try await store.record(namespace: "ns.test", key: "feature-one")?.value == Int64(commits))
+    await store.close()
+  }
+
   /// The checkpointer is not woken at every commit, only when it has something to do: a WAL
   /// that grows again after it was emptied must wake it, or the second idle truncate never
   /// comes.

@@ -9,11 +9,13 @@ import Foundation
 /// ``walGrew(to:)`` after each commit (each group commit). Policy:
 /// - after a commit that leaves the WAL above ``threshold(databasePages:)`` — a quarter of the
 ///   database, at least ``minimumPages`` — a `PASSIVE` checkpoint runs here (it blocks neither
-///   the writer nor readers; the writer then restarts the WAL from its start);
+///   the writer nor readers; the writer then restarts the WAL from its start). It is asked
+///   for once per WAL: a writer that keeps appending keeps the WAL from restarting behind it;
 /// - once no commit came for ``idleMilliseconds``, a `TRUNCATE` checkpoint empties the WAL
 ///   file (so an idle store holds no WAL at all);
 /// - after a write failed with a full disk, a `TRUNCATE` checkpoint frees the WAL's space at once;
-/// - when this thread lags (WAL past twice the threshold), the writer checkpoints after its commit.
+/// - when this thread lags or the WAL did not restart (WAL past twice the threshold), the writer
+///   checkpoints after its commit.
 final class SQLiteCheckpointer: @unchecked Sendable {
   /// The smallest WAL (in pages) worth a checkpoint: 64 pages (256 KiB at 4 KiB pages).
   static let minimumPages: Int32 = 64
@@ -29,6 +31,8 @@ final class SQLiteCheckpointer: @unchecked Sendable {
   private var passiveRequested = false
   private var truncateRequested = false
   private var walPages: Int32 = 0
+  /// The WAL's size when the last passive checkpoint was asked for; 0 once the WAL restarted.
+  private var passiveAskedAt: Int32 = 0
   private var lastCommit: Int64 = 0
   private var databasePages: Int64 = 0
   private var closed = false
@@ -77,8 +81,16 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     walPages = pages
     lastCommit = currentMilliseconds()
     var wake = !wasWatching
-    if pages >= Self.threshold(databasePages: databasePages) && !passiveRequested {
+    if pages < passiveAskedAt { passiveAskedAt = 0 }  // the WAL restarted from its start
+    // One passive checkpoint per WAL: it runs beside a writer that keeps appending, so the WAL
+    // does not restart behind it, and asking again at every commit past the threshold ran a
+    // checkpoint (two fsyncs, competing with the commits' own) every few commits. Past twice
+    // the threshold the writer checkpoints between groups itself and the WAL restarts.
+    if pages >= Self.threshold(databasePages: databasePages) && passiveAskedAt == 0
+      && !passiveRequested
+    {
       passiveRequested = true
+      passiveAskedAt = pages
       wake = true
     }
     if wake { condition.signal() }
@@ -145,7 +157,10 @@ final class SQLiteCheckpointer: @unchecked Sendable {
     condition.lock()
     if let pages { databasePages = pages }
     if mode == "TRUNCATE" {
-      if ok { walPages = 0 }
+      if ok {
+        walPages = 0
+        passiveAskedAt = 0
+      }
       counts.truncate += 1
     } else {
       counts.passive += 1
