@@ -56,7 +56,7 @@ RB_LAZY_FORWARD(rb_curl_library, int, curl_url_set,
 /// Defines the variadic `name(handle, option, ...)` as a call of the real one with the one
 /// argument that follows the option.
 #define RB_CURL_FORWARD_VARIADIC(name) \
-  int name(void *handle, int option, ...) { \
+  __attribute__((weak)) int name(void *handle, int option, ...) { \
     static void *_Atomic slot; \
     void *function = rb_lazy_function(&rb_curl_library, &slot, #name); \
     va_list arguments; \

@@ -72,16 +72,18 @@ static inline void *rb_lazy_function(
 }
 
 /// Defines `name` with the parameters `params` (a parenthesised list) as a call through to
-/// the same function of `library`, passing `args` (the parameter names, parenthesised).
+/// the same function of `library`, passing `args` (the parameter names, parenthesised). The
+/// definition is weak: a program that links the library itself (a static SQLite, say) keeps
+/// its own functions, and these go unused.
 #define RB_LAZY_FORWARD(library, result, name, params, args) \
-  result name params { \
+  __attribute__((weak)) result name params { \
     static void *_Atomic slot; \
     return ((result(*) params)rb_lazy_function(&library, &slot, #name)) args; \
   }
 
 /// `RB_LAZY_FORWARD` for a function that returns nothing.
 #define RB_LAZY_FORWARD_VOID(library, name, params, args) \
-  void name params { \
+  __attribute__((weak)) void name params { \
     static void *_Atomic slot; \
     ((void(*) params)rb_lazy_function(&library, &slot, #name)) args; \
   }
