@@ -158,32 +158,24 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   /// Queues `body` to run on the loop thread, before the answers waiting are delivered (any
   /// thread); dropped once the loop has stopped.
   func onIOThread(_ body: @escaping @Sendable () -> Void) {
-    lock.lock()
-    if stopped {
-      lock.unlock()
-      return
-    }
-    tasks.append(body)
-    if sleeping && !wakePending {
-      wakePending = true
-      wakeUpLocked()
-    }
-    lock.unlock()
+    enqueue { tasks.append(body) }
   }
 
   /// Hands a handler's response back to the loop (any thread).
   func complete(_ completion: Completion) {
+    enqueue { completions.append(completion) }
+  }
+
+  /// Runs `add` under the lock unless the loop has stopped, and wakes a sleeping loop.
+  private func enqueue(_ add: () -> Void) {
     lock.lock()
-    if stopped {
-      lock.unlock()
-      return
-    }
-    completions.append(completion)
+    defer { lock.unlock() }
+    if stopped { return }
+    add()
     if sleeping && !wakePending {
       wakePending = true
       wakeUpLocked()
     }
-    lock.unlock()
   }
 
   /// Asks the loop to shut down gracefully within `grace`; returns once it has stopped.

@@ -73,7 +73,12 @@ final class WireConnection: @unchecked Sendable {
     var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
     for (name, value) in headers { text += "\(name): \(value)\r\n" }
     text += "\r\n"
-    let bytes = Array(text.utf8)
+    try sendAll(Array(text.utf8))
+    return try readAnswer(head: method == "HEAD")
+  }
+
+  /// Writes all of `bytes`.
+  private func sendAll(_ bytes: [UInt8]) throws {
     var sent = 0
     while sent < bytes.count {
       let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
@@ -81,20 +86,12 @@ final class WireConnection: @unchecked Sendable {
       guard n > 0 else { throw WireError(description: "send: errno \(errno)") }
       sent += n
     }
-    return try readAnswer(head: method == "HEAD")
   }
 
   /// Sends every GET of `targets` at once (pipelined, in one write) and reads their answers.
   func pipeline(_ targets: [String]) throws -> [WireAnswer] {
     let text = targets.map { "GET \($0) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n" }.joined()
-    let bytes = Array(text.utf8)
-    var sent = 0
-    while sent < bytes.count {
-      let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-      if n < 0 && errno == EINTR { continue }
-      guard n > 0 else { throw WireError(description: "send: errno \(errno)") }
-      sent += n
-    }
+    try sendAll(Array(text.utf8))
     return try targets.map { _ in try readAnswer(head: false) }
   }
 
