@@ -63,6 +63,11 @@ generate() { # features [generator] -> path of the file (generated once)
   local file="$DATA_DIR/roadmap-$1.json" generator=Benchmarks/gen_roadmap.py check=--strict
   if [ "${2:-ours}" = shared ]; then
     file="$DATA_DIR/roadmap-shared-$1.json" generator="$BENCH_DIR/gen_roadmap.py" check=""
+    [ -f "$generator" ] || {
+      echo "error: GENERATORS=shared needs $generator (../shared, beside a checkout here;" \
+        "a plain clone has only ours: leave GENERATORS unset)" >&2
+      exit 1
+    }
   fi
   if [ ! -s "$file" ]; then
     echo "== generating $file" >&2
@@ -159,8 +164,8 @@ fi
 
 [ -n "${BASELINE:-}" ] && echo "baseline: $BASELINE"
 for generator in ${GENERATORS:-ours}; do
-  for n in $SIZES; do
-    compare "$(generate "$n" "$generator")"
+  for n in $SIZES "$SMALL"; do
+    file=$(generate "$n" "$generator") # a failed generation ends the script (set -e)
+    compare "$file"
   done
-  compare "$(generate "$SMALL" "$generator")"
 done

@@ -13,17 +13,21 @@ int rb_lazy_load(rb_lazy_library *library, char *error, size_t size) {
   void *handle = atomic_load_explicit(&library->handle, memory_order_relaxed);
   char reason[768] = "";
   const char *named = getenv(library->variable);
-  if (handle == NULL && named != NULL && named[0] != '\0') {
-    handle = dlopen(named, RTLD_NOW | RTLD_LOCAL);
-    if (handle == NULL) snprintf(reason, sizeof reason, "%s", dlerror());
-  } else {
-    for (const char *const *name = library->names; handle == NULL && *name != NULL; name++) {
-      handle = dlopen(*name, RTLD_NOW | RTLD_LOCAL);
-      // The first name is the usual one: its failure says most.
-      if (handle == NULL && reason[0] == '\0') snprintf(reason, sizeof reason, "%s", dlerror());
+  if (handle == NULL) {  // not loaded by another thread meanwhile
+    if (named != NULL && named[0] != '\0') {
+      handle = dlopen(named, RTLD_NOW | RTLD_LOCAL);
+      if (handle == NULL) snprintf(reason, sizeof reason, "%s", dlerror());
+    } else {
+      for (const char *const *name = library->names; handle == NULL && *name != NULL; name++) {
+        handle = dlopen(*name, RTLD_NOW | RTLD_LOCAL);
+        // The first name is the usual one: its failure says most.
+        if (handle == NULL && reason[0] == '\0') {
+          snprintf(reason, sizeof reason, "%s", dlerror());
+        }
+      }
     }
+    if (handle != NULL) atomic_store_explicit(&library->handle, handle, memory_order_release);
   }
-  if (handle != NULL) atomic_store_explicit(&library->handle, handle, memory_order_release);
   pthread_mutex_unlock(&library->lock);
   if (handle != NULL) return 1;
   if (error != NULL && size > 0) {

@@ -7,20 +7,13 @@ extension PostgresCounterTable {
       try db.execute(
         """
         DECLARE export_counters NO SCROLL CURSOR FOR
-        SELECT id, namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms
+        SELECT \(Self.columns)
         FROM counters ORDER BY namespace COLLATE "C", key COLLATE "C"
         """)
       while true {
         let rows = try db.query("FETCH 1000 FROM export_counters").rows
         if rows.isEmpty { break }
-        let records = rows.map { row in
-          CounterRecord(
-            id: PostgresText.int64(row[0]), namespace: row[1] ?? "", key: row[2] ?? "",
-            value: PostgresText.int64(row[3]), enableReset: PostgresText.bool(row[4]),
-            updateLowerBound: PostgresText.int64(row[5]),
-            updateUpperBound: PostgresText.int64(row[6]), createdAt: PostgresText.int64(row[7]),
-            updatedAt: PostgresText.int64(row[8]))
-        }
+        let records = rows.map(Self.record)
         var voters: [Int64: [String]] = [:]
         for row in try db.query(
           """

@@ -6,10 +6,10 @@
 struct PostgresCounterTable {
   let db: PostgresConnection
 
-  private static let columns =
+  static let columns =
     "id, namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms"
 
-  private static func record(_ row: [String?]) -> CounterRecord {
+  static func record(_ row: [String?]) -> CounterRecord {
     CounterRecord(
       id: PostgresText.int64(row[0]), namespace: row[1] ?? "", key: row[2] ?? "",
       value: PostgresText.int64(row[3]), enableReset: PostgresText.bool(row[4]),

@@ -9,14 +9,9 @@ extension SQLiteCounterTable {
     guard limit > 0 else { return [] }
     return try db.statement(
       """
-      SELECT id, namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms
+      SELECT \(Self.columns)
       FROM counters WHERE namespace = ?1 AND key > ?2 ORDER BY key LIMIT ?3
       """
-    ).rows([.text(namespace), .text(after), .integer(Int64(limit))]) { row in
-      CounterRecord(
-        id: row.int64(0), namespace: row.text(1), key: row.text(2), value: row.int64(3),
-        enableReset: row.int64(4) != 0, updateLowerBound: row.int64(5),
-        updateUpperBound: row.int64(6), createdAt: row.int64(7), updatedAt: row.int64(8))
-    }
+    ).rows([.text(namespace), .text(after), .integer(Int64(limit))]) { row in Self.record(row) }
   }
 }
