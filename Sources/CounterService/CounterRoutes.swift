@@ -25,6 +25,16 @@ struct CounterRoutes: Sendable {
   let store: any VoteStore
   let configuration: CounterServiceConfiguration
   let metrics: ServiceMetrics
+  /// The common headers of answers, encoded once per `X-Path` and content type.
+  let headerCache: CommonHeaderCache
+
+  /// The routes over `store`, answering with `configuration` and counting in `metrics`.
+  init(store: any VoteStore, configuration: CounterServiceConfiguration, metrics: ServiceMetrics) {
+    self.store = store
+    self.configuration = configuration
+    self.metrics = metrics
+    self.headerCache = CommonHeaderCache(origin: configuration.corsOrigin)
+  }
 
   /// The message for names that break the countapi rule.
   static let nameRule = NameRules.nameRule

@@ -249,13 +249,11 @@ extension CounterService {
     let contentType = wrapped ? "application/javascript; charset=utf-8" : reply.contentType
     let body = wrapped ? "/**/\(callback!)(\(reply.body));" : reply.body
     if reply.headers.isEmpty {
-      // Nearly every answer: the common headers go in once, in order, without lookups.
+      // Nearly every answer: the common headers go in once, in order, without lookups, and
+      // already encoded when an answer with the same X-Path went out before.
       response = HTTPResponse(
         status: reply.status,
-        headers: HTTPHeaders(
-          commonHeaders(
-            xPath: xPath(request), origin: configuration.corsOrigin,
-            after: (name: "Content-Type", value: contentType))),
+        headers: routes.headerCache.headers(xPath: xPath(request), contentType: contentType),
         body: Array(body.utf8))
     } else {
       response = HTTPResponse(status: reply.status, contentType: contentType, text: body)

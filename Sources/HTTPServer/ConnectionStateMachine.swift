@@ -174,6 +174,7 @@ struct ConnectionStateMachine {
 
   /// Whether a handler's response asks to close the connection (`Connection: close`).
   static func asksToClose(_ response: HTTPResponse) -> Bool {
+    if let wire = response.headers.wire { return wire.asksToClose }
     for field in response.headers where field.name.caseInsensitiveEquals("connection") {
       if field.value.lowercased().contains("close") { return true }
     }

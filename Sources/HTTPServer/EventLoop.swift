@@ -56,6 +56,12 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   private let tickMillis: Int32
   /// What ``afterRound(_:)`` asked to run at the end of this round (loop thread only).
   private var roundEnd: [@Sendable () -> Void] = []
+  /// The loop thread, set by ``run()`` before it handles any event (and so before any
+  /// responder exists that another thread could call).
+  private var loopThread: pthread_t?
+  /// The loop is running what ``onIOThread(_:)`` queued (loop thread only: read after
+  /// ``isLoopThread``).
+  private var runningTasks = false
   private var acceptPausedUntil: UInt64 = 0
   private var draining = false
   private var drainDeadline: UInt64 = 0
@@ -146,7 +152,20 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
           bytes: response.body.count, latency: .nanoseconds(Int64(clamping: elapsed)),
           peer: log.peer))
     }
-    complete(Completion(fd: answer.fd, id: answer.id, response: response))
+    let completion = Completion(fd: answer.fd, id: answer.id, response: response)
+    if isLoopThread && runningTasks {
+      // Inside an ``onIOThread(_:)`` body the loop runs: straight to the connection, as the
+      // completions taken right after these bodies would be, without the queue and its lock.
+      deliver(completion)
+    } else {
+      complete(completion)
+    }
+  }
+
+  /// Whether the caller is the loop's own thread (set before the loop's first event).
+  private var isLoopThread: Bool {
+    guard let loopThread else { return false }
+    return pthread_equal(pthread_self(), loopThread) != 0
   }
 
   /// Queues `body` to run at the end of the current round (loop thread only: called from
@@ -232,6 +251,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
 
   /// Runs until shut down; call on the dedicated I/O thread.
   func run() {
+    loopThread = pthread_self()
     let executor = handlerExecutor
     executor?.start()
     var events: [Poller.Event] = []
@@ -287,8 +307,11 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     finish()
   }
 
+  /// Empties the wake-up pipe: one read when it returns less than the buffer holds (the pipe
+  /// was emptied; a byte written after it wakes the next `epoll_wait`, which is
+  /// level-triggered), more only while reads fill the buffer.
   private func drainWakePipe() {
-    while read(wakeReadFD, readBuffer.baseAddress, readBuffer.count) > 0 {}
+    while read(wakeReadFD, readBuffer.baseAddress, readBuffer.count) == readBuffer.count {}
   }
 
   /// Runs what immediate handlers asked for at the end of this round, including what those
@@ -305,9 +328,14 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     lock.lock()
     if !tasks.isEmpty {
       swap(&tasks, &spareTasks)
+      let stopping = shutdownRequest != nil || draining
       lock.unlock()
-      // Their answers join the completions taken just below, in this same pass.
+      // Their answers go to their connections as they are given (``deliver(_:for:)``), in
+      // this same pass, as the completions taken just below do; while a shutdown begins
+      // they join those completions, which are delivered once the connections know of it.
+      runningTasks = !stopping
       for task in spareTasks { task() }
+      runningTasks = false
       spareTasks.removeAll(keepingCapacity: true)
       lock.lock()
     }

@@ -29,7 +29,12 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConv
 /// An ordered list of HTTP header fields with case-insensitive lookup.
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
   /// The fields in the order they were received or added.
-  public private(set) var fields: [(name: String, value: String)]
+  public private(set) var fields: [(name: String, value: String)] {
+    didSet { wire = nil }
+  }
+  /// The fields as the response encoder writes them, when worked out once by
+  /// ``preEncoded()``; any change to the fields drops it.
+  var wire: WireFields?
 
   /// Creates a header list from name/value pairs, keeping their order.
   public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }

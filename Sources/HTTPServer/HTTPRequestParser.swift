@@ -314,14 +314,17 @@ struct HTTPRequestParser {
       return HTTPParseFailure(.badRequest, "malformed request target")
     }
     // HTTP-version = "HTTP/" DIGIT "." DIGIT, case-sensitive.
-    let v = Array(versionBytes)
-    guard v.count == 8, v[0] == 0x48, v[1] == 0x54, v[2] == 0x54, v[3] == 0x50, v[4] == 0x2F,
-      Self.isDigit(v[5]), v[6] == 0x2E, Self.isDigit(v[7])
+    // Read in place (the line's slice, offset to its start): no copy per request.
+    let o = versionBytes.startIndex
+    let v = line
+    guard versionBytes.count == 8, v[o] == 0x48, v[o + 1] == 0x54, v[o + 2] == 0x54,
+      v[o + 3] == 0x50, v[o + 4] == 0x2F, Self.isDigit(v[o + 5]), v[o + 6] == 0x2E,
+      Self.isDigit(v[o + 7])
     else {
       return HTTPParseFailure(.badRequest, "malformed HTTP version")
     }
-    let major = Int(v[5] - 0x30)
-    let minor = Int(v[7] - 0x30)
+    let major = Int(v[o + 5] - 0x30)
+    let minor = Int(v[o + 7] - 0x30)
     guard major == 1 else {
       return HTTPParseFailure(.versionNotSupported, "HTTP/\(major).\(minor) is not supported")
     }

@@ -38,18 +38,15 @@ struct ResponseEncoder {
       out.append(
         contentsOf: "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n".utf8)
     }
-    var hasDate = false
-    for field in response.headers {
-      // Fields the server owns, and anything that could split the response, are dropped.
-      switch ResponseEncoder.ownedField(field.name) {
-      case .length: continue
-      case .connection:
-        if field.value.lowercased().contains("close") { keep = false }
-        continue
-      case .date: hasDate = true
-      case .other: break
-      }
-      ResponseEncoder.appendField(field.name, field.value, to: &out)
+    let hasDate: Bool
+    if let wire = response.headers.wire {
+      out.append(contentsOf: wire.bytes)
+      hasDate = wire.hasDate
+      if wire.asksToClose { keep = false }
+    } else {
+      let flags = ResponseEncoder.appendFields(response.headers.fields, to: &out)
+      hasDate = flags.hasDate
+      if flags.asksToClose { keep = false }
     }
     let bodyless = status == 204 || status == 304 || status < 200
     if status != 204 && status >= 200 {
@@ -75,6 +72,29 @@ struct ResponseEncoder {
       out.append(contentsOf: response.body)
     }
     return keep
+  }
+
+  /// Appends a handler's `fields` as they go on the wire: the fields the server owns
+  /// (`Content-Length`, `Transfer-Encoding`, `Connection`) and anything that could split the
+  /// response are dropped. Returns whether a `Date` was among them (the server then writes
+  /// none) and whether a `Connection` field asks to close.
+  static func appendFields(
+    _ fields: [(name: String, value: String)], to out: inout [UInt8]
+  ) -> (hasDate: Bool, asksToClose: Bool) {
+    var hasDate = false
+    var asksToClose = false
+    for field in fields {
+      switch ResponseEncoder.ownedField(field.name) {
+      case .length: continue
+      case .connection:
+        if field.value.lowercased().contains("close") { asksToClose = true }
+        continue
+      case .date: hasDate = true
+      case .other: break
+      }
+      ResponseEncoder.appendField(field.name, field.value, to: &out)
+    }
+    return (hasDate, asksToClose)
   }
 
   /// The IMF-fixdate for now (`Sun, 06 Nov 1994 08:49:37 GMT`), recomputed once a second.

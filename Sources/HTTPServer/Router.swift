@@ -125,7 +125,15 @@ public struct Router: Sendable {
     return target.withUTF8 { bytes in
       var end = bytes.count
       if let q = bytes.firstIndex(of: UInt8(ascii: "?")) { end = q }
+      // Counted first, so the array is allocated once at its final size.
+      var count = 0
+      var previous = UInt8(ascii: "/")
+      for i in 0..<end {
+        if previous == 0x2F && bytes[i] != 0x2F { count += 1 }
+        previous = bytes[i]
+      }
       var parts: [String] = []
+      parts.reserveCapacity(count)
       var start = 0
       for i in 0...end where i == end || bytes[i] == 0x2F {
         if i > start {

@@ -28,6 +28,15 @@ import Testing
       }.start()
       return .deferred
     }
+    // The same, but answered inside an `onIOThread` body, as the vote batcher answers.
+    router.immediate("/later-io/:ms") { request, responder in
+      let ms = Int(request.parameter("ms")!) ?? 0
+      Thread {
+        usleep(useconds_t(ms * 1000))
+        responder.onIOThread { responder.respond(.json(#"{"later-io":\#(ms)}"#)) }
+      }.start()
+      return .deferred
+    }
     var configuration = HTTPServerConfiguration(
       host: "127.0.0.1", port: 0, headerReadTimeout: .seconds(5), bodyReadTimeout: .seconds(5),
       idleTimeout: .seconds(5), writeTimeout: .seconds(5))
@@ -128,6 +137,54 @@ import Testing
     async let body = offPool { try client.readResponse()?.text ?? "no answer" }
     await server.shutdown(gracePeriod: .seconds(10))
     #expect(try await body == #"{"later":400}"#)
+  }
+
+  /// An answer given inside an ``HTTPResponder/onIOThread(_:)`` body goes straight to its
+  /// connection: in order behind the requests pipelined with it, logged, kept alive.
+  @Test func answersGivenOnTheIOThreadGoOutInOrderAndAreLogged() async throws {
+    let entries = LockedArray<AccessLogEntry>()
+    let (server, _) = try startServer(accessLog: { entries.append($0) })
+    let port = server.port
+    let answers = try await offPool { () -> [(String, String?)] in
+      let client = try RawClient(port: port)
+      try client.send(
+        "GET /later-io/30 HTTP/1.1\r\nHost: a\r\n\r\n"
+          + "GET /later-io/0 HTTP/1.1\r\nHost: a\r\n\r\n"
+          + "GET /get/ns/one HTTP/1.1\r\nHost: a\r\n\r\n")
+      var answers: [(String, String?)] = []
+      for _ in 0..<3 {
+        guard let response = try client.readResponse() else { break }
+        answers.append((response.text, response.header("Connection")))
+      }
+      return answers
+    }
+    #expect(answers.map(\.0) == [#"{"later-io":30}"#, #"{"later-io":0}"#, #"{"immediate":"one"}"#])
+    #expect(answers.allSatisfy { $0.1 == nil })
+    await server.shutdown(gracePeriod: .seconds(2))
+    #expect(
+      entries.values.map(\.target).sorted() == ["/get/ns/one", "/later-io/0", "/later-io/30"])
+    #expect(entries.values.allSatisfy { $0.status == 200 })
+  }
+
+  /// Given inside an ``HTTPResponder/onIOThread(_:)`` body while the server shuts down, the
+  /// last answer still carries `Connection: close`, as one given from any other thread does.
+  @Test func anAnswerOnTheIOThreadDuringShutdownIsTheLast() async throws {
+    let (server, _) = try startServer()
+    let port = server.port
+    let client = try await offPool { () -> RawClient in
+      let client = try RawClient(port: port)
+      try client.send("GET /later-io/400 HTTP/1.1\r\nHost: a\r\n\r\n")
+      return client
+    }
+    try await Task.sleep(for: .milliseconds(150))
+    async let answer = offPool { () -> (String, String?) in
+      let response = try client.readResponse()
+      return (response?.text ?? "no answer", response?.header("Connection"))
+    }
+    await server.shutdown(gracePeriod: .seconds(10))
+    let (body, connection) = try await answer
+    #expect(body == #"{"later-io":400}"#)
+    #expect(connection == "close")
   }
 
   @Test func routerOffersOnlyGetAndHeadToImmediateRoutes() {

@@ -24,6 +24,25 @@ import Testing
     #expect(Router.segments(ofTarget: "/") == [])
   }
 
+  /// The segments are what splitting the path at every `/` and dropping the empty pieces
+  /// gives, each decoded: for targets with runs of slashes, queries, escapes and none.
+  @Test func segmentsAreThePathsNonEmptyPiecesDecoded() {
+    let targets = [
+      "", "/", "//", "a", "/a", "a/b", "/a/b/", "///a//b///c", "/hit/bench/feature1",
+      "/hit/bench/feature1?x=/y/z", "/?q", "?/a", "/a%2Fb/c%20d?e=%2F", "/%E2%9C%93/x",
+      "/" + String(repeating: "s/", count: 40),
+    ]
+    for target in targets {
+      let path =
+        target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        .first.map(String.init) ?? ""
+      let expected = path.split(separator: "/").map {
+        URLComponentsDecoder.percentDecode(Array($0.utf8), plusAsSpace: false)
+      }
+      #expect(Router.segments(ofTarget: target) == expected, "\(target)")
+    }
+  }
+
   @Test func wrongMethodIs405WithAllow() async {
     var router = Router()
     router.get("/a") { _ in .json("{}") }

@@ -1,0 +1,65 @@
+import Testing
+
+@testable import CounterService
+@testable import HTTPServer
+
+/// ``CommonHeaderCache``: the headers it gives are the common headers, field for field and in
+/// order, encoded once; it stays bounded whatever paths arrive.
+@Suite struct CommonHeaderCacheTests {
+  private func plain(_ xPath: String, _ contentType: String, origin: String) -> [String] {
+    CounterService.commonHeaders(
+      xPath: xPath, origin: origin, after: (name: "Content-Type", value: contentType)
+    ).map { "\($0.name): \($0.value)" }
+  }
+
+  @Test func givesTheCommonHeadersEncodedOnce() {
+    let cache = CommonHeaderCache(origin: "https://app.example")
+    let json = "application/json; charset=utf-8"
+    let script = "application/javascript; charset=utf-8"
+    for (xPath, contentType) in [
+      ("/bench/feature1", json), ("/bench/feature1", script), ("/default/feature9", json),
+    ] {
+      let first = cache.headers(xPath: xPath, contentType: contentType)
+      let again = cache.headers(xPath: xPath, contentType: contentType)
+      #expect(
+        first.fields.map { "\($0.name): \($0.value)" }
+          == plain(xPath, contentType, origin: "https://app.example"))
+      #expect(first == again)
+      // The second answer reuses the first's encoded form.
+      #expect(first.wire != nil && first.wire === again.wire)
+    }
+    #expect(cache.count == 3)
+  }
+
+  @Test func keepsNoLongPathsAndStaysBounded() {
+    let cache = CommonHeaderCache(origin: "*")
+    let long = "/" + String(repeating: "n", count: 200) + "/k"
+    let answer = cache.headers(xPath: long, contentType: "text/plain")
+    #expect(
+      answer.fields.map { "\($0.name): \($0.value)" } == plain(long, "text/plain", origin: "*"))
+    #expect(cache.count == 0)
+    for n in 0..<(CommonHeaderCache.capacity + 10) {
+      _ = cache.headers(xPath: "/ns/key\(n)", contentType: "text/plain")
+    }
+    #expect(cache.count <= CommonHeaderCache.capacity)
+    #expect(cache.count > 0)
+  }
+
+  /// Through the service: the first answer of a counter and the ones after it (from the
+  /// cache) carry the same headers, in the same order.
+  @Test func answersCarryTheSameHeadersBeforeAndAfterTheCacheKnowsThem() async throws {
+    let h = try ServiceHarness()
+    var seen: [[String]] = []
+    for target in ["/hit/ns1/feature1", "/hit/ns1/feature1", "/get/ns1/feature1"] {
+      let answer = await h.call(target)
+      #expect(answer.status == 200)
+      seen.append(answer.headers.fields.map { "\($0.name): \($0.value)" })
+    }
+    #expect(seen[0] == plain("/ns1/feature1", "application/json; charset=utf-8", origin: "*"))
+    #expect(seen.allSatisfy { $0 == seen[0] })
+    let jsonp = await h.call("/get/ns1/feature1?callback=cb")
+    #expect(jsonp.headers["Content-Type"] == "application/javascript; charset=utf-8")
+    #expect(jsonp.body == #"/**/cb({"value":2});"#)
+    await h.tearDown()
+  }
+}

@@ -1,0 +1,94 @@
+import Testing
+
+@testable import HTTPServer
+
+/// ``HTTPHeaders/preEncoded()``: fields encoded once go on the wire exactly as the same fields
+/// encoded field by field do, and any change to them drops the encoded form.
+@Suite struct HeaderEncodingTests {
+  /// Sets of fields, among them the ones the server owns or refuses.
+  static let fieldSets: [[(name: String, value: String)]] = [
+    [],
+    [("Content-Type", "application/json; charset=utf-8")],
+    [
+      ("Content-Type", "application/json; charset=utf-8"), ("Access-Control-Allow-Origin", "*"),
+      ("Access-Control-Expose-Headers", "X-Path, Retry-After"), ("X-Path", "/bench/feature1"),
+      ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+    ],
+    [("Content-Length", "999"), ("transfer-encoding", "chunked"), ("X-A", "1")],
+    [("Connection", "close"), ("X-A", "1")],
+    [("CONNECTION", "Keep-Alive, Close")],
+    [("Connection", "keep-alive")],
+    [("Date", "Sun, 06 Nov 1994 08:49:37 GMT"), ("X-A", "1")],
+    [("X-Split", "a\r\nSet-Cookie: b"), ("Bad Name", "x"), ("", "empty name"), ("X-Tab", "a\tb")],
+    [("X-Del", "a\u{7F}b"), ("X-Ok", "ünïcode")],
+  ]
+
+  /// What the encoder writes for `headers`, with the server's own `Date` line taken out (it
+  /// changes every second); and how many `Date` lines there were.
+  private func wire(
+    _ headers: HTTPHeaders, headOnly: Bool = false, keepAlive: Bool = true, http10: Bool = false
+  ) -> (text: String, dates: Int, keep: Bool) {
+    var encoder = ResponseEncoder()
+    var out: [UInt8] = []
+    let keep = encoder.encode(
+      HTTPResponse(status: 200, headers: headers, body: Array(#"{"value":1}"#.utf8)),
+      headOnly: headOnly, keepAlive: keepAlive, http10: http10, into: &out)
+    let lines = String(decoding: out, as: UTF8.self).components(separatedBy: "\r\n")
+    let dates = lines.filter { $0.hasPrefix("Date: ") }
+    let serverDate = dates.first { !$0.hasSuffix("1994 08:49:37 GMT") }
+    return (
+      lines.filter { $0 != serverDate }.joined(separator: "\r\n"), dates.count, keep
+    )
+  }
+
+  @Test(arguments: 0..<fieldSets.count)
+  func preEncodedFieldsGoOnTheWireAsTheFieldsDo(index: Int) {
+    let plain = HTTPHeaders(Self.fieldSets[index])
+    let encoded = plain.preEncoded()
+    #expect(plain.wire == nil && encoded.wire != nil)
+    #expect(encoded == plain)
+    for (headOnly, keepAlive, http10) in [
+      (false, true, false), (true, true, false), (false, false, false), (false, true, true),
+    ] {
+      let a = wire(plain, headOnly: headOnly, keepAlive: keepAlive, http10: http10)
+      let b = wire(encoded, headOnly: headOnly, keepAlive: keepAlive, http10: http10)
+      #expect(a.text == b.text)
+      #expect(a.dates == 1 && b.dates == 1)
+      #expect(a.keep == b.keep)
+    }
+    let response = HTTPResponse(status: 200, headers: encoded)
+    #expect(
+      ConnectionStateMachine.asksToClose(response)
+        == ConnectionStateMachine.asksToClose(HTTPResponse(status: 200, headers: plain)))
+  }
+
+  @Test func refusedAndOwnedFieldsStayOffTheWire() {
+    let encoded = HTTPHeaders(Self.fieldSets[3] + Self.fieldSets[8]).preEncoded()
+    let text = wire(encoded).text
+    #expect(!text.contains("999") && !text.contains("chunked") && !text.contains("Set-Cookie"))
+    #expect(!text.contains("Bad Name") && !text.contains("empty name"))
+    #expect(text.contains("X-A: 1\r\n") && text.contains("X-Tab: a\tb\r\n"))
+    #expect(text.contains("Content-Length: 11\r\n"))
+    let closing = HTTPHeaders(Self.fieldSets[5]).preEncoded()
+    #expect(!wire(closing).keep && wire(closing).text.contains("Connection: close\r\n"))
+    #expect(ConnectionStateMachine.asksToClose(HTTPResponse(headers: closing)))
+    #expect(wire(HTTPHeaders(Self.fieldSets[6]).preEncoded()).keep)
+  }
+
+  @Test func aChangedCopyIsEncodedFieldByFieldAndTheOriginalKeepsItsForm() {
+    let encoded = HTTPHeaders([("X-Path", "/a/b"), ("Cache-Control", "no-store")]).preEncoded()
+    var replaced = encoded
+    replaced.replaceOrAdd(name: "x-path", value: "/c/d")
+    var added = encoded
+    added.add(name: "Connection", value: "close")
+    var removed = encoded
+    removed.remove(name: "Cache-Control")
+    for changed in [replaced, added, removed] { #expect(changed.wire == nil) }
+    #expect(wire(replaced).text.contains("x-path: /c/d\r\n"))
+    #expect(!wire(replaced).text.contains("/a/b"))
+    #expect(!wire(added).keep)
+    #expect(!wire(removed).text.contains("Cache-Control"))
+    #expect(encoded.wire != nil && wire(encoded).text.contains("X-Path: /a/b\r\n"))
+    #expect(wire(encoded).keep)
+  }
+}
