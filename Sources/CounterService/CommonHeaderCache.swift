@@ -1,26 +1,51 @@
 import HTTPServer
 
 /// The common headers of answers (``CounterService/commonHeaders(xPath:origin:after:)`` after
-/// their `Content-Type`), by `X-Path` and content type, each encoded once
+/// their `Content-Type`), by what their `X-Path` names and by content type, each encoded once
 /// (``HTTPHeaders/preEncoded()``).
 ///
 /// Nearly every answer carries the same five fields and one of a few `X-Path` values (the
-/// counters being voted on and read), so building and checking them again for every answer
-/// is work thrown away. Bounded: only `X-Path` values as short as valid names make are kept,
-/// and the table is emptied when it is full, so hostile paths cannot grow it.
+/// counters being voted on and read), so building the `X-Path` and checking the fields again
+/// for every answer is work thrown away. Bounded: only `X-Path` values as short as valid
+/// names make are kept, and the table is emptied when it is full, so hostile paths cannot
+/// grow it.
 final class CommonHeaderCache: Sendable {
   /// Most entries held before the table is emptied.
   static let capacity = 512
   /// Longest `X-Path` kept: `/`, a 64-character namespace, `/`, a 64-character key.
   static let maxXPathBytes = 130
 
-  private struct Key: Hashable {
-    var xPath: String
+  /// What an answer's `X-Path` says.
+  enum XPath: Hashable, Sendable {
+    /// A keyed route's counter: `/namespace/key`.
+    case counter(namespace: String, key: String)
+    /// Any other route: its path.
+    case path(String)
+
+    /// The header's value.
+    var text: String {
+      switch self {
+      case .counter(let namespace, let key): "/\(namespace)/\(key)"
+      case .path(let path): path
+      }
+    }
+
+    /// The value's length in bytes, without building it.
+    var byteCount: Int {
+      switch self {
+      case .counter(let namespace, let key): 2 + namespace.utf8.count + key.utf8.count
+      case .path(let path): path.utf8.count
+      }
+    }
+  }
+
+  private struct Entry {
     var contentType: String
+    var headers: HTTPHeaders
   }
 
   private let origin: String
-  private let table = Locked([Key: HTTPHeaders]())
+  private let table = Locked([XPath: [Entry]]())
 
   /// A cache for answers carrying `Access-Control-Allow-Origin: origin`.
   init(origin: String) {
@@ -29,24 +54,26 @@ final class CommonHeaderCache: Sendable {
 
   /// The headers of an answer of `contentType` for `xPath`: the same fields, in the same
   /// order, as ``CounterService/commonHeaders(xPath:origin:after:)`` gives.
-  func headers(xPath: String, contentType: String) -> HTTPHeaders {
-    guard xPath.utf8.count <= CommonHeaderCache.maxXPathBytes else {
-      return make(xPath: xPath, contentType: contentType)
+  func headers(_ xPath: XPath, contentType: String) -> HTTPHeaders {
+    guard xPath.byteCount <= CommonHeaderCache.maxXPathBytes else {
+      return make(xPath.text, contentType)
     }
-    let key = Key(xPath: xPath, contentType: contentType)
-    if let known = table.withLock({ $0[key] }) { return known }
-    let made = make(xPath: xPath, contentType: contentType).preEncoded()
+    let known = table.withLock { table in
+      table[xPath]?.first { $0.contentType == contentType }?.headers
+    }
+    if let known { return known }
+    let made = make(xPath.text, contentType).preEncoded()
     table.withLock { table in
       if table.count >= CommonHeaderCache.capacity { table.removeAll(keepingCapacity: true) }
-      table[key] = made
+      table[xPath, default: []].append(Entry(contentType: contentType, headers: made))
     }
     return made
   }
 
-  /// How many entries the table holds (for tests).
+  /// How many `X-Path` values the table holds (for tests).
   var count: Int { table.withLock { $0.count } }
 
-  private func make(xPath: String, contentType: String) -> HTTPHeaders {
+  private func make(_ xPath: String, _ contentType: String) -> HTTPHeaders {
     HTTPHeaders(
       CounterService.commonHeaders(
         xPath: xPath, origin: origin, after: (name: "Content-Type", value: contentType)))

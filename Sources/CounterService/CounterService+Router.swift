@@ -253,7 +253,7 @@ extension CounterService {
       // already encoded when an answer with the same X-Path went out before.
       response = HTTPResponse(
         status: reply.status,
-        headers: routes.headerCache.headers(xPath: xPath(request), contentType: contentType),
+        headers: routes.headerCache.headers(xPathSource(request), contentType: contentType),
         body: Array(body.utf8))
     } else {
       response = HTTPResponse(status: reply.status, contentType: contentType, text: body)
@@ -291,9 +291,15 @@ extension CounterService {
 
   /// `/ns/key` for keyed routes (the namespace `default` when omitted), else the path.
   private static func xPath(_ request: HTTPRequest) -> String {
+    xPathSource(request).text
+  }
+
+  /// What ``xPath(_:)`` is made of, without making it.
+  private static func xPathSource(_ request: HTTPRequest) -> CommonHeaderCache.XPath {
     guard let key = request.parameter("key") ?? request.parameter("name") else {
-      return request.path
+      return .path(request.path)
     }
-    return "/\(request.parameter("ns") ?? CounterRoutes.defaultNamespace)/\(key)"
+    return .counter(
+      namespace: request.parameter("ns") ?? CounterRoutes.defaultNamespace, key: key)
   }
 }

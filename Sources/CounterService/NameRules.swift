@@ -21,10 +21,29 @@ enum NameRules {
     !name.isEmpty && name.utf8.allSatisfy { $0 == 0x2E }
   }
 
-  /// Why the names are refused (the 400 message), or nil when all are valid.
-  static func problem(_ names: String...) -> String? {
-    guard let bad = names.first(where: { !isValidName($0) }) else { return nil }
-    return matchesNamePattern(bad) ? dotsRule : nameRule
+  /// Why `name` is refused (the 400 message: ``nameRule``, or ``dotsRule`` for a name that
+  /// matches the pattern but is only dots), or nil when it is valid.
+  ///
+  /// One pass over the bytes, stopping at the first that breaks the pattern: this runs for
+  /// every keyed request, on the I/O thread.
+  static func problem(_ name: String) -> String? {
+    var count = 0
+    var onlyDots = true
+    for byte in name.utf8 {
+      guard isAlphanumeric(byte) || byte == 0x5F || byte == 0x2D || byte == 0x2E else {
+        return nameRule
+      }
+      if byte != 0x2E { onlyDots = false }
+      count += 1
+    }
+    guard count >= 3 && count <= 64 else { return nameRule }
+    return onlyDots ? dotsRule : nil
+  }
+
+  /// Why the namespace and key are refused: the first one's problem, else the second's;
+  /// nil when both are valid.
+  static func problem(_ namespace: String, _ key: String) -> String? {
+    problem(namespace) ?? problem(key)
   }
 
   /// The message for names that break the countapi pattern.

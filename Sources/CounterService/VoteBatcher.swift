@@ -48,7 +48,7 @@ final class VoteBatcher: @unchecked Sendable {
   }
 
   /// Adds a vote of this round; the first of a round arranges the hand-over at its end.
-  func add(_ mutation: CounterMutation, _ vote: Pending) {
+  func add(_ mutation: consuming CounterMutation, _ vote: Pending) {
     lock.lock()
     mutations.append(mutation)
     pending.append(vote)

@@ -7,23 +7,25 @@
 /// (``borrowOutput(_:)``) and given back once it has all gone out (``returnOutput(_:)``).
 /// Only a response the socket would not take whole keeps a buffer of its own until it
 /// drains. What stays is this object, a few hundred bytes, with the stored properties
-/// ordered so the small ones fill the padding of the large ones.
+/// ordered so the small ones fill the padding of the large ones. Only the loop's thread
+/// touches it, one access at a time, so its variables skip the runtime's exclusivity checks
+/// (`@exclusivity(unchecked)`: each access cost a call and a lookup, dozens per request).
 final class Connection {
   let id: UInt64
   let peer: String
   /// What the connection counts as for the per-address limit (nil: not counted).
   let limitKey: String?
-  var machine: ConnectionStateMachine
+  @exclusivity(unchecked) var machine: ConnectionStateMachine
 
   /// The response bytes not yet written, from `outputOffset`.
-  var output: [UInt8] = []
-  var outputOffset = 0
+  @exclusivity(unchecked) var output: [UInt8] = []
+  @exclusivity(unchecked) var outputOffset = 0
   /// When the machine's timer fires (0: none).
-  var timerAt: UInt64 = 0
+  @exclusivity(unchecked) var timerAt: UInt64 = 0
   let fd: Int32
   /// What the poller watches the socket for.
-  var watchingRead = true
-  var watchingWrite = false
+  @exclusivity(unchecked) var watchingRead = true
+  @exclusivity(unchecked) var watchingWrite = false
 
   /// The largest output buffer given back to the loop for the next write; a larger one (a
   /// big response) is freed.

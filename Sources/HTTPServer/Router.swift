@@ -71,11 +71,12 @@ public struct Router: Sendable {
       return nil
     }
     let parts = Router.segments(ofTarget: request.target)
-    for route in immediateRoutes {
-      guard let params = Router.match(route.segments, parts) else { continue }
+    // By index: the routes that do not match are looked at in place, not copied.
+    for index in immediateRoutes.indices {
+      guard let params = Router.match(immediateRoutes[index].segments, parts) else { continue }
       var matched = request
       matched.parameterList = params
-      return route.handler(matched, responder)
+      return immediateRoutes[index].handler(matched, responder)
     }
     return nil
   }

@@ -16,30 +16,40 @@ import Testing
     let cache = CommonHeaderCache(origin: "https://app.example")
     let json = "application/json; charset=utf-8"
     let script = "application/javascript; charset=utf-8"
-    for (xPath, contentType) in [
-      ("/bench/feature1", json), ("/bench/feature1", script), ("/default/feature9", json),
-    ] {
-      let first = cache.headers(xPath: xPath, contentType: contentType)
-      let again = cache.headers(xPath: xPath, contentType: contentType)
+    let cases: [(CommonHeaderCache.XPath, String, String)] = [
+      (.counter(namespace: "bench", key: "feature1"), "/bench/feature1", json),
+      (.counter(namespace: "bench", key: "feature1"), "/bench/feature1", script),
+      (.counter(namespace: "default", key: "feature9"), "/default/feature9", json),
+      (.path("/healthz"), "/healthz", json),
+    ]
+    for (xPath, text, contentType) in cases {
+      #expect(xPath.text == text && xPath.byteCount == text.utf8.count)
+      let first = cache.headers(xPath, contentType: contentType)
+      let again = cache.headers(xPath, contentType: contentType)
       #expect(
         first.fields.map { "\($0.name): \($0.value)" }
-          == plain(xPath, contentType, origin: "https://app.example"))
+          == plain(text, contentType, origin: "https://app.example"))
       #expect(first == again)
       // The second answer reuses the first's encoded form.
       #expect(first.wire != nil && first.wire === again.wire)
     }
-    #expect(cache.count == 3)
+    // A path that reads like a counter's X-Path is an entry of its own, with the same value.
+    let path = cache.headers(.path("/bench/feature1"), contentType: json)
+    #expect(path == cache.headers(.counter(namespace: "bench", key: "feature1"), contentType: json))
+    #expect(cache.count == 4)
   }
 
   @Test func keepsNoLongPathsAndStaysBounded() {
     let cache = CommonHeaderCache(origin: "*")
-    let long = "/" + String(repeating: "n", count: 200) + "/k"
-    let answer = cache.headers(xPath: long, contentType: "text/plain")
+    let long = String(repeating: "n", count: 200)
+    let answer = cache.headers(.counter(namespace: long, key: "k"), contentType: "text/plain")
     #expect(
-      answer.fields.map { "\($0.name): \($0.value)" } == plain(long, "text/plain", origin: "*"))
+      answer.fields.map { "\($0.name): \($0.value)" }
+        == plain("/\(long)/k", "text/plain", origin: "*"))
+    _ = cache.headers(.path("/" + long), contentType: "text/plain")
     #expect(cache.count == 0)
     for n in 0..<(CommonHeaderCache.capacity + 10) {
-      _ = cache.headers(xPath: "/ns/key\(n)", contentType: "text/plain")
+      _ = cache.headers(.counter(namespace: "ns", key: "key\(n)"), contentType: "text/plain")
     }
     #expect(cache.count <= CommonHeaderCache.capacity)
     #expect(cache.count > 0)

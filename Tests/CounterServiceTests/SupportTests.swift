@@ -17,6 +17,29 @@ import Testing
     #expect(!NameRules.isValidCallback("a-b"))
   }
 
+  /// The one-pass check answers as the pattern and the dots rule do, for the first name that
+  /// breaks them.
+  @Test func nameProblemsFollowThePatternAndTheDotsRule() {
+    let names = [
+      "", "a", "ab", "abc", ".", "..", "...", "....", "a..", "-_.", "feature1", "com.example.App",
+      String(repeating: "a", count: 64), String(repeating: "a", count: 65),
+      String(repeating: ".", count: 64), String(repeating: ".", count: 65), "ab c", "abé", "ab/c",
+      "ab%2F", "abc\u{0}", "ab~", "AZaz09",
+    ]
+    func expected(_ name: String) -> String? {
+      if NameRules.isValidName(name) { return nil }
+      return NameRules.matchesNamePattern(name) ? NameRules.dotsRule : NameRules.nameRule
+    }
+    for name in names {
+      #expect(NameRules.problem(name) == expected(name), "\(name)")
+      for other in names {
+        #expect(
+          NameRules.problem(name, other) == (expected(name) ?? expected(other)),
+          "\(name) \(other)")
+      }
+    }
+  }
+
   @Test func constantTimeEquality() {
     #expect(ConstantTime.equals("token", "token"))
     #expect(!ConstantTime.equals("token", "tokeN"))

@@ -10,7 +10,7 @@ import Testing
   /// `/get/:ns/:key` answered immediately unless the key is `slow`; the ordinary route
   /// answers differently, so every answer says who gave it.
   private func startServer(
-    accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil
+    accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil, gate: DispatchSemaphore? = nil
   ) throws -> (HTTPServer, ImmediateCount) {
     var router = testRouter()
     let count = ImmediateCount()
@@ -34,6 +34,14 @@ import Testing
       Thread {
         usleep(useconds_t(ms * 1000))
         responder.onIOThread { responder.respond(.json(#"{"later-io":\#(ms)}"#)) }
+      }.start()
+      return .deferred
+    }
+    // Held until the test opens `gate`, then answered inside an `onIOThread` body.
+    router.immediate("/held-io") { _, responder in
+      Thread {
+        gate?.wait()
+        responder.onIOThread { responder.respond(.json(#"{"held-io":true}"#)) }
       }.start()
       return .deferred
     }
@@ -169,21 +177,28 @@ import Testing
   /// Given inside an ``HTTPResponder/onIOThread(_:)`` body while the server shuts down, the
   /// last answer still carries `Connection: close`, as one given from any other thread does.
   @Test func anAnswerOnTheIOThreadDuringShutdownIsTheLast() async throws {
-    let (server, _) = try startServer()
+    let gate = DispatchSemaphore(value: 0)
+    let (server, _) = try startServer(gate: gate)
     let port = server.port
     let client = try await offPool { () -> RawClient in
       let client = try RawClient(port: port)
-      try client.send("GET /later-io/400 HTTP/1.1\r\nHost: a\r\n\r\n")
+      try client.send("GET /held-io HTTP/1.1\r\nHost: a\r\n\r\n")
       return client
     }
     try await Task.sleep(for: .milliseconds(150))
-    async let answer = offPool { () -> (String, String?) in
+    async let shutdown: Void = server.shutdown(gracePeriod: .seconds(10))
+    // The shutdown has begun once the listening socket is closed; only then is the answer
+    // given.
+    try await offPool {
+      while (try? RawClient(port: port)) != nil { usleep(10_000) }
+      gate.signal()
+    }
+    let (body, connection) = try await offPool { () -> (String, String?) in
       let response = try client.readResponse()
       return (response?.text ?? "no answer", response?.header("Connection"))
     }
-    await server.shutdown(gracePeriod: .seconds(10))
-    let (body, connection) = try await answer
-    #expect(body == #"{"later-io":400}"#)
+    await shutdown
+    #expect(body == #"{"held-io":true}"#)
     #expect(connection == "close")
   }
 

@@ -31,8 +31,11 @@ final class VoteFirstRouter: Sendable {
 
   /// Whether `path` belongs to this API.
   static func handles(_ path: String) -> Bool {
-    path == VoteFirstContract.prefix || path.hasPrefix(VoteFirstContract.prefix + "/")
+    path == VoteFirstContract.prefix || path.hasPrefix(prefixAndSlash)
   }
+
+  /// The prefix and the `/` after it, made once (this is asked of every request).
+  private static let prefixAndSlash = VoteFirstContract.prefix + "/"
 
   /// Answers one request under the prefix: preflights, routes, 405s in the contract's shape.
   func respond(to request: HTTPRequest) async -> HTTPResponse {
