@@ -44,8 +44,23 @@ final class CommonHeaderCache: Sendable {
     var headers: HTTPHeaders
   }
 
+  private struct State {
+    var table: [XPath: [Entry]] = [:]
+    // The entry given last, asked again first: a run of answers for one counter (a round of
+    // votes) then needs no hashing. Kept as plain fields, compared in place.
+    var lastXPath = XPath.path("")
+    var lastContentType = ""
+    var lastHeaders: HTTPHeaders?
+
+    mutating func remember(_ xPath: XPath, _ entry: Entry) {
+      lastXPath = xPath
+      lastContentType = entry.contentType
+      lastHeaders = entry.headers
+    }
+  }
+
   private let origin: String
-  private let table = Locked([XPath: [Entry]]())
+  private let state = Locked(State())
 
   /// A cache for answers carrying `Access-Control-Allow-Origin: origin`.
   init(origin: String) {
@@ -58,20 +73,32 @@ final class CommonHeaderCache: Sendable {
     guard xPath.byteCount <= CommonHeaderCache.maxXPathBytes else {
       return make(xPath.text, contentType)
     }
-    let known = table.withLock { table in
-      table[xPath]?.first { $0.contentType == contentType }?.headers
+    let known = state.withLock { state -> HTTPHeaders? in
+      if state.lastHeaders != nil && state.lastContentType == contentType
+        && state.lastXPath == xPath
+      {
+        return state.lastHeaders
+      }
+      guard let entry = state.table[xPath]?.first(where: { $0.contentType == contentType })
+      else { return nil }
+      state.remember(xPath, entry)
+      return entry.headers
     }
     if let known { return known }
-    let made = make(xPath.text, contentType).preEncoded()
-    table.withLock { table in
-      if table.count >= CommonHeaderCache.capacity { table.removeAll(keepingCapacity: true) }
-      table[xPath, default: []].append(Entry(contentType: contentType, headers: made))
+    let entry = Entry(
+      contentType: contentType, headers: make(xPath.text, contentType).preEncoded())
+    state.withLock { state in
+      if state.table.count >= CommonHeaderCache.capacity {
+        state.table.removeAll(keepingCapacity: true)
+      }
+      state.table[xPath, default: []].append(entry)
+      state.remember(xPath, entry)
     }
-    return made
+    return entry.headers
   }
 
   /// How many `X-Path` values the table holds (for tests).
-  var count: Int { table.withLock { $0.count } }
+  var count: Int { state.withLock { $0.table.count } }
 
   private func make(_ xPath: String, _ contentType: String) -> HTTPHeaders {
     HTTPHeaders(

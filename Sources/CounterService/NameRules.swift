@@ -24,20 +24,21 @@ enum NameRules {
   /// Why `name` is refused (the 400 message: ``nameRule``, or ``dotsRule`` for a name that
   /// matches the pattern but is only dots), or nil when it is valid.
   ///
-  /// One pass over the bytes, stopping at the first that breaks the pattern: this runs for
-  /// every keyed request, on the I/O thread.
+  /// One pass over the bytes in place, stopping at the first that breaks the pattern: this
+  /// runs for every keyed request, on the I/O thread.
   static func problem(_ name: String) -> String? {
-    var count = 0
-    var onlyDots = true
-    for byte in name.utf8 {
-      guard isAlphanumeric(byte) || byte == 0x5F || byte == 0x2D || byte == 0x2E else {
-        return nameRule
+    var name = name
+    return name.withUTF8 { bytes in
+      guard bytes.count >= 3 && bytes.count <= 64 else { return nameRule }
+      var onlyDots = true
+      for byte in bytes {
+        guard isAlphanumeric(byte) || byte == 0x5F || byte == 0x2D || byte == 0x2E else {
+          return nameRule
+        }
+        if byte != 0x2E { onlyDots = false }
       }
-      if byte != 0x2E { onlyDots = false }
-      count += 1
+      return onlyDots ? dotsRule : nil
     }
-    guard count >= 3 && count <= 64 else { return nameRule }
-    return onlyDots ? dotsRule : nil
   }
 
   /// Why the namespace and key are refused: the first one's problem, else the second's;

@@ -12,6 +12,10 @@ final class ServiceMetrics: Sendable {
 
   private struct State {
     var requests: [RouteStatus: Int64] = [:]
+    /// The route and status of the last answers, and how many of them in a row are not in
+    /// `requests` yet: a run of answers of one kind (a round of votes) is counted without
+    /// hashing, and added to `requests` when another kind comes or the counts are read.
+    var run: (key: RouteStatus, count: Int64)?
     var totalRequests: Int64 = 0
     var votesApplied: Int64 = 0
     var storeErrors: Int64 = 0
@@ -20,9 +24,22 @@ final class ServiceMetrics: Sendable {
     var rateLimited: Int64 = 0
     var latencyCounts = [Int64](repeating: 0, count: ServiceMetrics.latencyBuckets.count + 1)
     var latencySum: Double = 0
+
+    /// Adds the current run of answers to `requests`.
+    mutating func endRun() {
+      guard let run else { return }
+      requests[run.key, default: 0] += run.count
+      self.run = nil
+    }
   }
 
   private let state: Locked<State>
+
+  /// The state with its current run of answers counted in, for reading.
+  private static func settled(_ state: inout State) -> State {
+    state.endRun()
+    return state
+  }
 
   /// Creates empty metrics; store error lines are throttled to one per `logInterval` seconds.
   init(logInterval: Double = 10) {
@@ -39,7 +56,12 @@ final class ServiceMetrics: Sendable {
       ServiceMetrics.latencyBuckets.firstIndex { seconds <= $0 }
       ?? ServiceMetrics.latencyBuckets.count
     return state.withLock { s in
-      s.requests[RouteStatus(route: route, status: status), default: 0] += 1
+      if let run = s.run, run.key.status == status, run.key.route == route {
+        s.run = (run.key, run.count + 1)
+      } else {
+        s.endRun()
+        s.run = (RouteStatus(route: route, status: status), 1)
+      }
       s.totalRequests += 1
       s.latencyCounts[bucket] += 1
       s.latencySum += seconds
@@ -67,7 +89,7 @@ final class ServiceMetrics: Sendable {
 
   /// The Prometheus text exposition of every metric.
   func prometheusText() -> String {
-    let s = state.withLock { $0 }
+    let s = state.withLock { ServiceMetrics.settled(&$0) }
     var out = ""
     out += "# HELP roadmap_http_requests_total HTTP requests answered, by route and status.\n"
     out += "# TYPE roadmap_http_requests_total counter\n"

@@ -119,12 +119,20 @@ struct ResponseEncoder {
       "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
   }
 
+  /// Appends `value` (not negative) in decimal, digit by digit: no string is made.
   static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
     if value < 10 {
       out.append(UInt8(0x30 + value))
       return
     }
-    out.append(contentsOf: String(value).utf8)
+    var divisor = 10
+    while divisor <= value / 10 { divisor *= 10 }
+    var rest = value
+    while divisor > 0 {
+      out.append(UInt8(0x30 + rest / divisor))
+      rest %= divisor
+      divisor /= 10
+    }
   }
 
   /// The fields the encoder treats specially, by name (case-insensitively).

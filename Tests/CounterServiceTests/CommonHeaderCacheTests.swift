@@ -55,6 +55,21 @@ import Testing
     #expect(cache.count > 0)
   }
 
+  /// The entry given last is asked first; interleaved counters and content types still get
+  /// their own headers.
+  @Test func interleavedAnswersGetTheirOwnHeaders() {
+    let cache = CommonHeaderCache(origin: "*")
+    let asks: [(String, String)] = [
+      ("a1b", "json"), ("a1b", "json"), ("c2d", "json"), ("a1b", "script"), ("a1b", "json"),
+      ("c2d", "script"), ("c2d", "json"), ("a1b", "script"),
+    ]
+    for (key, type) in asks {
+      let headers = cache.headers(.counter(namespace: "ns1", key: key), contentType: type)
+      #expect(headers["X-Path"] == "/ns1/\(key)" && headers["Content-Type"] == type)
+    }
+    #expect(cache.count == 2)
+  }
+
   /// Through the service: the first answer of a counter and the ones after it (from the
   /// cache) carry the same headers, in the same order.
   @Test func answersCarryTheSameHeadersBeforeAndAfterTheCacheKnowsThem() async throws {

@@ -75,6 +75,17 @@ import Testing
     #expect(wire(HTTPHeaders(Self.fieldSets[6]).preEncoded()).keep)
   }
 
+  /// `Content-Length` digits are written without a string; they read as `String(n)` does.
+  @Test func lengthsAreWrittenInDecimal() {
+    var values = [0, 1, 9, 10, 11, 19, 99, 100, 101, 999, 1000, 1001, 65_535, 1 << 20, Int.max]
+    values += (0..<19).map { digits in (0..<digits).reduce(1) { value, _ in value * 10 } }
+    for value in values {
+      var out: [UInt8] = [0x41]
+      ResponseEncoder.appendDecimal(value, to: &out)
+      #expect(String(decoding: out, as: UTF8.self) == "A\(value)")
+    }
+  }
+
   @Test func aChangedCopyIsEncodedFieldByFieldAndTheOriginalKeepsItsForm() {
     let encoded = HTTPHeaders([("X-Path", "/a/b"), ("Cache-Control", "no-store")]).preEncoded()
     var replaced = encoded
