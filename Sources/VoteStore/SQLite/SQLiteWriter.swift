@@ -3,7 +3,9 @@
 /// It takes every queued write (up to a limit), runs them in one `BEGIN IMMEDIATE`
 /// transaction, commits once (one fsync of the WAL for the whole group), and only then resumes
 /// each caller with its own result. A caller is never told "done" before its change is
-/// durable. A group runs first without savepoints; if one of its writes fails, the group is
+/// durable. With a ``SQLiteWALSyncer`` the connection commits without syncing
+/// (`synchronous = NORMAL`) and the syncer resumes the callers after its own sync of the WAL,
+/// while this thread already runs the next group. A group runs first without savepoints; if one of its writes fails, the group is
 /// rolled back and run again with each write inside its own `SAVEPOINT`, so that the failing
 /// write is undone and answered alone.
 final class SQLiteWriter: Sendable {
@@ -13,10 +15,12 @@ final class SQLiteWriter: Sendable {
   /// Starts the writer thread; it owns `connection` from now on and closes it when done.
   /// `afterCommit` runs on the writer thread after each group's callers were resumed. With
   /// `changes`, the counter rows each commit changed are published to its cache before the
-  /// commit's callers are resumed.
+  /// commit's callers are resumed. With `syncer`, every result goes through it (the
+  /// connection must commit with `synchronous = NORMAL` in WAL mode), and the writer stops it
+  /// when it stops.
   init(
     connection: SQLiteConnection, maximumBatchSize: Int,
-    changes: SQLiteCounterChanges? = nil,
+    changes: SQLiteCounterChanges? = nil, syncer: SQLiteWALSyncer? = nil,
     afterCommit: @escaping @Sendable (SQLiteConnection) -> Void = { _ in }
   ) {
     changes?.attach(to: connection)
@@ -25,8 +29,9 @@ final class SQLiteWriter: Sendable {
     let limit = max(1, maximumBatchSize)
     thread = DatabaseThread(name: "VoteStore.writer") {
       var loop = GroupCommitLoop(
-        connection: connection, changes: changes, afterCommit: afterCommit)
+        connection: connection, changes: changes, syncer: syncer, afterCommit: afterCommit)
       loop.run(queue: queue, limit: limit)
+      syncer?.close()
       connection.close()
     }
   }
@@ -86,14 +91,46 @@ private struct WriteUnit {
 
   func run(_ connection: SQLiteConnection) -> Bool { job.run(connection, unit: index) }
 
-  func finish(_ error: VoteStoreError? = nil) { job.finish(unit: index, error) }
+  func outcome(_ error: VoteStoreError?) -> SQLiteWALSyncer.Outcome {
+    SQLiteWALSyncer.Outcome(job: job, unit: index, error: error)
+  }
 }
 
 /// The writer thread's state: the connection and its transaction statements.
 private struct GroupCommitLoop {
   let connection: SQLiteConnection
   let changes: SQLiteCounterChanges?
+  let syncer: SQLiteWALSyncer?
   let afterCommit: @Sendable (SQLiteConnection) -> Void
+  /// Results of the current batch not passed on yet (with a syncer: they go to it together).
+  private var outcomes: [SQLiteWALSyncer.Outcome] = []
+
+  init(
+    connection: SQLiteConnection, changes: SQLiteCounterChanges?, syncer: SQLiteWALSyncer?,
+    afterCommit: @escaping @Sendable (SQLiteConnection) -> Void
+  ) {
+    self.connection = connection
+    self.changes = changes
+    self.syncer = syncer
+    self.afterCommit = afterCommit
+  }
+
+  /// Makes `unit`'s result final with `error` (nil: its own result): at once without a
+  /// syncer, else once the syncer passes it on.
+  private mutating func finish(_ unit: WriteUnit, _ error: VoteStoreError? = nil) {
+    if syncer == nil {
+      unit.job.finish(unit: unit.index, error)
+    } else {
+      outcomes.append(unit.outcome(error))
+    }
+  }
+
+  /// Hands the batch's results to the syncer; `committed` when some belong to a commit.
+  private mutating func deliver(committed: Bool) {
+    guard let syncer, !outcomes.isEmpty else { return }
+    syncer.deliver(outcomes, committed: committed)
+    outcomes.removeAll(keepingCapacity: true)
+  }
 
   mutating func run(queue: JobQueue<SQLiteConnection>, limit: Int) {
     var pending: [WriteUnit] = []
@@ -106,16 +143,21 @@ private struct GroupCommitLoop {
         }
       }
       pending = runBatch(batch)
+      deliver(committed: false)
     }
   }
 
   /// Runs one group; returns units that must run again because SQLite rolled back the whole
   /// transaction under them (their results were never reported).
-  private func runBatch(_ batch: [WriteUnit]) -> [WriteUnit] {
+  private mutating func runBatch(_ batch: [WriteUnit]) -> [WriteUnit] {
+    if let error = syncer?.refusal {
+      for unit in batch { finish(unit, error) }
+      return []
+    }
     do throws(VoteStoreError) {
       try connection.statement("BEGIN IMMEDIATE").run()
     } catch {
-      for unit in batch { unit.finish(error) }
+      for unit in batch { finish(unit, error) }
       return []
     }
     if batch.count > 1 {
@@ -123,7 +165,7 @@ private struct GroupCommitLoop {
       case .succeeded: return commit(batch)
       case .beganAgain: break
       case .failed(let error):
-        for unit in batch { unit.finish(error) }
+        for unit in batch { finish(unit, error) }
         return []
       }
     }
@@ -143,7 +185,7 @@ private struct GroupCommitLoop {
         failure = error
       }
       // The unit failed: its caller gets its error, and nothing of it may be kept.
-      unit.finish(failure)
+      finish(unit, failure)
       let rest = batch[(index + 1)...]
       if connection.isAutocommit {
         // SQLite rolled back the whole transaction (after FULL, IOERR, ...): the units that
@@ -197,19 +239,20 @@ private struct GroupCommitLoop {
 
   /// Commits the open transaction holding `succeeded`, publishes what it changed, and
   /// answers its units.
-  private func commit(_ succeeded: [WriteUnit]) -> [WriteUnit] {
+  private mutating func commit(_ succeeded: [WriteUnit]) -> [WriteUnit] {
     changes?.willCommit()
     do throws(VoteStoreError) {
       try connection.statement("COMMIT").run()
     } catch {
       rollBack()
       changes?.notCommitted()
-      for unit in succeeded { unit.finish(error) }
+      for unit in succeeded { finish(unit, error) }
       return []
     }
     // Memory shows the commit before anyone is told of it.
     changes?.committed(connection)
-    for unit in succeeded { unit.finish() }
+    for unit in succeeded { finish(unit) }
+    deliver(committed: true)
     afterCommit(connection)
     return []
   }
