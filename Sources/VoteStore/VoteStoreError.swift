@@ -20,9 +20,9 @@ public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The database did not answer within the store's time bound (a frozen or unreachable
     /// server); the call's outcome is unknown to the caller, who was not told it succeeded.
     public static let timedOut = Kind(name: "timed-out")
-    /// The change was made, but it could not be made durable (a sync of the database's log
-    /// failed): it is seen now and may be lost at a power cut, so its outcome is unknown to
-    /// the caller. The store then takes no more writes (``io``) until it is reopened.
+    /// The commit's fsync failed: the change may or may not be in the database after a
+    /// restart (its log frames were written, maybe not to the disk), so its outcome is
+    /// unknown to the caller. The store then takes no more writes (``io``) until reopened.
     public static let notDurable = Kind(name: "not-durable")
     /// The store was closed.
     public static let closed = Kind(name: "closed")

@@ -12,8 +12,8 @@ import Testing
 /// The real binary runs under the power-cut shim (``PowerCut``): connections vote as fast as
 /// they are answered, the server is killed in mid-stream, and its files are put back as they
 /// were at their last sync, as if the machine had lost power. A server started on what is
-/// left must count every vote that was answered. The control runs the same with the WAL
-/// syncer's syncs ignored and must lose votes, so the test can tell a missing sync.
+/// left must count every vote that was answered. The control runs the same with the syncs of
+/// the WAL ignored and must lose votes, so the test can tell a missing sync.
 @Suite struct ServePowerCutTests {
   static let connections = 12
   static let keys = 3
@@ -36,12 +36,12 @@ import Testing
     }
   }
 
-  @Test func theControlWithoutTheWALSyncLosesAcknowledgedVotes() async throws {
+  @Test func theControlWithoutTheWALSyncsLosesAcknowledgedVotes() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let shim = try await PowerCut.build(in: directory.url)
-    // A checkpoint syncs the WAL too; one that lands just before the cut can cover every
-    // vote, so the control gets three tries to show a loss.
+    // A checkpoint copies the WAL into the database and syncs that; one that lands just before
+    // the cut can cover every vote, so the control gets three tries to show a loss.
     var runs: [String] = []
     for _ in 1...3 {
       let run = try await Self.voteAndCut(in: directory.url, shim: shim, ignoreWALSyncs: true)
@@ -50,7 +50,7 @@ import Testing
       }
       runs.append("acknowledged \(run.acknowledged), restored \(run.restored)")
     }
-    Issue.record("no vote was lost without the WAL syncer's syncs: \(runs)")
+    Issue.record("no vote was lost without the WAL's syncs: \(runs)")
   }
 
   @Test func aFailedWALSyncAnswersAnUnknownOutcomeAndStopsTheWrites() async throws {
@@ -64,7 +64,7 @@ import Testing
     defer { server.process.kill() }
     #expect(try await server.get("/hit/app.example/disk").body == #"{"value":1}"#)
 
-    // The disk fails the next sync: the vote was committed, but nobody can say it is on disk.
+    // The disk fails the next sync: the vote's frames are in the WAL, maybe not on the disk.
     try PowerCut.startFailing(data)
     let unknown = try await server.get("/hit/app.example/disk")
     #expect(unknown.status == 503)
@@ -74,7 +74,7 @@ import Testing
     )
     #expect(unknown.header("Retry-After") == "1")
     // Even with the disk back, the store takes no more votes: the pages the failed sync lost
-    // are gone, so no later sync can vouch for them.
+    // may be gone, so no later sync can vouch for them.
     try PowerCut.stopFailing(data)
     let refused = try await server.get("/v1/app.example/disk/up")
     #expect(refused.status == 503)
@@ -82,13 +82,17 @@ import Testing
     let health = try await server.get("/healthz")
     #expect(health.status == 503)
     #expect(health.body.contains("no more writes until it is reopened"), "\(health.body)")
-    #expect(server.process.stderrText.contains("cannot sync the write-ahead log"))
+    #expect(try await server.get("/get/app.example/disk").body == #"{"value":1}"#)
     #expect(try await server.stop() == 0)
 
-    // Restarted, it counts again; the vote whose sync failed was committed, and counts.
+    // Restarted, it counts again. Whether the vote whose sync failed counts is what nobody
+    // could know: its frames were written.
     let restarted = try await ServeProcess.start(dataDirectory: data)
     defer { restarted.process.kill() }
-    #expect(try await restarted.get("/hit/app.example/disk").body == #"{"value":3}"#)
+    let next = try await restarted.get("/hit/app.example/disk")
+    #expect(next.status == 200)
+    let value = next.object["value"] as? Int ?? 0
+    #expect(value == 2 || value == 3, "\(next.body)")
     #expect(try await restarted.stop() == 0)
   }
 
@@ -110,7 +114,7 @@ import Testing
     let server = try await ServeProcess.start(
       dataDirectory: data, ["--write-limit", "0", "--read-limit", "0"],
       environment: PowerCut.environment(
-        library: shim, directory: data, ignoreReadOnlySyncs: ignoreWALSyncs))
+        library: shim, directory: data, ignoreWALSyncs: ignoreWALSyncs))
     defer { server.process.kill() }
     let names = (0..<keys).map { "cut-\($0)" }
     for name in names {

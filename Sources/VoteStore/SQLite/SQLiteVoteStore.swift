@@ -6,16 +6,12 @@ import Foundation
   import Darwin
 #endif
 
-/// The embedded vote store: one SQLite database in WAL mode.
+/// The embedded vote store: one SQLite database in WAL mode with `synchronous=FULL`.
 ///
 /// Writes go to one dedicated writer thread that groups concurrent writes into one
 /// transaction (group commit: one fsync for many votes) and answers each caller only after
-/// the commit is durable. The writer commits with `synchronous = NORMAL` and a thread of its
-/// own `fdatasync`s the WAL, so the next group runs during the last one's fsync; a caller is
-/// answered only after a sync that began after its commit. A failed sync fails the writes
-/// waiting for it with ``VoteStoreError/Kind/notDurable``, and the store refuses every later
-/// write until it is reopened. Reads run on a few read connections, each on its own thread.
-/// No SQLite call ever runs on Swift's cooperative thread pool.
+/// the commit. Reads run on a few read connections, each on its own thread. No SQLite call
+/// ever runs on Swift's cooperative thread pool.
 ///
 /// Opening checks the database (`PRAGMA integrity_check` or `quick_check`) and refuses a
 /// damaged file or one that is not a database with ``VoteStoreError/Kind/corrupt``.
@@ -55,17 +51,7 @@ public final class SQLiteVoteStore: VoteStore {
 
   /// Opens (creating if needed) the database file at `path`. Errors as for
   /// ``init(directory:options:)``.
-  public convenience init(
-    path: String, options: SQLiteVoteStoreOptions = .init()
-  ) throws(VoteStoreError) {
-    try self.init(path: path, options: options, walSync: nil)
-  }
-
-  /// Opens the store as ``init(path:options:)`` does, with `walSync` (for tests) in place of
-  /// the `fdatasync` of the WAL file.
-  init(
-    path: String, options: SQLiteVoteStoreOptions, walSync: SQLiteWALSyncer.Sync?
-  ) throws(VoteStoreError) {
+  public init(path: String, options: SQLiteVoteStoreOptions = .init()) throws(VoteStoreError) {
     self.path = path
     try SystemLibraries.requireSQLite()  // before the voter key file is made
     let timeout = Int32(clamping: options.busyTimeoutMilliseconds)
@@ -90,8 +76,6 @@ public final class SQLiteVoteStore: VoteStore {
       serveLock = options.memoryCache ? try ServeLock.exclusive(forDatabase: path) : nil
       try SQLiteSchema.migrate(writeConnection, context: MigrationContext(voterKey: voterKey))
       try Self.checkVoterKey(voterKey, writeConnection)
-      // From here on the syncer makes each commit durable (see SQLiteWALSyncer).
-      try writeConnection.execute("PRAGMA synchronous = NORMAL")
     } catch {
       writeConnection.close()
       throw error
@@ -124,11 +108,9 @@ public final class SQLiteVoteStore: VoteStore {
       try? writeConnection.execute("PRAGMA wal_autocheckpoint = 1000")
     }
     let checkpointer = self.checkpointer
-    let walPath = path + "-wal"
     writer = SQLiteWriter(
       connection: writeConnection, maximumBatchSize: options.maximumBatchSize,
       changes: cache.map(SQLiteCounterChanges.init),
-      syncer: walSync.map(SQLiteWALSyncer.init(sync:)) ?? SQLiteWALSyncer(walPath: walPath),
       afterCommit: { writer in checkpointer.writerCommitted(writer) })
     readers = ConnectionPool(name: "VoteStore.reader", connections: readConnections)
   }

@@ -3,9 +3,7 @@
 /// It takes every queued write (up to a limit), runs them in one `BEGIN IMMEDIATE`
 /// transaction, commits once (one fsync of the WAL for the whole group), and only then resumes
 /// each caller with its own result. A caller is never told "done" before its change is
-/// durable. With a ``SQLiteWALSyncer`` the connection commits without syncing
-/// (`synchronous = NORMAL`) and the syncer resumes the callers after its own sync of the WAL,
-/// while this thread already runs the next group. A group runs first without savepoints; if one of its writes fails, the group is
+/// durable. A group runs first without savepoints; if one of its writes fails, the group is
 /// rolled back and run again with each write inside its own `SAVEPOINT`, so that the failing
 /// write is undone and answered alone.
 final class SQLiteWriter: Sendable {
@@ -15,12 +13,10 @@ final class SQLiteWriter: Sendable {
   /// Starts the writer thread; it owns `connection` from now on and closes it when done.
   /// `afterCommit` runs on the writer thread after each group's callers were resumed. With
   /// `changes`, the counter rows each commit changed are published to its cache before the
-  /// commit's callers are resumed. With `syncer`, every result goes through it (the
-  /// connection must commit with `synchronous = NORMAL` in WAL mode), and the writer stops it
-  /// when it stops.
+  /// commit's callers are resumed.
   init(
     connection: SQLiteConnection, maximumBatchSize: Int,
-    changes: SQLiteCounterChanges? = nil, syncer: SQLiteWALSyncer? = nil,
+    changes: SQLiteCounterChanges? = nil,
     afterCommit: @escaping @Sendable (SQLiteConnection) -> Void = { _ in }
   ) {
     changes?.attach(to: connection)
@@ -29,9 +25,8 @@ final class SQLiteWriter: Sendable {
     let limit = max(1, maximumBatchSize)
     thread = DatabaseThread(name: "VoteStore.writer") {
       var loop = GroupCommitLoop(
-        connection: connection, changes: changes, syncer: syncer, afterCommit: afterCommit)
+        connection: connection, changes: changes, afterCommit: afterCommit)
       loop.run(queue: queue, limit: limit)
-      syncer?.close()
       connection.close()
     }
   }
@@ -91,45 +86,24 @@ private struct WriteUnit {
 
   func run(_ connection: SQLiteConnection) -> Bool { job.run(connection, unit: index) }
 
-  func outcome(_ error: VoteStoreError?) -> SQLiteWALSyncer.Outcome {
-    SQLiteWALSyncer.Outcome(job: job, unit: index, error: error)
-  }
+  func finish(_ error: VoteStoreError? = nil) { job.finish(unit: index, error) }
 }
 
 /// The writer thread's state: the connection and its transaction statements.
 private struct GroupCommitLoop {
   let connection: SQLiteConnection
   let changes: SQLiteCounterChanges?
-  let syncer: SQLiteWALSyncer?
   let afterCommit: @Sendable (SQLiteConnection) -> Void
-  /// Results of the current batch not passed on yet (with a syncer: they go to it together).
-  private var outcomes: [SQLiteWALSyncer.Outcome] = []
+  /// The failed fsync after which this writer takes no more writes (see ``commit(_:)``).
+  private var failedSync: VoteStoreError?
 
   init(
-    connection: SQLiteConnection, changes: SQLiteCounterChanges?, syncer: SQLiteWALSyncer?,
+    connection: SQLiteConnection, changes: SQLiteCounterChanges?,
     afterCommit: @escaping @Sendable (SQLiteConnection) -> Void
   ) {
     self.connection = connection
     self.changes = changes
-    self.syncer = syncer
     self.afterCommit = afterCommit
-  }
-
-  /// Makes `unit`'s result final with `error` (nil: its own result): at once without a
-  /// syncer, else once the syncer passes it on.
-  private mutating func finish(_ unit: WriteUnit, _ error: VoteStoreError? = nil) {
-    if syncer == nil {
-      unit.job.finish(unit: unit.index, error)
-    } else {
-      outcomes.append(unit.outcome(error))
-    }
-  }
-
-  /// Hands the batch's results to the syncer; `committed` when some belong to a commit.
-  private mutating func deliver(committed: Bool) {
-    guard let syncer, !outcomes.isEmpty else { return }
-    syncer.deliver(outcomes, committed: committed)
-    outcomes.removeAll(keepingCapacity: true)
   }
 
   mutating func run(queue: JobQueue<SQLiteConnection>, limit: Int) {
@@ -143,21 +117,24 @@ private struct GroupCommitLoop {
         }
       }
       pending = runBatch(batch)
-      deliver(committed: false)
     }
   }
 
   /// Runs one group; returns units that must run again because SQLite rolled back the whole
   /// transaction under them (their results were never reported).
   private mutating func runBatch(_ batch: [WriteUnit]) -> [WriteUnit] {
-    if let error = syncer?.refusal {
-      for unit in batch { finish(unit, error) }
+    if let failedSync {
+      let refusal = VoteStoreError(
+        .io,
+        "the store takes no more writes until it is reopened, after a failed sync: "
+          + failedSync.message)
+      for unit in batch { unit.finish(refusal) }
       return []
     }
     do throws(VoteStoreError) {
       try connection.statement("BEGIN IMMEDIATE").run()
     } catch {
-      for unit in batch { finish(unit, error) }
+      for unit in batch { unit.finish(error) }
       return []
     }
     if batch.count > 1 {
@@ -165,7 +142,7 @@ private struct GroupCommitLoop {
       case .succeeded: return commit(batch)
       case .beganAgain: break
       case .failed(let error):
-        for unit in batch { finish(unit, error) }
+        for unit in batch { unit.finish(error) }
         return []
       }
     }
@@ -185,7 +162,7 @@ private struct GroupCommitLoop {
         failure = error
       }
       // The unit failed: its caller gets its error, and nothing of it may be kept.
-      finish(unit, failure)
+      unit.finish(failure)
       let rest = batch[(index + 1)...]
       if connection.isAutocommit {
         // SQLite rolled back the whole transaction (after FULL, IOERR, ...): the units that
@@ -239,6 +216,12 @@ private struct GroupCommitLoop {
 
   /// Commits the open transaction holding `succeeded`, publishes what it changed, and
   /// answers its units.
+  ///
+  /// A commit whose fsync failed (``VoteStoreError/Kind/notDurable``) is answered as such: its
+  /// frames are in the WAL, and a recovery may find them, so its outcome is unknown. And the
+  /// writer takes no more writes: after a failed fsync the kernel may have dropped the pages
+  /// it could not write, so no later fsync could vouch for the frames before its own
+  /// (PostgreSQL stops on a failed fsync for the same reason). The store must be reopened.
   private mutating func commit(_ succeeded: [WriteUnit]) -> [WriteUnit] {
     changes?.willCommit()
     do throws(VoteStoreError) {
@@ -246,13 +229,13 @@ private struct GroupCommitLoop {
     } catch {
       rollBack()
       changes?.notCommitted()
-      for unit in succeeded { finish(unit, error) }
+      if error.kind == .notDurable { failedSync = error }
+      for unit in succeeded { unit.finish(error) }
       return []
     }
     // Memory shows the commit before anyone is told of it.
     changes?.committed(connection)
-    for unit in succeeded { finish(unit) }
-    deliver(committed: true)
+    for unit in succeeded { unit.finish() }
     afterCommit(connection)
     return []
   }

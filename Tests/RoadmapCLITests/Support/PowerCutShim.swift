@@ -18,11 +18,10 @@ import Testing
 /// file never synced is lost): the worst case a power cut can leave, with nothing unsynced on
 /// the disk. (Directory entries are not modelled: a name is taken to be durable.)
 ///
-/// `POWERCUT_IGNORE_READONLY=1` makes the shim ignore syncs through read-only descriptors (the
-/// way `roadmapctl serve`'s WAL syncer opens the WAL), as if those syncs never happened: the
-/// control that shows the test can see a missing sync. And while a file named
-/// `.powercut-fail` exists in the directory, those syncs fail with `EIO`, as a dying disk's
-/// would.
+/// `POWERCUT_IGNORE_WAL=1` makes the shim ignore the syncs of SQLite's write-ahead logs (files
+/// named `…-wal`), as if they never happened: the control that shows the test can see a
+/// missing sync. And while a file named `.powercut-fail` exists in the directory, those syncs
+/// fail with `EIO`, as a dying disk's would.
 enum PowerCut {
   /// Builds the shim into `directory` with the toolchain's C compiler; returns its path.
   static func build(in directory: URL) async throws -> URL {
@@ -43,13 +42,13 @@ enum PowerCut {
 
   /// The environment that runs a process under the shim, for the files under `directory`.
   static func environment(
-    library: URL, directory: URL, ignoreReadOnlySyncs: Bool = false
+    library: URL, directory: URL, ignoreWALSyncs: Bool = false
   ) -> [String: String] {
     var environment = [
       "LD_PRELOAD": library.path,
       "POWERCUT_DIR": directory.resolvingSymlinksInPath().path,
     ]
-    if ignoreReadOnlySyncs { environment["POWERCUT_IGNORE_READONLY"] = "1" }
+    if ignoreWALSyncs { environment["POWERCUT_IGNORE_WAL"] = "1" }
     return environment
   }
 
@@ -119,7 +118,7 @@ enum PowerCut {
     static pthread_mutex_t syncs = PTHREAD_MUTEX_INITIALIZER;
     static char dir[PATH_MAX];
     static size_t dirlen;
-    static int ignore_readonly;
+    static int ignore_wal;
     static unsigned long serial;
 
     __attribute__((constructor)) static void powercut_init(void) {
@@ -132,8 +131,8 @@ enum PowerCut {
         strcpy(dir, d);
         dirlen = strlen(dir);
       }
-      const char *r = getenv("POWERCUT_IGNORE_READONLY");
-      ignore_readonly = r && strcmp(r, "1") == 0;
+      const char *w = getenv("POWERCUT_IGNORE_WAL");
+      ignore_wal = w && strcmp(w, "1") == 0;
     }
 
     #define REAL(name) \
@@ -180,7 +179,10 @@ enum PowerCut {
       return 1;
     }
 
-    static int readonly(int fd) { return (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDONLY; }
+    static int is_wal(const char *path) {
+      size_t n = strlen(path);
+      return n > 4 && strcmp(path + n - 4, "-wal") == 0;
+    }
 
     static int failing(void) {
       char marker[PATH_MAX + 32];
@@ -215,11 +217,11 @@ enum PowerCut {
       char path[PATH_MAX];
       unsigned long inode;
       if (!watched(fd, path, sizeof path, &inode)) return real(fd);
-      if (readonly(fd) && failing()) {
+      if (is_wal(path) && failing()) {
         errno = EIO;
         return -1;
       }
-      if (ignore_readonly && readonly(fd)) return real(fd);
+      if (ignore_wal && is_wal(path)) return real(fd);
       pthread_mutex_lock(&syncs);
       char copy[PATH_MAX + 64];
       snprintf(copy, sizeof copy, "%s/.powercut-%lu.%lu", dir, inode, ++serial);
