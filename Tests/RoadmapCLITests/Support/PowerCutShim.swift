@@ -23,21 +23,9 @@ import Testing
 /// missing sync. And while a file named `.powercut-fail` exists in the directory, those syncs
 /// fail with `EIO`, as a dying disk's would.
 enum PowerCut {
-  /// Builds the shim into `directory` with the toolchain's C compiler; returns its path.
+  /// Builds the shim into `directory`; returns its path.
   static func build(in directory: URL) async throws -> URL {
-    let source = directory.appendingPathComponent("powercut.c")
-    let library = directory.appendingPathComponent("powercut.so")
-    try Self.source.write(to: source, atomically: true, encoding: .utf8)
-    let compiler = try #require(
-      ["clang", "cc", "gcc"].lazy.compactMap(Self.executable(named:)).first,
-      "a C compiler (clang ships with the Swift toolchain) to build the power-cut shim")
-    let child = try ChildProcess.start(
-      compiler,
-      ["-shared", "-fPIC", "-O1", "-o", library.path, source.path, "-ldl", "-lpthread"])
-    defer { child.kill() }
-    let status = try await child.waitForExit(timeout: .seconds(120))
-    try #require(status == 0, "building the shim: \(child.stderrText)")
-    return library
+    try await PreloadLibrary.compile(source, named: "powercut", in: directory)
   }
 
   /// The environment that runs a process under the shim, for the files under `directory`.
@@ -87,15 +75,6 @@ enum PowerCut {
   /// Syncs succeed again.
   static func stopFailing(_ directory: URL) throws {
     try FileManager.default.removeItem(at: directory.appendingPathComponent(".powercut-fail"))
-  }
-
-  private static func executable(named name: String) -> String? {
-    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    for folder in path.split(separator: ":") {
-      let candidate = "\(folder)/\(name)"
-      if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-    }
-    return nil
   }
 
   static let source = #"""
