@@ -33,13 +33,17 @@ struct ServiceError: ResponseError, CustomStringConvertible {
   /// The store failed (locked, damaged, full, closed, I/O, timed out): 503 with
   /// `Retry-After: 1`.
   ///
-  /// The body says nothing was changed, except for ``VoteStoreError/Kind/timedOut``, where
-  /// the store cannot know: it says the outcome is unknown.
+  /// The body says nothing was changed, except where the store cannot know
+  /// (``VoteStoreError/outcomeIsUnknown``): it then says the outcome is unknown.
   static func storeUnavailable(_ error: VoteStoreError) -> ServiceError {
     let message =
-      error.kind == .timedOut
-      ? "the vote store did not answer in time; the change may or may not have been made"
-      : "the vote store is unavailable; nothing was changed"
+      switch error.kind {
+      case .timedOut:
+        "the vote store did not answer in time; the change may or may not have been made"
+      case .notDurable:
+        "the vote store could not make the change durable; it may or may not have been made"
+      default: "the vote store is unavailable; nothing was changed"
+      }
     return ServiceError(.storeUnavailable, 503, message, cause: error.description)
   }
 

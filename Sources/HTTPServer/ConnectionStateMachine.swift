@@ -385,7 +385,8 @@ struct ConnectionStateMachine {
         dispatch(request, &actions)
         return
       case .failure(let failure):
-        refuse(status: failure.status, reason: failure.reason, &actions)
+        refuse(
+          status: failure.status, reason: failure.reason, request: failure.request, &actions)
         return
       }
     }
@@ -448,13 +449,17 @@ struct ConnectionStateMachine {
     }
   }
 
-  /// Answers with an error of the server's own and closes after it.
-  private mutating func refuse(status: Int, reason: String, _ actions: inout [Action]) {
+  /// Answers with an error of the server's own and closes after it; `request` is the head
+  /// of the refused request when it was read whole.
+  private mutating func refuse(
+    status: Int, reason: String, request: ParsedRequest? = nil, _ actions: inout [Action]
+  ) {
     cancelTimer(&actions)
     pending = []
     state = .writing(closeAfter: true)
     outputPending = true
-    actions.append(.sendError(status: status, reason: reason, request: nil, keepAlive: false))
+    actions.append(
+      .sendError(status: status, reason: reason, request: request, keepAlive: false))
   }
 
   // MARK: - Helpers

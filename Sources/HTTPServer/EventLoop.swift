@@ -515,6 +515,25 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
 
   /// Carries out ``actions`` in order and empties it; after any that produced output, writes
   /// what the socket takes and hands the outcome back to the machine, until nothing is left.
+  /// The answer to a request the server refuses itself: the configuration's
+  /// ``HTTPServerConfiguration/refusal`` if it gives one, else `{"error":REASON}`.
+  private func refusalResponse(
+    status: Int, reason: String, request: ParsedRequest?
+  ) -> HTTPResponse {
+    if let refusal = configuration.refusal {
+      let head = request.map {
+        HTTPRequestHead(
+          method: HTTPMethod(rawValue: $0.method), target: $0.target, version: $0.version,
+          headers: $0.headers)
+      }
+      if var response = refusal(HTTPRefusal(status: status, reason: reason, head: head)) {
+        response.status = status
+        return response
+      }
+    }
+    return ResponseEncoder.errorResponse(status: status, reason: reason)
+  }
+
   private func perform(_ connection: Connection) {
     connection.borrowOutput(&outputScratch)
     defer { connection.returnOutput(&outputScratch) }
@@ -533,7 +552,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
             http10: reply.http10, into: &connection.output)
           wrote = true
         case .sendError(let status, let reason, let request, let keepAlive):
-          let response = ResponseEncoder.errorResponse(status: status, reason: reason)
+          let response = refusalResponse(status: status, reason: reason, request: request)
           log(request, response, peer: connection.peer, since: nil)
           _ = encoder.encode(
             response, headOnly: false, keepAlive: keepAlive,

@@ -12,10 +12,17 @@ struct HTTPParseFailure: Error, Equatable {
 
   var kind: Kind
   var reason: String
+  /// The request's head (without its body) when the failure came after it: a body over
+  /// its limit. Not part of equality.
+  var request: ParsedRequest?
 
   init(_ kind: Kind, _ reason: String) {
     self.kind = kind
     self.reason = reason
+  }
+
+  static func == (lhs: HTTPParseFailure, rhs: HTTPParseFailure) -> Bool {
+    lhs.kind == rhs.kind && lhs.reason == rhs.reason
   }
 
   /// The response status for this failure.

@@ -148,9 +148,15 @@ struct HTTPRequestParser {
         // A complete line, CRLF included.
         line.removeLast(2)
         if let event = finishLine() {
-          let e = event
-          if case .failure = e { state = .failed }
-          return (e, i)
+          guard case .failure(var failure) = event else { return (event, i) }
+          state = .failed
+          // A body refused for its size comes after a whole head: say whose it was.
+          if failure.kind == .payloadTooLarge && !method.isEmpty {
+            failure.request = ParsedRequest(
+              method: method, target: target, version: version, headers: HTTPHeaders(headers),
+              body: [], framing: framing)
+          }
+          return (.failure(failure), i)
         }
 
       case .fixedBody(let remaining):

@@ -85,6 +85,14 @@ public struct HTTPServerConfiguration: Sendable {
   /// refused itself, so it must be cheap and must not block.
   public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
 
+  /// Shapes the answers the server gives by itself to requests it refuses before any handler
+  /// sees them (400, 413, 414, 417, 431, 501, 505, and 408 for a request not received in
+  /// time): given the status, the reason and, for a body over its limit, the request's head,
+  /// it returns the response to send, or nil for the server's own `{"error":"REASON"}`. The
+  /// status stays the server's, and the connection still closes after the answer. Runs on the
+  /// I/O thread: keep it cheap. Nil (the default) for `{"error":"REASON"}` always.
+  public var refusal: (@Sendable (HTTPRefusal) -> HTTPResponse?)?
+
   /// Creates a configuration; every parameter defaults to the documented default.
   public init(
     host: String = "127.0.0.1", port: Int = 8080, backlog: Int = 1024,

@@ -20,6 +20,10 @@ public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The database did not answer within the store's time bound (a frozen or unreachable
     /// server); the call's outcome is unknown to the caller, who was not told it succeeded.
     public static let timedOut = Kind(name: "timed-out")
+    /// The commit's fsync failed: the change may or may not be in the database after a
+    /// restart (its log frames were written, maybe not to the disk), so its outcome is
+    /// unknown to the caller. The store then takes no more writes (``io``) until reopened.
+    public static let notDurable = Kind(name: "not-durable")
     /// The store was closed.
     public static let closed = Kind(name: "closed")
     /// The input (an import file, a key) is invalid.
@@ -58,6 +62,10 @@ public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   /// Whether the store refused the call because of its input (``Kind/invalid``,
   /// ``Kind/outOfRange``) rather than failing to do its work; nothing was changed.
   public var isRefusal: Bool { kind == .invalid || kind == .outOfRange }
+
+  /// Whether the caller cannot know if the change was made (``Kind/timedOut``,
+  /// ``Kind/notDurable``): a retry may count it twice, and not retrying may lose it.
+  public var outcomeIsUnknown: Bool { kind == .timedOut || kind == .notDurable }
 
   /// Whether this is a failure of the store itself (disk, database, connection), the kind
   /// of error that counts against its health; false for refusals and a closed store.

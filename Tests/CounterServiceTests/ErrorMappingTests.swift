@@ -56,6 +56,13 @@ import VoteStore
         #"{"code":503,"message":"the vote store did not answer in time; the change may or may not have been made"}"#,
       retryAfter: "1", storeError: true),
     Mapping(
+      error: VoteStoreError(.notDurable, "cannot sync the write-ahead log: EIO"), status: 503,
+      countapi:
+        #"{"error":"the vote store could not make the change durable; it may or may not have been made"}"#,
+      counterapi:
+        #"{"code":503,"message":"the vote store could not make the change durable; it may or may not have been made"}"#,
+      retryAfter: "1", storeError: true),
+    Mapping(
       error: ServiceError.wouldLeaveRange(value: 9_007_199_254_740_991, amount: 1), status: 409,
       countapi:
         #"{"error":"adding 1 to 9007199254740991 would overflow: a count stays within ±9007199254740991; nothing was changed"}"#,

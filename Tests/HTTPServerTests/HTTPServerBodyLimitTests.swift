@@ -78,3 +78,63 @@ import Testing
     await server.shutdown(gracePeriod: .seconds(2))
   }
 }
+
+/// `HTTPServerConfiguration.refusal` shapes the server's own refusals: it is given the head
+/// of a request whose body is over its limit, and no head for a malformed one.
+@Suite struct HTTPServerRefusalTests {
+  static func start() throws -> HTTPServer {
+    try startTestServer {
+      $0.refusal = { refusal in
+        guard let head = refusal.head else { return nil }
+        // A status of its own is ignored: the status stays the server's.
+        return .json(#"{"refused":"\#(head.method.rawValue) \#(head.path)"}"#, status: 299)
+      }
+    }
+  }
+
+  @Test func aBodyOverItsLimitIsAnsweredByTheShaperWithItsHead() async throws {
+    let server = try Self.start()
+    let port = server.port
+    let (status, body, closed) = try await offPool { () -> (Int, String, Bool) in
+      let client = try RawClient(port: port)
+      try client.send(
+        "POST /api/things?x=1 HTTP/1.1\r\nHost: a\r\nContent-Length: \(2 << 20)\r\n\r\n")
+      let response = try client.readResponse()
+      return (response?.status ?? 0, response?.text ?? "", try client.readsEndOfStream())
+    }
+    #expect(status == 413)
+    #expect(body == #"{"refused":"POST /api/things"}"#)
+    #expect(closed)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func aChunkedBodyOverItsLimitToo() async throws {
+    let server = try Self.start()
+    let port = server.port
+    let (status, body) = try await offPool { () -> (Int, String) in
+      let client = try RawClient(port: port)
+      try client.send(
+        "POST /chunks HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+          + "\(String(2 << 20, radix: 16))\r\n")
+      let response = try client.readResponse()
+      return (response?.status ?? 0, response?.text ?? "")
+    }
+    #expect(status == 413)
+    #expect(body == #"{"refused":"POST /chunks"}"#)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+
+  @Test func aMalformedRequestHasNoHeadAndGetsTheServersOwnAnswer() async throws {
+    let server = try Self.start()
+    let port = server.port
+    let (status, body) = try await offPool { () -> (Int, String) in
+      let client = try RawClient(port: port)
+      try client.send("GET /x HTTP/1.1\r\nHost: a\r\nBad Header\r\n\r\n")
+      let response = try client.readResponse()
+      return (response?.status ?? 0, response?.text ?? "")
+    }
+    #expect(status == 400)
+    #expect(body == #"{"error":"malformed header field"}"#)
+    await server.shutdown(gracePeriod: .seconds(2))
+  }
+}

@@ -37,6 +37,10 @@ struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStringConve
   static let permission = SQLiteResultCode(rawValue: SQLITE_PERM)
   static let notADatabase = SQLiteResultCode(rawValue: SQLITE_NOTADB)
   static let misuse = SQLiteResultCode(rawValue: SQLITE_MISUSE)
+  /// `SQLITE_IOERR_FSYNC`: an fsync failed (of the WAL, inside a commit).
+  static let ioErrorFsync = SQLiteResultCode(rawValue: SQLITE_IOERR | (4 << 8))
+  /// `SQLITE_IOERR_DIR_FSYNC`: the fsync of a directory failed.
+  static let ioErrorDirFsync = SQLiteResultCode(rawValue: SQLITE_IOERR | (5 << 8))
 
   /// Matches an extended code against a primary pattern, or two codes exactly.
   static func ~= (pattern: SQLiteResultCode, code: SQLiteResultCode) -> Bool {
@@ -50,6 +54,7 @@ struct SQLiteResultCode: RawRepresentable, Hashable, Sendable, CustomStringConve
     case .busy, .locked: return .busy
     case .corrupt, .notADatabase: return .corrupt
     case .full: return .full
+    case .ioErrorFsync, .ioErrorDirFsync: return .notDurable
     case .ioError, .cantOpen, .readOnly, .permission: return .io
     default: return .other
     }

@@ -94,6 +94,17 @@ private struct GroupCommitLoop {
   let connection: SQLiteConnection
   let changes: SQLiteCounterChanges?
   let afterCommit: @Sendable (SQLiteConnection) -> Void
+  /// The failed fsync after which this writer takes no more writes (see ``commit(_:)``).
+  private var failedSync: VoteStoreError?
+
+  init(
+    connection: SQLiteConnection, changes: SQLiteCounterChanges?,
+    afterCommit: @escaping @Sendable (SQLiteConnection) -> Void
+  ) {
+    self.connection = connection
+    self.changes = changes
+    self.afterCommit = afterCommit
+  }
 
   mutating func run(queue: JobQueue<SQLiteConnection>, limit: Int) {
     var pending: [WriteUnit] = []
@@ -111,7 +122,15 @@ private struct GroupCommitLoop {
 
   /// Runs one group; returns units that must run again because SQLite rolled back the whole
   /// transaction under them (their results were never reported).
-  private func runBatch(_ batch: [WriteUnit]) -> [WriteUnit] {
+  private mutating func runBatch(_ batch: [WriteUnit]) -> [WriteUnit] {
+    if let failedSync {
+      let refusal = VoteStoreError(
+        .io,
+        "the store takes no more writes until it is reopened, after a failed sync: "
+          + failedSync.message)
+      for unit in batch { unit.finish(refusal) }
+      return []
+    }
     do throws(VoteStoreError) {
       try connection.statement("BEGIN IMMEDIATE").run()
     } catch {
@@ -197,13 +216,20 @@ private struct GroupCommitLoop {
 
   /// Commits the open transaction holding `succeeded`, publishes what it changed, and
   /// answers its units.
-  private func commit(_ succeeded: [WriteUnit]) -> [WriteUnit] {
+  ///
+  /// A commit whose fsync failed (``VoteStoreError/Kind/notDurable``) is answered as such: its
+  /// frames are in the WAL, and a recovery may find them, so its outcome is unknown. And the
+  /// writer takes no more writes: after a failed fsync the kernel may have dropped the pages
+  /// it could not write, so no later fsync could vouch for the frames before its own
+  /// (PostgreSQL stops on a failed fsync for the same reason). The store must be reopened.
+  private mutating func commit(_ succeeded: [WriteUnit]) -> [WriteUnit] {
     changes?.willCommit()
     do throws(VoteStoreError) {
       try connection.statement("COMMIT").run()
     } catch {
       rollBack()
       changes?.notCommitted()
+      if error.kind == .notDurable { failedSync = error }
       for unit in succeeded { unit.finish(error) }
       return []
     }

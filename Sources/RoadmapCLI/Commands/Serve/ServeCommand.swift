@@ -125,6 +125,8 @@ struct ServeCommand: Command {
     // token: up to 32 MiB, so a roadmap of 10,000 features is one request.
     serverConfiguration.bodyLimit = service.bodyLimit
     serverConfiguration.bodyLimitCeiling = CounterService.adminImportBodyBytes
+    // A body over its limit is refused in its route's error shape (VoteFirst, counterapi).
+    serverConfiguration.refusal = service.refusal
     let server = HTTPServer(
       configuration: serverConfiguration, immediate: service.immediateHandler,
       handler: service.handler)

@@ -67,6 +67,7 @@ enum InputLoader {
       if fstat(descriptor, &status) == 0, status.st_size >= mappingThreshold,
         let mapped = DocumentBytes(mapping: descriptor)
       {
+        MappedInputGuard.watch(input)
         return mapped
       }
       guard let bytes = DescriptorReader.readAll(descriptor) else {

@@ -1,0 +1,50 @@
+import Foundation
+import HTTPServer
+import Testing
+import VoteFirstAPI
+
+@testable import CounterService
+
+/// The HTTP server's own 413 in the error shape of the route it was meant for.
+@Suite struct RefusalShapeTests {
+  static func refusal(_ target: String, status: Int = 413) -> HTTPRefusal {
+    HTTPRefusal(
+      status: status, reason: "Content-Length exceeds 1048576 bytes",
+      head: HTTPRequestHead(method: .post, target: target))
+  }
+
+  @Test func theVoteFirstAPIGetsItsOwnErrorBodyWithTheCommonHeaders() throws {
+    let response = try #require(
+      CounterService.answer(
+        Self.refusal("/api/v1/demo/features/batch"), boards: true, origin: "https://a.example"))
+    #expect(response.status == 413)
+    let body = try JSONDecoder().decode(APIErrorBody.self, from: Data(response.body))
+    #expect(body.code == VoteFirstContract.ErrorCode.tooLarge)
+    #expect(body.message.contains("exceeds 1048576 bytes"))
+    #expect(response.headers["Access-Control-Allow-Origin"] == "https://a.example")
+    #expect(response.headers["X-Path"] == "/api/v1/demo/features/batch")
+    // Without boards the prefix is nobody's: the server's own answer.
+    #expect(
+      CounterService.answer(Self.refusal("/api/v1/demo/x"), boards: false, origin: "*") == nil)
+  }
+
+  @Test func counterapiRoutesGetCounterapisShape() throws {
+    let response = try #require(
+      CounterService.answer(Self.refusal("/v1/ns/name/set?count=1"), boards: false, origin: "*"))
+    #expect(response.status == 413)
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    #expect(object["code"] as? Int == 413)
+    #expect((object["message"] as? String)?.contains("larger than this call takes") == true)
+  }
+
+  @Test func countapiRoutesAndOtherRefusalsKeepTheServersOwnAnswer() {
+    #expect(CounterService.answer(Self.refusal("/hit/ns/key"), boards: true, origin: "*") == nil)
+    #expect(
+      CounterService.answer(Self.refusal("/v1/ns/x", status: 400), boards: true, origin: "*")
+        == nil)
+    #expect(
+      CounterService.answer(
+        HTTPRefusal(status: 413, reason: "x", head: nil), boards: true, origin: "*") == nil)
+  }
+}
