@@ -124,6 +124,11 @@ struct HTTPRequestParser {
         let start = i
         var end = -1
         while i < n {
+          // Nearly every byte of a line is above CR: none of the checks below concerns it.
+          if !sawCR {
+            while i < n && input[i] > 0x0D { i += 1 }
+            if i == n { break }
+          }
           let b = input[i]
           i += 1
           if sawCR {
