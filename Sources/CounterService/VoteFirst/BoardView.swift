@@ -17,7 +17,14 @@ import VoteStore
 /// snapshot race: a reader that loaded before a write committed must not put the older state
 /// back over it). Concurrent misses of one project share one load. A project that does not
 /// exist is never remembered.
+///
+/// Memory: the models hold at most ``featureBudget`` features together. Installing a model
+/// past it drops the models of the projects read least recently (never the one installed),
+/// which load again at their next read; only their few bookkeeping words stay.
 final class BoardView: Sendable {
+  /// The default ``featureBudget``: 50,000 features (a few tens of MB of models).
+  static let defaultFeatureBudget = 50_000
+
   private struct Slot {
     /// The model to answer from; nil until loaded, and again after each write.
     var model: BoardModel?
@@ -27,26 +34,39 @@ final class BoardView: Sendable {
     var lastWrite: UInt64 = 0
     /// The load under way: the epoch it began at, and its task.
     var loading: (epoch: UInt64, task: Task<BoardModel?, any Error>)?
+    /// When the model was last read or installed (``State/clock``), for the budget.
+    var used: UInt64 = 0
   }
 
   private struct State {
     var epoch: UInt64 = 0
     var slots: [String: Slot] = [:]
+    /// Counts reads and installs; orders the slots by last use.
+    var clock: UInt64 = 0
+    /// The features of every model held now.
+    var resident = 0
   }
 
   private let state = Locked(State())
   private let boards: any BoardStore
+  /// The most features the models hold together before the least recently read are dropped.
+  let featureBudget: Int
 
   /// A view over `boards`; it observes the store's writes from now on.
-  init(boards: any BoardStore) {
+  init(boards: any BoardStore, featureBudget: Int = BoardView.defaultFeatureBudget) {
     self.boards = boards
+    self.featureBudget = max(1, featureBudget)
     boards.addWriteObserver { [weak self] notice in await self?.published(notice) }
   }
 
   /// The project's committed board, or nil when the project does not exist.
   func model(_ project: String) async throws -> BoardModel? {
     let (model, task) = state.withLock { state -> (BoardModel?, Task<BoardModel?, any Error>?) in
-      if let model = state.slots[project]?.model { return (model, nil) }
+      if let model = state.slots[project]?.model {
+        state.clock += 1
+        state.slots[project]?.used = state.clock
+        return (model, nil)
+      }
       return (nil, loadTask(project, &state))
     }
     if let model { return model }
@@ -58,6 +78,9 @@ final class BoardView: Sendable {
     state.withLock { $0.slots[project]?.model }
   }
 
+  /// The features the models hold now (for tests).
+  var residentFeatures: Int { state.withLock { $0.resident } }
+
   /// A write's notice: forgets the model of each project it touched and, when the write
   /// committed, loads the project again before returning.
   func published(_ notice: BoardWriteNotice) async {
@@ -67,6 +90,7 @@ final class BoardView: Sendable {
       for project in notice.projects {
         var slot = state.slots[project] ?? Slot()
         slot.previous = slot.model ?? slot.previous
+        state.resident -= slot.model?.facts.count ?? 0
         slot.model = nil
         slot.lastWrite = state.epoch
         slot.loading = nil
@@ -108,15 +132,38 @@ final class BoardView: Sendable {
     state.withLock { state in
       guard var slot = state.slots[project] else { return }
       if let loading = slot.loading, loading.epoch == epoch { slot.loading = nil }
+      var installed = false
       if slot.lastWrite <= epoch, let model {
+        state.resident += model.facts.count - (slot.model?.facts.count ?? 0)
         slot.model = model
         slot.previous = nil
+        state.clock += 1
+        slot.used = state.clock
+        installed = true
       }
       if slot.model == nil, slot.previous == nil, slot.loading == nil, slot.lastWrite == 0 {
         state.slots[project] = nil  // a project that does not exist is not remembered
       } else {
         state.slots[project] = slot
       }
+      if installed { Self.keepWithinBudget(&state, budget: featureBudget, sparing: project) }
+    }
+  }
+
+  /// Drops the models of the least recently used projects until the features held fit
+  /// `budget`, sparing `project` (just installed). A dropped slot keeps its write epoch, so
+  /// a load that began before a later write still cannot install an older state.
+  private static func keepWithinBudget(_ state: inout State, budget: Int, sparing project: String) {
+    while state.resident > budget {
+      var oldest: (name: String, used: UInt64)?
+      for (name, slot) in state.slots where name != project && slot.model != nil {
+        if oldest == nil || slot.used < oldest!.used { oldest = (name, slot.used) }
+      }
+      guard let oldest, var slot = state.slots[oldest.name] else { return }
+      state.resident -= slot.model?.facts.count ?? 0
+      slot.model = nil
+      slot.previous = nil
+      state.slots[oldest.name] = slot
     }
   }
 }
