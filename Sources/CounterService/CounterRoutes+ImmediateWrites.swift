@@ -18,9 +18,9 @@ enum VoteAnswer: Sendable {
   /// counterapi's row, or its "record not found".
   case counterapiRow
 
-  /// The reply to `result`; an applied vote is counted in `metrics`.
-  func reply(_ result: MutationResult, metrics: ServiceMetrics) -> Reply {
-    if result.outcome == .applied { metrics.recordVoteApplied() }
+  /// The reply to `result` (whoever answers it counts an applied vote in the metrics:
+  /// ``VoteBatcher`` does, once per batch).
+  func reply(_ result: MutationResult) -> Reply {
     switch self {
     case .countapiValue:
       return CounterRoutes.value(result.record?.value ?? 0)

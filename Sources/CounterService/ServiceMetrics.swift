@@ -71,7 +71,13 @@ final class ServiceMetrics: Sendable {
   }
 
   /// Records a vote or count change that the store applied.
-  func recordVoteApplied() { state.withLock { $0.votesApplied += 1 } }
+  func recordVoteApplied() { recordVotesApplied(1) }
+
+  /// Records `count` vote or count changes that the store applied (a batch's, with one lock).
+  func recordVotesApplied(_ count: Int64) {
+    guard count > 0 else { return }
+    state.withLock { $0.votesApplied += count }
+  }
 
   /// Records a failed store call described by `line`; returns the lines to log now (the
   /// first of a burst, then a summary at most once per interval, see ``LogThrottle``).

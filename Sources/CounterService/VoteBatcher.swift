@@ -69,6 +69,14 @@ final class VoteBatcher: @unchecked Sendable {
     let routes = self.routes
     routes.store.submitBatch(changes) { results in
       first.responder.onIOThread {
+        // The batch's applied votes are counted before any of its answers goes out, so
+        // `/metrics` read after an answer has them: with one lock for the batch.
+        var applied: Int64 = 0
+        for case .success(let result) in results.prefix(batch.count)
+        where result.outcome == .applied {
+          applied += 1
+        }
+        routes.metrics.recordVotesApplied(applied)
         for (index, vote) in batch.enumerated() {
           let result = index < results.count ? results[index] : .failure(.closed)
           VoteBatcher.answer(vote, result, routes: routes)
@@ -83,7 +91,7 @@ final class VoteBatcher: @unchecked Sendable {
   ) {
     let reply: Reply
     switch result {
-    case .success(let outcome): reply = vote.answer.reply(outcome, metrics: routes.metrics)
+    case .success(let outcome): reply = vote.answer.reply(outcome)
     case .failure(let error):
       reply = CounterService.answer(error, vote.request, dialect: vote.dialect, routes: routes)
     }

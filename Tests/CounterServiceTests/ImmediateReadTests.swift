@@ -166,6 +166,33 @@ import VoteStore
         == 9_007_199_254_740_991)
   }
 
+  /// The votes a batch applied are in `/metrics` by the time their answers are: a repeated
+  /// vote of one voter and a refused one are not counted.
+  @Test func immediateVotesAreCountedInTheMetricsBeforeTheyAreAnswered() async throws {
+    let harness = try Self.cachedHarness()
+    defer { Task { await harness.tearDown() } }
+    let immediate = try #require(harness.service.immediateHandler)
+    _ = await harness.call("/hit/app.example/feature1")
+    func applied() async -> String? {
+      await harness.call("/metrics").body.split(separator: "\n")
+        .first { $0.hasPrefix("roadmap_votes_applied_total ") }.map(String.init)
+    }
+    #expect(await applied() == "roadmap_votes_applied_total 1")
+    let asks: [(HTTPRequest, Int, Int)] = [
+      (Self.request("/hit/app.example/feature1"), 200, 2),
+      (Self.request("/v1/app.example/feature1/up"), 200, 3),
+      (Self.request("/hit/app.example/feature1", headers: ["X-Voter-ID": "voter-1"]), 200, 4),
+      (Self.request("/hit/app.example/feature1", headers: ["X-Voter-ID": "voter-1"]), 200, 4),
+      (Self.request("/v1/app.example/feature1/down"), 200, 5),
+      (Self.request("/hit/app.example/feature1", headers: ["X-Voter-ID": ""]), 400, 5),
+    ]
+    for (request, status, total) in asks {
+      let answer = try #require(await Self.offer(immediate, request))
+      #expect(answer.status == status, "\(request.target)")
+      #expect(await applied() == "roadmap_votes_applied_total \(total)", "\(request.target)")
+    }
+  }
+
   /// A vote answered after the store closed says the store failed, never "done".
   @Test func anImmediateVoteOnAClosedStoreIsAStoreFailure() async throws {
     let harness = try Self.cachedHarness()
