@@ -26,6 +26,8 @@ final class Connection {
   /// What the poller watches the socket for.
   @exclusivity(unchecked) var watchingRead = true
   @exclusivity(unchecked) var watchingWrite = false
+  /// Its answer waits in the round's ``SendBatch``; anything written meanwhile goes after it.
+  @exclusivity(unchecked) var inSendBatch = false
 
   /// The largest output buffer given back to the loop for the next write; a larger one (a
   /// big response) is freed.

@@ -23,4 +23,7 @@ struct ConnectionsSnapshot: Sendable {
   var connections: [Entry]
   /// The capacity of the output buffer the loop lends to the connection writing.
   var sharedOutputBytes: Int
+  /// How many rounds' answers went out together in one submission so far (``SendBatch``; 0
+  /// where answers go out one `send` each).
+  var sentBatches = 0
 }

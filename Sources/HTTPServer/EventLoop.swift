@@ -65,6 +65,10 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   /// The loop is running what ``onIOThread(_:)`` queued (loop thread only: read after
   /// ``isLoopThread``).
   @exclusivity(unchecked) private var runningTasks = false
+  /// The round's answers, sent together at its end (nil: one `send` each; see ``SendBatch``).
+  private let sendBatch: SendBatch?
+  /// Whether answers made now wait for the end of the round.
+  @exclusivity(unchecked) private var batchingSends = false
   @exclusivity(unchecked) private var acceptPausedUntil: UInt64 = 0
   @exclusivity(unchecked) private var draining = false
   @exclusivity(unchecked) private var drainDeadline: UInt64 = 0
@@ -93,6 +97,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     immediate: HTTPImmediateHandler? = nil, handler: @escaping HTTPHandler
   ) throws(SystemCallError) {
     self.listenFD = listenFD
+    self.sendBatch = configuration.batchesSends ? SendBatch.make() : nil
     self.configuration = configuration
     self.immediate = immediate
     self.handler = handler
@@ -280,6 +285,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         break
       }
       now = EventLoop.monotonicNow()
+      batchingSends = sendBatch != nil
       executor?.beginBatch()
       for event in events {
         if event.fd == listenFD {
@@ -306,6 +312,8 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         }
       }
       runRoundEnd()
+      batchingSends = false
+      sendBatched()
       if draining && (openCount == 0 || now >= drainDeadline) { break }
     }
     finish()
@@ -355,7 +363,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     if !asked.isEmpty {
       let snapshot = ConnectionsSnapshot(
         connections: connections.compactMap { $0.map(ConnectionsSnapshot.Entry.init) },
-        sharedOutputBytes: outputScratch.capacity)
+        sharedOutputBytes: outputScratch.capacity, sentBatches: sendBatch?.submissions ?? 0)
       for caller in asked { caller.resume(returning: snapshot) }
     }
   }
@@ -597,9 +605,41 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         if !isOpen(connection) { break }
       }
       actions.removeAll(keepingCapacity: true)
-      guard isOpen(connection), wrote, let outcome = flush(connection) else { return }
+      guard isOpen(connection), wrote else { return }
+      if batchingSends, let sendBatch {
+        // Already waiting: this goes out after it, when the batch is sent.
+        if connection.inSendBatch { return }
+        if !sendBatch.isFull && sendBatch.takes(connection) {
+          sendBatch.add(connection)
+          connection.inSendBatch = true
+          return
+        }
+      }
+      guard let outcome = flush(connection) else { return }
       connection.machine.handle(outcome, now: now, into: &actions)
     }
+  }
+
+  /// Sends the round's answers in one submission, then carries on with each connection as
+  /// after a `send` of its own: what was not taken (and anything written since) is written
+  /// the usual way, and the machine hears how it went.
+  private func sendBatched() {
+    guard let sendBatch, !sendBatch.isEmpty else { return }
+    // A connection closed since its answer was added (its descriptor may even serve a new
+    // one by now) gets nothing.
+    sendBatch.send(
+      isLive: { isOpen($0) },
+      then: { connection, rest in
+        connection.inSendBatch = false
+        guard isOpen(connection) else { return }
+        if !rest.isEmpty {
+          connection.output = Array(rest) + connection.output[connection.outputOffset...]
+          connection.outputOffset = 0
+        }
+        guard let outcome = flush(connection) else { return }
+        connection.machine.handle(outcome, now: now, into: &actions)
+        perform(connection)
+      })
   }
 
   /// Feeds the machine what the socket holds now, while shutting down, before it decides

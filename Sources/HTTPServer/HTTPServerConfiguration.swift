@@ -93,6 +93,11 @@ public struct HTTPServerConfiguration: Sendable {
   /// I/O thread: keep it cheap. Nil (the default) for `{"error":"REASON"}` always.
   public var refusal: (@Sendable (HTTPRefusal) -> HTTPResponse?)?
 
+  /// Whether the answers of one I/O round are sent together, in one io_uring submission at
+  /// the end of the round, where the kernel allows it (Linux; refused under some seccomp
+  /// filters, and then answers go out one `send` each as they are made). Default true.
+  public var batchesSends = true
+
   /// Creates a configuration; every parameter defaults to the documented default.
   public init(
     host: String = "127.0.0.1", port: Int = 8080, backlog: Int = 1024,

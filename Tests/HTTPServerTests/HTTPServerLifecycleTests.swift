@@ -209,10 +209,12 @@ import Testing
 
   @Test func shutdownClosesBusyConnectionsAfterTheGracePeriod() async throws {
     let started = Gate()
+    // Held until the shutdown is over (a fixed sleep could end first on a busy machine).
+    let release = Gate()
     var router = testRouter()
     router.get("/stuck") { _ in
       await started.open()
-      try? await Task.sleep(for: .seconds(5))
+      await release.wait()
       return .json("{}")
     }
     let server = try startTestServer(handler: router.handler)
@@ -225,6 +227,7 @@ import Testing
     await started.wait()
     await server.shutdown(gracePeriod: .milliseconds(100))
     #expect(try await cut)
+    await release.open()
     // A second shutdown returns at once.
     await server.shutdown(gracePeriod: .seconds(1))
   }

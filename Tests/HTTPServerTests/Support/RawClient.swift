@@ -105,6 +105,12 @@ final class RawClient {
 
   func send(_ text: String) throws { try send(Array(text.utf8)) }
 
+  /// Sends `GET target` and reads its answer.
+  func request(_ target: String) throws -> Response? {
+    try send("GET \(target) HTTP/1.1\r\nHost: a\r\n\r\n")
+    return try readResponse()
+  }
+
   func send(_ bytes: [UInt8]) throws {
     var offset = 0
     while offset < bytes.count {
