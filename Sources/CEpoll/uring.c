@@ -28,12 +28,34 @@ struct cepoll_uring {
   size_t sqes_size;
 };
 
+/* Whether the ring's kernel supports IORING_OP_SEND (IORING_REGISTER_PROBE). */
+static int cepoll_uring_sends(int fd) {
+  size_t size = sizeof(struct io_uring_probe) + 256 * sizeof(struct io_uring_probe_op);
+  struct io_uring_probe *probe = calloc(1, size);
+  if (!probe) return 0;
+  int supported = 0;
+  if (syscall(__NR_io_uring_register, fd, IORING_REGISTER_PROBE, probe, 256) == 0 &&
+      probe->last_op >= IORING_OP_SEND) {
+    supported = (probe->ops[IORING_OP_SEND].flags & IO_URING_OP_SUPPORTED) != 0;
+  }
+  free(probe);
+  return supported;
+}
+
 cepoll_uring *cepoll_uring_create(unsigned entries, int *error) {
   struct io_uring_params params;
   memset(&params, 0, sizeof params);
   int fd = (int)syscall(__NR_io_uring_setup, entries, &params);
   if (fd < 0) {
     *error = errno;
+    return NULL;
+  }
+  // Sends are relied on to finish inside the submission when told not to wait
+  // (MSG_DONTWAIT), which kernels have done well before 5.12 (native workers); an older
+  // kernel, or one without IORING_OP_SEND, is not used.
+  if (!(params.features & IORING_FEAT_NATIVE_WORKERS) || !cepoll_uring_sends(fd)) {
+    close(fd);
+    *error = ENOSYS;
     return NULL;
   }
   cepoll_uring *ring = calloc(1, sizeof *ring);

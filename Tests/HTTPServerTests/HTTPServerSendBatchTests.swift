@@ -186,6 +186,22 @@ import Testing
       #expect(batch.submissions == 1)
     }
 
+    @Test func aFullSocketTakesNothingAndTheSubmissionDoesNotWait() throws {
+      let batch = try #require(SendBatch.make(), "io_uring on this kernel")
+      let (connection, peer) = try Self.pair(sendBuffer: 4096)
+      defer { for fd in [connection.fd, peer] { close(fd) } }
+      // Fill the socket until it takes no more.
+      let filler = [UInt8](repeating: 7, count: 65536)
+      while filler.withUnsafeBytes({ Glibc.send(connection.fd, $0.baseAddress, $0.count, 0) }) > 0 {
+      }
+      #expect(errno == EAGAIN)
+      connection.output = Array("waiting".utf8)
+      batch.add(connection)
+      var rest: [UInt8]?
+      batch.send(isLive: { _ in true }, then: { _, left in rest = Array(left) })
+      #expect(rest == Array("waiting".utf8), "all of it comes back, as after send's EAGAIN")
+    }
+
     @Test func aConnectionNoLongerLiveIsSentNothing() throws {
       let batch = try #require(SendBatch.make(), "io_uring on this kernel")
       let (gone, gonePeer) = try Self.pair()
