@@ -112,6 +112,8 @@ void cepoll_uring_destroy(cepoll_uring *ring) {
 
 unsigned cepoll_uring_capacity(const cepoll_uring *ring) { return ring->entries; }
 
+int cepoll_uring_descriptor(const cepoll_uring *ring) { return ring->fd; }
+
 int cepoll_uring_queue_send(cepoll_uring *ring, int fd, const void *bytes, unsigned length,
                             unsigned long long tag) {
   if (ring->queued >= ring->entries) return -1;
@@ -165,6 +167,7 @@ cepoll_uring *cepoll_uring_create(unsigned entries, int *error) {
 }
 void cepoll_uring_destroy(cepoll_uring *ring) { (void)ring; }
 unsigned cepoll_uring_capacity(const cepoll_uring *ring) { (void)ring; return 0; }
+int cepoll_uring_descriptor(const cepoll_uring *ring) { (void)ring; return -1; }
 int cepoll_uring_queue_send(cepoll_uring *ring, int fd, const void *bytes, unsigned length,
                             unsigned long long tag) {
   (void)ring; (void)fd; (void)bytes; (void)length; (void)tag;

@@ -606,7 +606,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
       }
       actions.removeAll(keepingCapacity: true)
       guard isOpen(connection), wrote else { return }
-      if batchingSends, let sendBatch {
+      if batchingSends, let sendBatch, sendBatch.isUsable || connection.inSendBatch {
         // Already waiting: this goes out after it, when the batch is sent.
         if connection.inSendBatch { return }
         if !sendBatch.isFull && sendBatch.takes(connection) {

@@ -1,6 +1,9 @@
 #if canImport(CEpoll)
   import CEpoll
 #endif
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The answers of one I/O round, sent together in one system call (io_uring) at the end of
 /// the round instead of one `send(2)` each as they are made.
@@ -26,7 +29,8 @@ final class SendBatch {
   private(set) var segments: [Segment] = []
   private var bytes: [UInt8] = []
   #if canImport(CEpoll)
-    private let ring: OpaquePointer
+    /// Nil once a submission failed: the batch is then out of use for good.
+    private var ring: OpaquePointer?
   #endif
   /// How many answers one submission holds (the ring's size).
   let capacity: Int
@@ -41,7 +45,7 @@ final class SendBatch {
       segments.reserveCapacity(capacity)
     }
 
-    deinit { cepoll_uring_destroy(ring) }
+    deinit { if let ring { cepoll_uring_destroy(ring) } }
   #endif
 
   /// A batch, or nil where io_uring cannot be used (then answers are sent one by one).
@@ -65,6 +69,25 @@ final class SendBatch {
   }
 
   var isEmpty: Bool { segments.isEmpty }
+  #if canImport(CEpoll)
+    /// Points the ring's descriptor at `/dev/null`, so its next submission fails (for tests
+    /// of that path).
+    func breakRingForTesting() {
+      guard let ring else { return }
+      let null = open("/dev/null", O_RDONLY)
+      _ = dup2(null, cepoll_uring_descriptor(ring))
+      close(null)
+    }
+  #endif
+
+  /// False once a submission failed (answers then go out one `send` each).
+  var isUsable: Bool {
+    #if canImport(CEpoll)
+      ring != nil
+    #else
+      false
+    #endif
+  }
   var isFull: Bool { segments.count >= capacity }
 
   /// Takes what `connection` has left to send into the batch (the connection's buffer is then
@@ -88,6 +111,7 @@ final class SendBatch {
     var taken = [Int](repeating: 0, count: segments.count)
     #if canImport(CEpoll)
       bytes.withUnsafeBytes { raw in
+        guard let ring else { return }
         var queued = 0
         for (index, segment) in segments.enumerated() where isLive(segment.connection) {
           guard
@@ -97,12 +121,19 @@ final class SendBatch {
           else { break }
           queued += 1
         }
-        guard queued > 0, cepoll_uring_submit(ring) >= 0 else { return }
+        guard queued > 0 else { return }
+        let submitted = cepoll_uring_submit(ring)
         submissions += 1
         var tag: UInt64 = 0
         var result: Int32 = 0
         while cepoll_uring_next(ring, &tag, &result) == 1 {
           if Int(tag) < taken.count { taken[Int(tag)] = max(0, Int(result)) }
+        }
+        if submitted != Int32(queued) {
+          // The kernel took fewer than asked (or none): what it did not take must never run
+          // later over reused bytes, so the ring goes, and answers go out one `send` each.
+          cepoll_uring_destroy(ring)
+          self.ring = nil
         }
       }
     #endif

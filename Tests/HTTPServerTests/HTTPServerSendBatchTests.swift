@@ -202,6 +202,22 @@ import Testing
       #expect(rest == Array("waiting".utf8), "all of it comes back, as after send's EAGAIN")
     }
 
+    @Test func aFailedSubmissionSendsNothingAndTheBatchStepsAside() throws {
+      let batch = try #require(SendBatch.make(), "io_uring on this kernel")
+      let (connection, peer) = try Self.pair()
+      defer { for fd in [connection.fd, peer] { close(fd) } }
+      #expect(batch.isUsable)
+      batch.breakRingForTesting()
+      connection.output = Array("later".utf8)
+      batch.add(connection)
+      var rest: [UInt8]?
+      batch.send(isLive: { _ in true }, then: { _, left in rest = Array(left) })
+      // Nothing went out through the ring: the caller's own send takes it all.
+      #expect(rest == Array("later".utf8))
+      #expect(Self.readAll(peer).isEmpty)
+      #expect(!batch.isUsable, "a ring that failed is not used again")
+    }
+
     @Test func aConnectionNoLongerLiveIsSentNothing() throws {
       let batch = try #require(SendBatch.make(), "io_uring on this kernel")
       let (gone, gonePeer) = try Self.pair()

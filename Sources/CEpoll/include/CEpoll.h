@@ -38,6 +38,8 @@ cepoll_uring *cepoll_uring_create(unsigned entries, int *error);
 void cepoll_uring_destroy(cepoll_uring *ring);
 /// How many sends fit before a submit.
 unsigned cepoll_uring_capacity(const cepoll_uring *ring);
+/// The ring's descriptor (for tests that make its submissions fail).
+int cepoll_uring_descriptor(const cepoll_uring *ring);
 /// Queues a send of `length` bytes at `bytes` to `fd`; -1 when the ring is full. The bytes
 /// must stay valid until the submit returns.
 int cepoll_uring_queue_send(cepoll_uring *ring, int fd, const void *bytes, unsigned length,
