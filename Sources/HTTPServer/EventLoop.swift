@@ -285,7 +285,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         break
       }
       now = EventLoop.monotonicNow()
-      batchingSends = sendBatch != nil
+      batchingSends = sendBatch?.isUsable ?? false
       executor?.beginBatch()
       for event in events {
         if event.fd == listenFD {
@@ -521,8 +521,6 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     Int(connection.fd) < connections.count && connections[Int(connection.fd)] === connection
   }
 
-  /// Carries out ``actions`` in order and empties it; after any that produced output, writes
-  /// what the socket takes and hands the outcome back to the machine, until nothing is left.
   /// The answer to a request the server refuses itself: the configuration's
   /// ``HTTPServerConfiguration/refusal`` if it gives one, else `{"error":REASON}`.
   private func refusalResponse(
@@ -542,6 +540,8 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     return ResponseEncoder.errorResponse(status: status, reason: reason)
   }
 
+  /// Carries out ``actions`` in order and empties it; after any that produced output, writes
+  /// what the socket takes and hands the outcome back to the machine, until nothing is left.
   private func perform(_ connection: Connection) {
     connection.borrowOutput(&outputScratch)
     defer { connection.returnOutput(&outputScratch) }
@@ -606,7 +606,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
       }
       actions.removeAll(keepingCapacity: true)
       guard isOpen(connection), wrote else { return }
-      if batchingSends, let sendBatch, sendBatch.isUsable || connection.inSendBatch {
+      if batchingSends, let sendBatch {
         // Already waiting: this goes out after it, when the batch is sent.
         if connection.inSendBatch { return }
         if !sendBatch.isFull && sendBatch.takes(connection) {

@@ -26,7 +26,7 @@ final class SendBatch {
     let count: Int
   }
 
-  private(set) var segments: [Segment] = []
+  private var segments: [Segment] = []
   private var bytes: [UInt8] = []
   #if canImport(CEpoll)
     /// Nil once a submission failed: the batch is then out of use for good.
