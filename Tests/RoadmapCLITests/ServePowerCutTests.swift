@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VoteFirstAPI
 
 #if canImport(Glibc)
   import Glibc
@@ -94,6 +95,48 @@ import Testing
     let value = next.object["value"] as? Int ?? 0
     #expect(value == 2 || value == 3, "\(next.body)")
     #expect(try await restarted.stop() == 0)
+  }
+
+  @Test func aBoardWriteWhoseSyncFailedIsAnUnknownOutcomeInTheContractsShape() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let shim = try await PowerCut.build(in: directory.url)
+    let data = directory.url.appendingPathComponent("data")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    let server = try await ServeProcess.start(
+      dataDirectory: data, ["--admin-token", VoteFirstServer.token],
+      environment: PowerCut.environment(library: shim, directory: data))
+    defer { server.process.kill() }
+    let admin = VoteFirstHTTPClient(
+      configuration: VoteFirstClientConfiguration(
+        baseURL: URL(string: "http://127.0.0.1:\(server.port)")!, project: "demo-app",
+        adminToken: VoteFirstServer.token),
+      voterID: "admin")
+    _ = try await admin.upsertFeature(
+      ref: "one", FeatureUpsert(content: FeatureContent(title: "One")))
+
+    try PowerCut.startFailing(data)
+    do {
+      _ = try await admin.upsertFeature(
+        ref: "two", FeatureUpsert(content: FeatureContent(title: "Two")))
+      Issue.record("a write whose sync failed was acknowledged")
+    } catch {
+      #expect(error.kind == .serverFailure)
+      #expect(error.code == VoteFirstContract.ErrorCode.storeUnavailable)
+      #expect(
+        error.reason?.message
+          == "the vote store could not make the change durable; the outcome is unknown",
+        "\(error)")
+    }
+    do {
+      _ = try await admin.upsertFeature(
+        ref: "three", FeatureUpsert(content: FeatureContent(title: "Three")))
+      Issue.record("a write after a failed sync was accepted")
+    } catch {
+      #expect(error.reason?.message.contains("nothing was changed") == true, "\(error)")
+    }
+    try PowerCut.stopFailing(data)
+    #expect(try await server.stop() == 0)
   }
 
   /// What one run saw.

@@ -193,11 +193,13 @@ struct VoteFirstContext: Sendable {
       }
       let line = "store error on \(request.method) \(request.path): \(error)"
       for line in metrics.recordStoreError(line) { configuration.log(line) }
-      var failure = VoteFirstFailure(
-        503, Code.storeUnavailable,
-        error.kind == .timedOut
-          ? "the vote store did not answer in time; the outcome is unknown"
-          : "the vote store is unavailable; nothing was changed")
+      let message =
+        switch error.kind {
+        case .timedOut: "the vote store did not answer in time; the outcome is unknown"
+        case .notDurable: "the vote store could not make the change durable; the outcome is unknown"
+        default: "the vote store is unavailable; nothing was changed"
+        }
+      var failure = VoteFirstFailure(503, Code.storeUnavailable, message)
       failure.headers.append((name: "Retry-After", value: "1"))
       return failure
     }
