@@ -54,10 +54,16 @@ extension CounterRoutes {
   private func votePlan(
     _ request: HTTPRequest, _ dialect: Dialect, delta: Int64, answer: VoteAnswer
   ) -> ImmediatePlan? {
+    // `names(_:_:)`'s rule, without its result wrapped and unwrapped (this runs per vote).
+    let namespace = request.parameter("ns") ?? CounterRoutes.defaultNamespace
+    let key = request.parameter("key") ?? request.parameter("name") ?? ""
+    if let problem = NameRules.problem(namespace, key) {
+      return .reply(dialect.error(400, problem))
+    }
     var fail: Reply?
-    guard let (namespace, key) = names(request, dialect).unwrap(into: &fail),
-      let voterID = voter(request, dialect, forWrite: true).unwrap(into: &fail)
-    else { return .reply(fail!) }
+    guard let voterID = voter(request, dialect, forWrite: true).unwrap(into: &fail) else {
+      return .reply(fail!)
+    }
     guard let known = store.cachedRecord(namespace: namespace, key: key) else { return nil }
     var record: CounterRecord?
     if case .found(let found) = known { record = found }

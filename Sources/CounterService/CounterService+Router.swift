@@ -156,7 +156,7 @@ extension CounterService {
   ) async -> HTTPResponse {
     let start = RateLimiter.now()
     let (callback, refusal) = admit(
-      request, kind: kind, dialect: dialect, routes: routes, limiter: limiter)
+      request, kind: kind, dialect: dialect, routes: routes, limiter: limiter, now: start)
     var reply: Reply
     if let refusal {
       reply = refusal
@@ -179,7 +179,7 @@ extension CounterService {
     let start = RateLimiter.now()
     guard let reply = body(routes, request) else { return nil }
     let (callback, refusal) = admit(
-      request, kind: kind, dialect: dialect, routes: routes, limiter: limiter)
+      request, kind: kind, dialect: dialect, routes: routes, limiter: limiter, now: start)
     return complete(
       request, refusal ?? reply, callback: callback, route: route, start: start, routes: routes)
   }
@@ -195,7 +195,7 @@ extension CounterService {
     let start = RateLimiter.now()
     guard let plan = body(routes, request) else { return nil }
     let (callback, refusal) = admit(
-      request, kind: .write, dialect: dialect, routes: routes, limiter: limiter)
+      request, kind: .write, dialect: dialect, routes: routes, limiter: limiter, now: start)
     switch (refusal, plan) {
     case (let refusal?, _), (nil, .reply(let refusal)):
       return .response(
@@ -211,10 +211,11 @@ extension CounterService {
   }
 
   /// The JSONP callback to wrap the answer in, and the answer that refuses the request
-  /// instead of running its body: a bad callback (400) or a client over its rate limit (429).
+  /// instead of running its body: a bad callback (400) or a client over its rate limit (429)
+  /// at `now` (when the request's handling began).
   private static func admit(
     _ request: HTTPRequest, kind: RateLimiter.Kind?, dialect: Dialect, routes: CounterRoutes,
-    limiter: RateLimiter
+    limiter: RateLimiter, now: Double
   ) -> (callback: String?, refusal: Reply?) {
     let callback = request.query("callback")
     if let name = callback, !NameRules.isValidCallback(name) {
@@ -224,9 +225,10 @@ extension CounterService {
           400, "invalid callback: use 1 to 64 characters of letters, digits, _, $ and dots")
       )
     }
-    if let kind,
+    if let kind, !limiter.isUnlimited(kind),
       let retry = limiter.take(
-        client: clientAddress(request, trustProxy: routes.configuration.trustProxy), kind: kind)
+        client: clientAddress(request, trustProxy: routes.configuration.trustProxy), kind: kind,
+        now: now)
     {
       var reply = dialect.error(429, "too many requests: retry in \(retry) s")
       reply.headers.append((name: "Retry-After", value: String(retry)))
@@ -243,10 +245,25 @@ extension CounterService {
     _ request: HTTPRequest, _ reply: Reply, callback: String?, route: String, start: Double,
     routes: CounterRoutes
   ) -> HTTPResponse {
+    let response = response(request, reply, callback: callback, routes: routes)
+    finish(
+      request, response, route: route, start: start, metrics: routes.metrics,
+      configuration: routes.configuration)
+    return response
+  }
+
+  /// The content type of a JSONP answer.
+  static let javascriptType = "application/javascript; charset=utf-8"
+
+  /// The response for `reply`, wrapped for JSONP and with the common headers, not yet
+  /// counted or logged (see ``complete(_:_:callback:route:start:routes:)``).
+  static func response(
+    _ request: HTTPRequest, _ reply: Reply, callback: String?, routes: CounterRoutes
+  ) -> HTTPResponse {
     let configuration = routes.configuration
     var response: HTTPResponse
     let wrapped = callback != nil && reply.wrappable
-    let contentType = wrapped ? "application/javascript; charset=utf-8" : reply.contentType
+    let contentType = wrapped ? javascriptType : reply.contentType
     let body = wrapped ? "/**/\(callback!)(\(reply.body));" : reply.body
     if reply.headers.isEmpty {
       // Nearly every answer: the common headers go in once, in order, without lookups, and
@@ -262,9 +279,6 @@ extension CounterService {
       }
       decorate(&response, xPath: xPath(request), origin: configuration.corsOrigin)
     }
-    finish(
-      request, response, route: route, start: start, metrics: routes.metrics,
-      configuration: configuration)
     return response
   }
 

@@ -79,6 +79,13 @@ public final class CounterService: Sendable {
   /// Whether `path` belongs to the VoteFirst API, the live Roadmap JSON or the web board,
   /// which ``respond(to:)`` routes before the counter routes.
   private func isBoardPath(_ path: String) -> Bool {
+    // Every such path starts `/a` (`/api/v1`, `/assets/`), `/r` (`/roadmap/`) or `/b`: the
+    // second byte turns away the counter routes without comparing any prefix.
+    guard voteFirst != nil || webBoard != nil else { return false }
+    var bytes = path.utf8.makeIterator()
+    guard bytes.next() == UInt8(ascii: "/"), let second = bytes.next(),
+      second == UInt8(ascii: "a") || second == UInt8(ascii: "r") || second == UInt8(ascii: "b")
+    else { return false }
     if voteFirst != nil
       && (VoteFirstRouter.handles(path) || RoadmapJSONRoute.project(of: path) != nil)
     {

@@ -39,4 +39,21 @@ struct JSONText {
   static func quoted(_ value: String) -> String {
     JSONString.quoted(value)
   }
+
+  /// Appends `value` in decimal, as `String(value)` writes it, to `bytes` (no string made).
+  static func appendDecimal(_ value: Int64, to bytes: inout [UInt8]) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    // The magnitude as unsigned, so Int64.min has one too.
+    var rest = value.magnitude
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes: room for 20 digits
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      repeat {
+        buffer[count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10)
+        rest /= 10
+        count += 1
+      } while rest > 0
+      for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+    }
+  }
 }

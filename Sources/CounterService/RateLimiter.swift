@@ -30,6 +30,12 @@ final class RateLimiter: Sendable {
     self.maxClients = max(1, maxClients)
   }
 
+  /// Whether requests of `kind` are never limited (then ``take(client:kind:now:)`` always
+  /// allows, and the client need not be worked out).
+  func isUnlimited(_ kind: Kind) -> Bool {
+    (kind == .read ? readLimit : writeLimit).isUnlimited
+  }
+
   /// Takes one token for `client`; nil when allowed, else the seconds until one is available.
   func take(client: String, kind: Kind, now: Double = RateLimiter.now()) -> Int? {
     let limit = kind == .read ? readLimit : writeLimit

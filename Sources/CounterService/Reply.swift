@@ -2,10 +2,13 @@
 struct Reply: Sendable {
   var status: Int
   var body: String
-  var contentType = "application/json; charset=utf-8"
+  var contentType = Reply.jsonType
   /// Whether `?callback=` may wrap this body (JSON answers only).
   var wrappable = true
   var headers: [(name: String, value: String)] = []
+
+  /// The content type of a JSON answer.
+  static let jsonType = "application/json; charset=utf-8"
 
   /// A JSON answer.
   static func json(_ body: String, status: Int = 200) -> Reply {

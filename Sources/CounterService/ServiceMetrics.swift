@@ -25,6 +25,20 @@ final class ServiceMetrics: Sendable {
     var latencyCounts = [Int64](repeating: 0, count: ServiceMetrics.latencyBuckets.count + 1)
     var latencySum: Double = 0
 
+    /// Counts one answer of `route` with `status` that took `seconds` (in `bucket`).
+    mutating func count(route: String, status: Int, seconds: Double, bucket: Int) {
+      if let run, run.key.status == status, run.key.route == route {
+        self.run = (run.key, run.count + 1)
+      } else {
+        endRun()
+        run = (RouteStatus(route: route, status: status), 1)
+      }
+      totalRequests += 1
+      latencyCounts[bucket] += 1
+      latencySum += seconds
+      if status == 429 { rateLimited += 1 }
+    }
+
     /// Adds the current run of answers to `requests`.
     mutating func endRun() {
       guard let run else { return }
@@ -52,22 +66,34 @@ final class ServiceMetrics: Sendable {
   func recordRequest(
     route: String, status: Int, seconds: Double, now: Double = RateLimiter.now()
   ) -> [String] {
-    let bucket =
-      ServiceMetrics.latencyBuckets.firstIndex { seconds <= $0 }
-      ?? ServiceMetrics.latencyBuckets.count
+    let bucket = ServiceMetrics.bucket(seconds)
     return state.withLock { s in
-      if let run = s.run, run.key.status == status, run.key.route == route {
-        s.run = (run.key, run.count + 1)
-      } else {
-        s.endRun()
-        s.run = (RouteStatus(route: route, status: status), 1)
-      }
-      s.totalRequests += 1
-      s.latencyCounts[bucket] += 1
-      s.latencySum += seconds
-      if status == 429 { s.rateLimited += 1 }
+      s.count(route: route, status: status, seconds: seconds, bucket: bucket)
       return s.storeErrorLog.tick(now: now)
     }
+  }
+
+  /// Records `count` requests answered together at `now` (a batch of votes) with one lock:
+  /// `answer(i)` gives the route, status and seconds of the i-th. Returns what
+  /// ``recordRequest(route:status:seconds:now:)`` would for the last of them.
+  func recordRequests(
+    _ count: Int, now: Double,
+    _ answer: (Int) -> (route: String, status: Int, seconds: Double)
+  ) -> [String] {
+    guard count > 0 else { return [] }
+    return state.withLock { s in
+      for index in 0..<count {
+        let (route, status, seconds) = answer(index)
+        s.count(
+          route: route, status: status, seconds: seconds, bucket: ServiceMetrics.bucket(seconds))
+      }
+      return s.storeErrorLog.tick(now: now)
+    }
+  }
+
+  /// The latency bucket of an answer that took `seconds`.
+  private static func bucket(_ seconds: Double) -> Int {
+    latencyBuckets.firstIndex { seconds <= $0 } ?? latencyBuckets.count
   }
 
   /// Records a vote or count change that the store applied.

@@ -257,6 +257,44 @@ import Testing
     #expect(cache.statistics.entries < 10)
   }
 
+  /// The key looked up last is answered without the table, and never after the entries
+  /// changed: a publication, a fill, a drop or the close each make the next lookup see them.
+  @Test func theLastLookupIsNeverStaleAfterAChange() {
+    let cache = CounterCache(capacity: 10)
+    func record(_ key: String, _ value: Int64) -> CounterRecord {
+      CounterRecord(
+        id: 1, namespace: Self.ns, key: key, value: value, enableReset: false,
+        updateLowerBound: -1, updateUpperBound: 1, createdAt: 0, updatedAt: 0)
+    }
+    cache.publish([record("key", 1), record("other", 7)])
+    #expect(cache.lookup(namespace: Self.ns, key: "key").found?.value == 1)
+    #expect(cache.lookup(namespace: Self.ns, key: "key").found?.value == 1)
+    // Same key, other namespace; same namespace, other key: not the last one.
+    #expect(cache.lookup(namespace: "other.example", key: "key").isUnknown)
+    #expect(cache.lookup(namespace: Self.ns, key: "other").found?.value == 7)
+    #expect(cache.lookup(namespace: Self.ns, key: "key").found?.value == 1)
+    cache.publish([record("key", 2)])
+    #expect(cache.lookup(namespace: Self.ns, key: "key").found?.value == 2)
+    // A missing key is remembered as missing, and a publication of it replaces that.
+    guard case .unknown(let ticket) = cache.lookup(namespace: Self.ns, key: "new") else {
+      Issue.record("memory knew a key nobody read")
+      return
+    }
+    cache.fill(Self.ns, "new", nil, ticket: ticket)
+    #expect(cache.lookup(namespace: Self.ns, key: "new").isMissing)
+    #expect(cache.lookup(namespace: Self.ns, key: "new").isMissing)
+    cache.publish([record("new", 5)])
+    #expect(cache.lookup(namespace: Self.ns, key: "new").found?.value == 5)
+    cache.dropAll()
+    #expect(cache.lookup(namespace: Self.ns, key: "new").isUnknown)
+    cache.publish([record("new", 6)])
+    #expect(cache.lookup(namespace: Self.ns, key: "new").found?.value == 6)
+    cache.close()
+    #expect(cache.lookup(namespace: Self.ns, key: "new").isUnknown)
+    let statistics = cache.statistics
+    #expect(statistics.hits == 9 && statistics.misses == 4)
+  }
+
   @Test func aSecondCachedStoreOnTheFileIsRefused() async throws {
     try await withCachedStore { _, _, directory in
       #expect {
@@ -327,6 +365,11 @@ extension CounterCache.Lookup {
 
   fileprivate var isUnknown: Bool {
     if case .unknown = self { return true }
+    return false
+  }
+
+  fileprivate var isMissing: Bool {
+    if case .missing = self { return true }
     return false
   }
 }

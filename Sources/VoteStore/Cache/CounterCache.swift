@@ -49,16 +49,25 @@ final class CounterCache: @unchecked Sendable {
 
   /// The most entries kept; reaching it empties the cache.
   let capacity: Int
-  private var entries: [Key: CounterRecord?] = [:]
-  private var epoch: UInt64 = 0
+  // Every stored property below is read and written only under `lock`, so the runtime's
+  // exclusivity checks (a call each, several per lookup) are left out.
+  @exclusivity(unchecked) private var entries: [Key: CounterRecord?] = [:]
+  /// The key looked up last and what memory knew of it, asked first: a run of lookups of one
+  /// counter (a round of votes or reads) then hashes nothing. Forgotten whenever `entries`
+  /// changes.
+  @exclusivity(unchecked) private var hasLast = false
+  @exclusivity(unchecked) private var lastNamespace = ""
+  @exclusivity(unchecked) private var lastKey = ""
+  @exclusivity(unchecked) private var lastEntry: CounterRecord?
+  @exclusivity(unchecked) private var epoch: UInt64 = 0
   /// Set when the store closes: from then on memory knows nothing, so reads reach the closed
   /// store and fail as it does.
-  private var closed = false
+  @exclusivity(unchecked) private var closed = false
   private let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   private let publishLock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
   /// Lookups answered from memory and lookups that missed, since the store opened.
-  private var hitCount: Int64 = 0
-  private var missCount: Int64 = 0
+  @exclusivity(unchecked) private var hitCount: Int64 = 0
+  @exclusivity(unchecked) private var missCount: Int64 = 0
 
   /// Creates an empty cache of at most `capacity` entries.
   init(capacity: Int = 1_000_000) {
@@ -76,13 +85,19 @@ final class CounterCache: @unchecked Sendable {
 
   /// What memory knows of `key` in `namespace`.
   func lookup(namespace: String, key: String) -> Lookup {
-    let key = Key(namespace: namespace, key: key)
     pthread_mutex_lock(lock)
     defer { pthread_mutex_unlock(lock) }
-    guard !closed, let entry = entries[key] else {
+    // Compared in place (plain fields, not one optional value: copying that out went through
+    // the runtime's generic witnesses).
+    if hasLast && lastKey == key && lastNamespace == namespace && !closed {
+      hitCount &+= 1
+      return lastEntry.map(Lookup.found) ?? .missing
+    }
+    guard !closed, let entry = entries[Key(namespace: namespace, key: key)] else {
       missCount &+= 1
       return .unknown(Ticket(epoch: epoch))
     }
+    (hasLast, lastNamespace, lastKey, lastEntry) = (true, namespace, key, entry)
     hitCount &+= 1
     return entry.map(Lookup.found) ?? .missing
   }
@@ -132,6 +147,7 @@ final class CounterCache: @unchecked Sendable {
         dropAllLocked()
         return
       }
+      hasLast = false
       entries[key] = .some(record)
     }
   }
@@ -146,6 +162,7 @@ final class CounterCache: @unchecked Sendable {
   func publish(_ records: [CounterRecord]) {
     pthread_mutex_lock(lock)
     defer { pthread_mutex_unlock(lock) }
+    hasLast = false
     for record in records {
       let key = Key(namespace: record.namespace, key: record.key)
       if entries[key] == nil && entries.count >= capacity { dropAllLocked() }
@@ -176,6 +193,7 @@ final class CounterCache: @unchecked Sendable {
   }
 
   private func dropAllLocked() {
+    hasLast = false
     entries.removeAll()
     epoch &+= 1
   }

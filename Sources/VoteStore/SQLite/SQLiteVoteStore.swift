@@ -408,55 +408,67 @@ public final class SQLiteVoteStore: VoteStore {
     } catch {
       return completion(Array(repeating: .failure(error), count: mutations.count))
     }
-    // Refused before the writer: a creation past the limits.
+    // Refused before the writer: a creation past the limits. The rest go on as given (the
+    // array shared, not copied) but for their voter ids, hashed in place.
     var refused: [(Int, VoteStoreError)] = []
-    var accepted: [CounterMutation] = []
-    accepted.reserveCapacity(mutations.count)
-    for (index, mutation) in mutations.enumerated() {
-      var mutation = mutation
-      if let creation = mutation.createIfMissing {
-        do throws(VoteStoreError) {
-          try CounterLimits.check(creation)
-        } catch {
-          refused.append((index, error))
-          continue
+    for index in mutations.indices {
+      // The bounds read in place (a vote's creation is within them); the check, with its
+      // message, only for one that is not.
+      guard let value = mutations[index].createIfMissing?.value,
+        let lower = mutations[index].createIfMissing?.updateLowerBound,
+        let upper = mutations[index].createIfMissing?.updateUpperBound,
+        !(CounterLimits.contains(value) && CounterLimits.contains(lower)
+          && CounterLimits.contains(upper))
+      else { continue }
+      do throws(VoteStoreError) {
+        try CounterLimits.check(mutations[index].createIfMissing!)
+      } catch {
+        refused.append((index, error))
+      }
+    }
+    var accepted = mutations
+    if !refused.isEmpty {
+      accepted.removeAll(keepingCapacity: true)
+      var refusals = refused.makeIterator()
+      var refusal = refusals.next()
+      for index in mutations.indices {
+        if let (at, _) = refusal, at == index {
+          refusal = refusals.next()
+        } else {
+          accepted.append(mutations[index])
         }
       }
-      mutation.voter = mutation.voter.map(voterKey.hash)
-      accepted.append(mutation)
     }
     guard !accepted.isEmpty else {
       return completion(refused.map { .failure($0.1) })
     }
-    // One unit per counter: its votes in their order (see
-    // `SQLiteCounterTable.applyInOrder`); the units in the order of their first vote.
-    var units: [[Int]] = []
-    var unitOf: [CounterName: Int] = [:]
-    for (index, mutation) in accepted.enumerated() {
-      let name = CounterName(namespace: mutation.namespace, key: mutation.key)
-      if let unit = unitOf[name] {
-        units[unit].append(index)
-      } else {
-        unitOf[name] = units.count
-        units.append([index])
-      }
+    for index in accepted.indices where accepted[index].voter != nil {
+      accepted[index].voter = accepted[index].voter.map(voterKey.hash)
     }
+    let units = Self.counterUnits(accepted)
     let (health, checkpointer) = (self.health, self.checkpointer)
     writer.submitBatch(
       count: units.count,
       { [accepted, units] db, unit throws(VoteStoreError) in
         try SQLiteCounterTable(db: db).applyInOrder(
-          units[unit].map { accepted[$0] }, now: currentMilliseconds())
+          units.count == 1 ? accepted : units[unit].map { accepted[$0] },
+          now: currentMilliseconds())
       },
       completion: { [refused, units, count = accepted.count] unitResults in
-        var results = [Result<MutationResult, VoteStoreError>](
-          repeating: .failure(.closed), count: count)
-        for (unit, outcome) in zip(units, unitResults) {
-          switch outcome {
-          case .success(let each):
-            for (index, result) in zip(unit, each) { results[index] = result }
-          case .failure(let error):
-            for index in unit { results[index] = .failure(error) }
+        var results: [Result<MutationResult, VoteStoreError>]
+        if units.count == 1, let only = unitResults.first, case .success(let each) = only,
+          each.count == count
+        {
+          results = each  // one counter (the common batch): its results are the batch's
+        } else {
+          results = .init(repeating: .failure(.closed), count: count)
+          for (unit, outcome) in zip(units, unitResults) {
+            switch outcome {
+            case .success(let each):
+              for (index, result) in zip(unit, each) { results[index] = result }
+            case .failure(let error):
+              for index in unit { results[index] = .failure(error) }
+            }
           }
         }
         var failure: VoteStoreError?
@@ -489,6 +501,48 @@ public final class SQLiteVoteStore: VoteStore {
         completion(all)
       })
   }
+
+  /// The batch's units for the writer, one per counter: the indices of its mutations in their
+  /// order, the units in the order of their first mutation (see
+  /// `SQLiteCounterTable.applyInOrder`).
+  ///
+  /// A batch names one or a few counters (a round of votes): those are found by comparing
+  /// names with the units so far; past ``linearUnits`` counters, through a table.
+  static func counterUnits(_ mutations: [CounterMutation]) -> [[Int]] {
+    var units: [[Int]] = []
+    var unitOf: [CounterName: Int] = [:]
+    for index in mutations.indices {
+      if units.count <= linearUnits {
+        if let unit = units.firstIndex(where: {
+          mutations[$0[0]].key == mutations[index].key
+            && mutations[$0[0]].namespace == mutations[index].namespace
+        }) {
+          units[unit].append(index)
+          continue
+        }
+        if units.count == linearUnits {
+          for (unit, members) in units.enumerated() {
+            let first = mutations[members[0]]
+            unitOf[CounterName(namespace: first.namespace, key: first.key)] = unit
+          }
+        } else {
+          units.append([index])
+          continue
+        }
+      }
+      let name = CounterName(namespace: mutations[index].namespace, key: mutations[index].key)
+      if let unit = unitOf[name] {
+        units[unit].append(index)
+      } else {
+        unitOf[name] = units.count
+        units.append([index])
+      }
+    }
+    return units
+  }
+
+  /// Most counters a batch's units are looked up among one by one (see ``counterUnits(_:)``).
+  static let linearUnits = 8
 
   /// Sets a counter (clamped at zero); `old` is its value before, or its creation value when
   /// this call created it. Nil for a missing counter without `createIfMissing`.
