@@ -60,9 +60,17 @@ extension CounterRoutes {
     if let problem = NameRules.problem(namespace, key) {
       return .reply(dialect.error(400, problem))
     }
-    var fail: Reply?
-    guard let voterID = voter(request, dialect, forWrite: true).unwrap(into: &fail) else {
-      return .reply(fail!)
+    // Anonymous where anonymity is allowed (most votes): nothing for `voter(_:_:forWrite:)`
+    // to check.
+    var voterID: String?
+    if request.headers["X-Voter-ID"] != nil || request.query("voter") != nil
+      || configuration.requireVoter
+    {
+      var fail: Reply?
+      guard let given = voter(request, dialect, forWrite: true).unwrap(into: &fail) else {
+        return .reply(fail!)
+      }
+      voterID = given
     }
     guard let known = store.cachedRecord(namespace: namespace, key: key) else { return nil }
     var record: CounterRecord?

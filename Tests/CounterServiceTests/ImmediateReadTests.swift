@@ -193,6 +193,47 @@ import VoteStore
     }
   }
 
+  /// The voter rules hold on the I/O thread's votes too: a voter id from the header or the
+  /// query votes once, a malformed one is refused, and with `requireVoter` an anonymous vote
+  /// is refused (403) while one with an id counts; each as the ordinary route answers.
+  @Test(arguments: [false, true])
+  func immediateVotesFollowTheVoterRules(requireVoter: Bool) async throws {
+    let harness = try Self.cachedHarness { $0.requireVoter = requireVoter }
+    defer { Task { await harness.tearDown() } }
+    let immediate = try #require(harness.service.immediateHandler)
+    _ = await harness.call("/get/app.example/feature1")  // memory now knows it (missing)
+    let asks: [(HTTPRequest, Int, String)] = [
+      (Self.request("/hit/app.example/feature1"), requireVoter ? 403 : 200, "anonymous"),
+      (
+        Self.request("/hit/app.example/feature1", headers: ["X-Voter-ID": "voter-1"]), 200,
+        "header"
+      ),
+      (
+        Self.request("/hit/app.example/feature1", headers: ["X-Voter-ID": "voter-1"]), 200,
+        "header again"
+      ),
+      (Self.request("/hit/app.example/feature1?voter=voter-2"), 200, "query"),
+      (Self.request("/hit/app.example/feature1?voter=voter-2"), 200, "query again"),
+      (Self.request("/hit/app.example/feature1?voter=bad%20id"), 400, "malformed"),
+      (Self.request("/v1/app.example/feature1/up?voter="), 400, "empty"),
+    ]
+    var values: [String] = []
+    for (request, status, what) in asks {
+      let answer = try #require(await Self.offer(immediate, request), "\(what)")
+      #expect(answer.status == status, "\(what)")
+      values.append(String(decoding: answer.body, as: UTF8.self))
+    }
+    let base = requireVoter ? 0 : 1
+    #expect(values[1] == #"{"value":\#(base + 1)}"#)
+    #expect(values[2] == #"{"value":\#(base + 1)}"#)
+    #expect(values[3] == #"{"value":\#(base + 2)}"#)
+    #expect(values[4] == #"{"value":\#(base + 2)}"#)
+    if requireVoter { #expect(values[0].contains("refuses anonymous votes")) }
+    #expect(
+      try await harness.store.record(namespace: "app.example", key: "feature1")?.value
+        == Int64(base + 2))
+  }
+
   /// A vote answered after the store closed says the store failed, never "done".
   @Test func anImmediateVoteOnAClosedStoreIsAStoreFailure() async throws {
     let harness = try Self.cachedHarness()

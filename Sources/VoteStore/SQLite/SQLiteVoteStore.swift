@@ -509,35 +509,40 @@ public final class SQLiteVoteStore: VoteStore {
   /// A batch names one or a few counters (a round of votes): those are found by comparing
   /// names with the units so far; past ``linearUnits`` counters, through a table.
   static func counterUnits(_ mutations: [CounterMutation]) -> [[Int]] {
-    var units: [[Int]] = []
-    var unitOf: [CounterName: Int] = [:]
+    // First each mutation's unit, found among the units' first mutations (`heads`).
+    var heads: [Int] = []
+    var unitOf = [Int](repeating: 0, count: mutations.count)
+    var table: [CounterName: Int] = [:]
     for index in mutations.indices {
-      if units.count <= linearUnits {
-        if let unit = units.firstIndex(where: {
-          mutations[$0[0]].key == mutations[index].key
-            && mutations[$0[0]].namespace == mutations[index].namespace
+      if heads.count <= linearUnits {
+        if let unit = heads.firstIndex(where: {
+          mutations[$0].key == mutations[index].key
+            && mutations[$0].namespace == mutations[index].namespace
         }) {
-          units[unit].append(index)
+          unitOf[index] = unit
           continue
         }
-        if units.count == linearUnits {
-          for (unit, members) in units.enumerated() {
-            let first = mutations[members[0]]
-            unitOf[CounterName(namespace: first.namespace, key: first.key)] = unit
-          }
-        } else {
-          units.append([index])
+        guard heads.count == linearUnits else {
+          unitOf[index] = heads.count
+          heads.append(index)
           continue
+        }
+        for (unit, head) in heads.enumerated() {
+          table[CounterName(namespace: mutations[head].namespace, key: mutations[head].key)] = unit
         }
       }
       let name = CounterName(namespace: mutations[index].namespace, key: mutations[index].key)
-      if let unit = unitOf[name] {
-        units[unit].append(index)
+      if let unit = table[name] {
+        unitOf[index] = unit
       } else {
-        unitOf[name] = units.count
-        units.append([index])
+        table[name] = heads.count
+        unitOf[index] = heads.count
+        heads.append(index)
       }
     }
+    guard heads.count > 1 else { return [Array(mutations.indices)] }
+    var units = [[Int]](repeating: [], count: heads.count)
+    for index in mutations.indices { units[unitOf[index]].append(index) }
     return units
   }
 
