@@ -32,9 +32,7 @@ enum NameRules {
       guard bytes.count >= 3 && bytes.count <= 64 else { return nameRule }
       var onlyDots = true
       for byte in bytes {
-        guard isAlphanumeric(byte) || byte == 0x5F || byte == 0x2D || byte == 0x2E else {
-          return nameRule
-        }
+        guard isNameByte(byte) else { return nameRule }
         if byte != 0x2E { onlyDots = false }
       }
       return onlyDots ? dotsRule : nil
@@ -79,6 +77,19 @@ enum NameRules {
       atStart = false
     }
     return !atStart
+  }
+
+  /// Whether `byte` may be in a name (`A-Z a-z 0-9 _ - .`): one shift and mask, against the
+  /// set's bits (bytes 0–63 in the first word, 64–127 in the second).
+  static func isNameByte(_ byte: UInt8) -> Bool {
+    // `-` (45), `.` (46), `0`–`9` (48–57); `A`–`Z` (65–90), `_` (95), `a`–`z` (97–122).
+    let low: UInt64 = 0x03FF_6000_0000_0000
+    let high: UInt64 = 0x07FF_FFFE_87FF_FFFE
+    switch byte {
+    case 0..<64: return low >> UInt64(byte) & 1 == 1
+    case 64..<128: return high >> UInt64(byte - 64) & 1 == 1
+    default: return false
+    }
   }
 
   private static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }

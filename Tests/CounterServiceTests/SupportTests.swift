@@ -40,6 +40,18 @@ import Testing
     }
   }
 
+  /// The name bytes' bit set holds exactly the pattern's characters, and every one-byte name
+  /// body is judged as the pattern judges it.
+  @Test func nameBytesAreThePatternsCharacters() {
+    let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-.".utf8)
+    for byte in UInt8.min...UInt8.max {
+      #expect(NameRules.isNameByte(byte) == allowed.contains(byte), "\(byte)")
+      let name = String(decoding: [0x61, byte, 0x62], as: UTF8.self)
+      #expect(
+        (NameRules.problem(name) == nil) == NameRules.matchesNamePattern(name), "\(byte)")
+    }
+  }
+
   @Test func constantTimeEquality() {
     #expect(ConstantTime.equals("token", "token"))
     #expect(!ConstantTime.equals("token", "tokeN"))
