@@ -27,15 +27,16 @@ enum NameRules {
   /// One pass over the bytes in place, stopping at the first that breaks the pattern: this
   /// runs for every keyed request, on the I/O thread.
   static func problem(_ name: String) -> String? {
-    // The UTF-8 view read in place (a short name is held in the string value itself).
-    let bytes = name.utf8
-    guard bytes.count >= 3 && bytes.count <= 64 else { return nameRule }
-    var onlyDots = true
-    for byte in bytes {
-      guard isNameByte(byte) else { return nameRule }
-      if byte != 0x2E { onlyDots = false }
+    var name = name
+    return name.withUTF8 { bytes in
+      guard bytes.count >= 3 && bytes.count <= 64 else { return nameRule }
+      var onlyDots = true
+      for byte in bytes {
+        guard isNameByte(byte) else { return nameRule }
+        if byte != 0x2E { onlyDots = false }
+      }
+      return onlyDots ? dotsRule : nil
     }
-    return onlyDots ? dotsRule : nil
   }
 
   /// Why the namespace and key are refused: the first one's problem, else the second's;
