@@ -27,16 +27,20 @@ enum NameRules {
   /// One pass over the bytes in place, stopping at the first that breaks the pattern: this
   /// runs for every keyed request, on the I/O thread.
   static func problem(_ name: String) -> String? {
-    var name = name
-    return name.withUTF8 { bytes in
-      guard bytes.count >= 3 && bytes.count <= 64 else { return nameRule }
-      var onlyDots = true
-      for byte in bytes {
-        guard isNameByte(byte) else { return nameRule }
-        if byte != 0x2E { onlyDots = false }
-      }
-      return onlyDots ? dotsRule : nil
+    if let problem = name.utf8.withContiguousStorageIfAvailable(problem(of:)) { return problem }
+    var name = name  // not contiguous (bridged): made so, then read
+    return name.withUTF8(problem(of:))
+  }
+
+  /// ``problem(_:)`` of a name's UTF-8 bytes.
+  private static func problem(of bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard bytes.count >= 3 && bytes.count <= 64 else { return nameRule }
+    var onlyDots = true
+    for byte in bytes {
+      guard isNameByte(byte) else { return nameRule }
+      if byte != 0x2E { onlyDots = false }
     }
+    return onlyDots ? dotsRule : nil
   }
 
   /// Why the namespace and key are refused: the first one's problem, else the second's;
