@@ -37,6 +37,8 @@ import Testing
       #expect(SQLiteVoteStore.counterUnits(mutations) == expected, "\(distinct) counters")
     }
 
+    #expect(SQLiteVoteStore.counterUnits([]).isEmpty)
+
     let directory = try TemporaryDirectory("batch-units")
     defer { directory.remove() }
     let store = try SQLiteVoteStore(directory: directory.url)

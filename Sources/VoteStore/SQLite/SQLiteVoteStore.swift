@@ -540,7 +540,7 @@ public final class SQLiteVoteStore: VoteStore {
         heads.append(index)
       }
     }
-    guard heads.count > 1 else { return [Array(mutations.indices)] }
+    guard heads.count > 1 else { return heads.isEmpty ? [] : [Array(mutations.indices)] }
     var units = [[Int]](repeating: [], count: heads.count)
     for index in mutations.indices { units[unitOf[index]].append(index) }
     return units
