@@ -363,7 +363,8 @@ struct ConnectionStateMachine {
     while offset < bytes.count {
       let (event, used) = parser.consume(UnsafeBufferPointer(rebasing: bytes[offset...]))
       offset += used
-      switch event {
+      // Consumed: the request in it is moved out, not copied and destroyed.
+      switch consume event {
       case .needMore:
         continue
       case .headComplete:

@@ -83,13 +83,33 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 }
 
 extension String {
+  /// Whether the two strings are equal when ASCII letters are compared without case.
   func caseInsensitiveEquals(_ other: String) -> Bool {
     let a = self.utf8
     let b = other.utf8
     guard a.count == b.count else { return false }
+    // Over the strings' contiguous bytes (native and small strings have them): stepping two
+    // UTF-8 views in a zip cost about a hundred instructions a byte.
+    if let equal = a.withContiguousStorageIfAvailable({ x in
+      b.withContiguousStorageIfAvailable { y in String.asciiCaseInsensitiveEqual(x, y) }
+    }), let equal {
+      return equal
+    }
     for (x, y) in zip(a, b) {
       let lx = (x >= 65 && x <= 90) ? x | 0x20 : x
       let ly = (y >= 65 && y <= 90) ? y | 0x20 : y
+      if lx != ly { return false }
+    }
+    return true
+  }
+
+  /// Byte-wise ASCII case-insensitive equality of two buffers of the same length.
+  private static func asciiCaseInsensitiveEqual(
+    _ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    for i in 0..<x.count {
+      let lx = (x[i] >= 65 && x[i] <= 90) ? x[i] | 0x20 : x[i]
+      let ly = (y[i] >= 65 && y[i] <= 90) ? y[i] | 0x20 : y[i]
       if lx != ly { return false }
     }
     return true
