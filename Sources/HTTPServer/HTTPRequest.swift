@@ -232,9 +232,10 @@ public struct HTTPRequest: Sendable {
 enum URLComponentsDecoder {
   static func split(_ target: String) -> (String, [(name: String, value: String)]) {
     // Most targets have neither escapes nor a query: then the path is the target itself.
+    // One pass over the bytes for both.
     let plain =
       target.utf8.withContiguousStorageIfAvailable { bytes in
-        !bytes.contains(UInt8(ascii: "%")) && !bytes.contains(UInt8(ascii: "?"))
+        !bytes.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "?") }
       } ?? false
     if plain { return (target, []) }
     let utf8 = Array(target.utf8)

@@ -11,8 +11,9 @@ struct ParsedRequest: Equatable, Sendable {
   var keepAlive: Bool {
     var close = false
     var keepAlive = false
-    for value in headers.values(for: "connection") {
-      for token in value.split(separator: ",") {
+    // Straight over the fields: no array of values per request.
+    for field in headers.fields where field.name.caseInsensitiveEquals("connection") {
+      for token in field.value.split(separator: ",") {
         let t = token.trimmingSpacesAndTabs()
         if t.caseInsensitiveEquals("close") { close = true }
         if t.caseInsensitiveEquals("keep-alive") { keepAlive = true }
