@@ -393,7 +393,7 @@ struct ConnectionStateMachine {
     }
   }
 
-  private mutating func dispatch(_ request: ParsedRequest, _ actions: inout [Action]) {
+  private mutating func dispatch(_ request: consuming ParsedRequest, _ actions: inout [Action]) {
     cancelTimer(&actions)
     guard ConnectionStateMachine.isKnownMethod(request.method) else {
       // The connection stays usable (the request was read whole).

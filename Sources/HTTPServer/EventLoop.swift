@@ -721,14 +721,14 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
       remoteAddress: connection.peer)
     // While draining, answers go through ``deliver(_:)``, which reads what is pending first.
     if let immediate, !draining {
-      let start = configuration.accessLog == nil ? nil : ContinuousClock.now
+      // Monotonic nanoseconds, not a `ContinuousClock.Instant`: an optional of that opaque
+      // type took a dozen value-witness calls per request, logged or not.
+      let start: UInt64? = configuration.accessLog == nil ? nil : EventLoop.monotonicNow()
       let responder = HTTPResponder(
         sink: self,
         answer: DeferredAnswer(
           fd: fd, id: id,
-          log: start == nil
-            ? nil
-            : (parsed.method, parsed.target, connection.peer, EventLoop.monotonicNow())))
+          log: start.map { (parsed.method, parsed.target, connection.peer, $0) }))
       switch immediate(request, responder) {
       case .response(let response)?:
         log(parsed, response, peer: connection.peer, since: start)
@@ -782,13 +782,15 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
 
   private func log(
     _ parsed: ParsedRequest?, _ response: HTTPResponse, peer: String,
-    since: ContinuousClock.Instant?
+    since: UInt64?
   ) {
     guard let accessLog = configuration.accessLog else { return }
     accessLog(
       AccessLogEntry(
         method: parsed?.method ?? "-", target: parsed?.target ?? "-", status: response.status,
-        bytes: response.body.count, latency: since.map { ContinuousClock.now - $0 } ?? .zero,
+        bytes: response.body.count,
+        latency: since.map { .nanoseconds(Int64(clamping: EventLoop.monotonicNow() &- $0)) }
+          ?? .zero,
         peer: peer))
   }
 

@@ -250,24 +250,28 @@ public struct Router: Sendable {
   ) -> R {
     var target = target
     return target.withUTF8 { bytes in
-      var end = bytes.count
-      if let q = bytes.firstIndex(of: UInt8(ascii: "?")) { end = q }
-      var count = 0
-      var previous = UInt8(ascii: "/")
-      for i in 0..<end {
-        if previous == 0x2F && bytes[i] != 0x2F { count += 1 }
-        previous = bytes[i]
-      }
-      return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: max(count, 1)) {
+      // Segments are non-empty and apart: at most half the bytes (rounded up) of them. One
+      // pass, up to the first `?`.
+      withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: bytes.count / 2 + 1) {
         ranges in
         var n = 0
         var start = 0
-        for i in 0...end where i == end || bytes[i] == 0x2F {
-          if i > start {
-            ranges.initializeElement(at: n, to: start..<i)
-            n += 1
+        var i = 0
+        while i < bytes.count {
+          let byte = bytes[i]
+          if byte == UInt8(ascii: "?") { break }
+          if byte == 0x2F {
+            if i > start {
+              ranges.initializeElement(at: n, to: start..<i)
+              n += 1
+            }
+            start = i + 1
           }
-          start = i + 1
+          i += 1
+        }
+        if i > start {
+          ranges.initializeElement(at: n, to: start..<i)
+          n += 1
         }
         return body(
           PathSegments(bytes: bytes, ranges: UnsafeBufferPointer(rebasing: ranges[0..<n])))
