@@ -1,0 +1,65 @@
+import Testing
+
+@testable import HTTPServer
+
+/// The reason a refused request line or header field is answered with (it goes on the wire in
+/// the error body), for each kind of fault and for faults of two kinds at once: the first
+/// check in the order line shape, method, target, version wins.
+@Suite struct ParserReasonTests {
+  static let cases: [(line: String, reason: String?)] = [
+    ("GET / HTTP/1.1", nil),
+    ("GET /a%20b?c=d HTTP/1.0", nil),
+    ("GET", "malformed request line"),
+    ("GET /", "malformed request line"),
+    ("GET / HTTP/1.1 x", "malformed request line"),
+    ("G@T / HTTP/1.1 x", "malformed request line"),
+    ("GET  / HTTP/1.1", "malformed request line"),
+    (" / HTTP/1.1", "malformed method"),
+    ("G@T / HTTP/1.1", "malformed method"),
+    ("G\u{7F}T /\u{7F} HTTP/9", "malformed method"),
+    ("GET \u{7F} HTTP/1.1", "malformed request target"),
+    ("G@T  HTTP/1.1", "malformed method"),
+    ("GET /\u{7F} HTTP/x.1", "malformed request target"),
+    ("GET / HTTP/1.x", "malformed HTTP version"),
+    ("GET / http/1.1", "malformed HTTP version"),
+    ("GET / HTTP/1.10", "malformed HTTP version"),
+    ("GET / HTTP/2.0", "HTTP/2.0 is not supported"),
+    ("GET x HTTP/1.1", "malformed request target"),
+    ("GET * HTTP/1.1", "asterisk target is only for OPTIONS"),
+    ("OPTIONS * HTTP/1.1", nil),
+    ("GET http://h/p?q HTTP/1.1", nil),
+    ("GET http:// HTTP/1.1", "malformed request target"),
+  ]
+
+  static let fieldCases: [(field: String, reason: String?)] = [
+    ("X-A: 1", nil),
+    ("X-A:", nil),
+    ("X-A : 1", "malformed header field"),
+    (": 1", "malformed header field"),
+    ("X@A: 1", "malformed header field"),
+    ("X-A 1", "malformed header field"),
+    (" X-A: 1", "obsolete line folding"),
+    ("X-A: 1\u{7F}", "malformed header field"),
+    ("X-A: a\u{1}b", "malformed header field"),
+    ("X-A: \tok\t", nil),
+  ]
+
+  private func reason(_ text: String) -> String? {
+    var parser = HTTPRequestParser()
+    let (event, _) = parser.consume(Array(text.utf8))
+    if case .failure(let failure) = event { return failure.reason }
+    return nil
+  }
+
+  @Test func requestLinesAreRefusedForTheirFirstFault() {
+    for (line, expected) in Self.cases {
+      #expect(reason(line + "\r\nHost: a\r\n\r\n") == expected, "\(line)")
+    }
+  }
+
+  @Test func headerFieldsAreRefusedForTheirFault() {
+    for (field, expected) in Self.fieldCases {
+      #expect(reason("GET / HTTP/1.1\r\nHost: a\r\n" + field + "\r\n\r\n") == expected, "\(field)")
+    }
+  }
+}
