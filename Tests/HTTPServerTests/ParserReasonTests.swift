@@ -44,6 +44,15 @@ import Testing
     ("X-A: \tok\t", nil),
   ]
 
+  /// The token bytes are RFC 9110's tchar, no more and no fewer, over all 256 bytes.
+  @Test func tokenBytesAreTchar() {
+    let tchar = Set(Array("!#$%&'*+-.^_`|~0123456789".utf8))
+      .union(UInt8(ascii: "a")...UInt8(ascii: "z")).union(UInt8(ascii: "A")...UInt8(ascii: "Z"))
+    for byte in UInt8.min...UInt8.max {
+      #expect(HTTPRequestParser.isTokenByte(byte) == tchar.contains(byte), "\(byte)")
+    }
+  }
+
   private func reason(_ text: String) -> String? {
     var parser = HTTPRequestParser()
     let (event, _) = parser.consume(Array(text.utf8))
