@@ -224,7 +224,13 @@ public struct HTTPRequest: Sendable {
 
   /// The value of the path parameter `name` set by the router, or nil.
   public func parameter(_ name: String) -> String? {
-    parameterList.last { $0.name == name }?.value
+    // From the end, so a name set twice gives its last value.
+    var index = parameterList.count
+    while index > 0 {
+      index -= 1
+      if parameterList[index].name == name { return parameterList[index].value }
+    }
+    return nil
   }
 }
 

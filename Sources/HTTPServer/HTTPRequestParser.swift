@@ -471,12 +471,16 @@ struct HTTPRequestParser {
     var transferEncodings: [String] = []
     var hostCount = 0
     for field in headers {
-      if field.name.caseInsensitiveEquals("content-length") {
+      // Told apart by length first: each name is compared with the one it could be.
+      switch field.name.utf8.count {
+      case 14 where field.name.caseInsensitiveEquals("content-length"):
         contentLengths.append(field.value)
-      } else if field.name.caseInsensitiveEquals("transfer-encoding") {
+      case 17 where field.name.caseInsensitiveEquals("transfer-encoding"):
         transferEncodings.append(field.value)
-      } else if field.name.caseInsensitiveEquals("host") {
+      case 4 where field.name.caseInsensitiveEquals("host"):
         hostCount += 1
+      default:
+        break
       }
     }
     if version.minor == 1 && hostCount != 1 {

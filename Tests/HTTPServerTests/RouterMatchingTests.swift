@@ -101,6 +101,14 @@ import Testing
     #expect(head.status == 200)
   }
 
+  /// A parameter named twice in a pattern reads as its last segment.
+  @Test func aParameterNamedTwiceReadsAsTheLast() async {
+    var router = Router()
+    router.get("/a/:x/:x") { request in .json(request.parameter("x") ?? "-") }
+    let r = await router.respond(to: HTTPRequest(method: .get, target: "/a/first/second"))
+    #expect(String(decoding: r.body, as: UTF8.self) == "second")
+  }
+
   /// Header names compare without case over ASCII letters only, in every kind of string.
   @Test func caseInsensitiveEqualityIsASCIIOnly() {
     #expect("Content-Length".caseInsensitiveEquals("content-length"))
