@@ -718,7 +718,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     let request = HTTPRequest(
       method: HTTPMethod(rawValue: parsed.method), target: parsed.target,
       version: parsed.version, headers: parsed.headers, body: parsed.body,
-      remoteAddress: connection.peer)
+      remoteAddress: connection.peer, pathIsTarget: parsed.pathIsTarget)
     // While draining, answers go through ``deliver(_:)``, which reads what is pending first.
     if let immediate, !draining {
       // Monotonic nanoseconds, not a `ContinuousClock.Instant`: an optional of that opaque

@@ -183,6 +183,21 @@ public struct HTTPRequest: Sendable {
       remoteAddress: remoteAddress)
   }
 
+  /// A request from the parser: `pathIsTarget` says the target holds no `%` and no `?`, so
+  /// the path is the target and there is no query, without looking at its bytes again.
+  init(
+    method: HTTPMethod, target: String, version: (major: Int, minor: Int), headers: HTTPHeaders,
+    body: [UInt8], remoteAddress: String, pathIsTarget: Bool
+  ) {
+    self.method = method
+    self.version = version
+    self.parameterList = []
+    let (path, query) = pathIsTarget ? (target, []) : URLComponentsDecoder.split(target)
+    storage = Storage(
+      target: target, path: path, queryItems: query, headers: headers, body: body,
+      remoteAddress: remoteAddress)
+  }
+
   /// The box, copied first if another request shares it.
   private mutating func unique() -> Storage {
     if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }

@@ -68,6 +68,8 @@ struct HTTPRequestParser {
   private var minorVersion: UInt8 = 1
   private var emptyLinesSkipped: UInt8 = 0
   private var framing = BodyFraming.none
+  /// The origin-form target of the request being read has no `%` and no `?`.
+  private var pathIsTarget = false
 
   private var version: (major: Int, minor: Int) { (1, Int(minorVersion)) }
 
@@ -335,8 +337,10 @@ struct HTTPRequestParser {
     let sp1 = i < n ? i : -1
     i += 1
     var targetIsVisible = true
+    var targetIsPlain = true
     while i < n && line[i] != 0x20 {
       targetIsVisible = targetIsVisible && line[i] > 0x20 && line[i] < 0x7F
+      targetIsPlain = targetIsPlain && line[i] != UInt8(ascii: "%") && line[i] != UInt8(ascii: "?")
       i += 1
     }
     let sp2 = i < n ? i : -1
@@ -377,6 +381,7 @@ struct HTTPRequestParser {
     let first = targetBytes[targetBytes.startIndex]
     if first == 0x2F {
       target = String(decoding: UnsafeBufferPointer(rebasing: targetBytes), as: UTF8.self)
+      pathIsTarget = targetIsPlain
     } else if targetBytes.count == 1 && first == 0x2A {
       guard method == "OPTIONS" else {
         return HTTPParseFailure(.badRequest, "asterisk target is only for OPTIONS")
@@ -607,7 +612,8 @@ struct HTTPRequestParser {
   private mutating func finishRequest() -> ParsedRequest {
     let request = ParsedRequest(
       method: method, target: target, version: version, headers: HTTPHeaders(headers),
-      body: body, framing: framing)
+      body: body, framing: framing, pathIsTarget: pathIsTarget)
+    pathIsTarget = false
     method = ""
     target = ""
     headers = []

@@ -6,6 +6,9 @@ struct ParsedRequest: Equatable, Sendable {
   var headers: HTTPHeaders
   var body: [UInt8]
   var framing: HTTPRequestParser.BodyFraming
+  /// The target holds no `%` and no `?`, so its path is the target itself (what
+  /// ``URLComponentsDecoder/split(_:)`` gives it): found while the parser checked its bytes.
+  var pathIsTarget = false
 
   /// Whether the connection stays open after this request (RFC 9112 9.3).
   var keepAlive: Bool {

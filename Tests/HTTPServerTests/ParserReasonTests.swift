@@ -53,6 +53,36 @@ import Testing
     }
   }
 
+  /// A request made from what the parser found has the path and query that splitting its
+  /// target gives, whether or not the parser found the target plain.
+  @Test func parsedTargetsGiveThePathAndQueryOfTheirSplit() {
+    let targets = [
+      "/", "/hit/bench/feature1", "/a%20b", "/a?b=c", "/a?", "/?x", "/a%2Fb?c=%41&d",
+      "http://h/p?q=1", "http://h", "*",
+    ]
+    for target in targets {
+      let method = target == "*" ? "OPTIONS" : "GET"
+      var parser = HTTPRequestParser()
+      let (event, _) = parser.consume(Array("\(method) \(target) HTTP/1.1\r\nHost: a\r\n\r\n".utf8))
+      guard case .request(let parsed) = event else {
+        Issue.record("\(target): \(event)")
+        continue
+      }
+      #expect(
+        parsed.pathIsTarget
+          == (target.hasPrefix("/") && !target.contains("%") && !target.contains("?")))
+      let made = HTTPRequest(
+        method: HTTPMethod(rawValue: parsed.method), target: parsed.target,
+        version: parsed.version, headers: parsed.headers, body: parsed.body, remoteAddress: "",
+        pathIsTarget: parsed.pathIsTarget)
+      let reference = HTTPRequest(method: .get, target: parsed.target)
+      #expect(made.path == reference.path, "\(target)")
+      #expect(
+        made.queryItems.map { "\($0.name)=\($0.value)" }
+          == reference.queryItems.map { "\($0.name)=\($0.value)" }, "\(target)")
+    }
+  }
+
   private func reason(_ text: String) -> String? {
     var parser = HTTPRequestParser()
     let (event, _) = parser.consume(Array(text.utf8))
