@@ -11,6 +11,9 @@ struct ResponseEncoder {
   private var dateBytes: [UInt8] = []
   /// `Date: ` and ``dateBytes`` and CRLF: the whole line, appended in one copy.
   private var dateLine: [UInt8] = []
+  /// The status lines written so far, by status (index `status - 100`; empty until first
+  /// written), each made once with the same text as ever.
+  private var statusLines: [[UInt8]] = []
 
   // Static strings: their bytes are appended straight from the binary (no lazy global to
   // check, no array to retain).
@@ -38,8 +41,7 @@ struct ResponseEncoder {
     if status == 200 {
       ResponseEncoder.append(ResponseEncoder.okStatusLine, to: &out)
     } else {
-      out.append(
-        contentsOf: "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n".utf8)
+      appendStatusLine(status, to: &out)
     }
     let hasDate: Bool
     if let wire = response.headers.wire {
@@ -70,6 +72,17 @@ struct ResponseEncoder {
       out.append(contentsOf: response.body)
     }
     return keep
+  }
+
+  /// Appends `HTTP/1.1 STATUS REASON` and CRLF (`status` in 100...999), made the first time
+  /// and kept: a 404 or 429 costs no string interpolation per response.
+  private mutating func appendStatusLine(_ status: Int, to out: inout [UInt8]) {
+    if statusLines.isEmpty { statusLines = Array(repeating: [], count: 900) }
+    if statusLines[status - 100].isEmpty {
+      statusLines[status - 100] = Array(
+        "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n".utf8)
+    }
+    out.append(contentsOf: statusLines[status - 100])
   }
 
   /// Appends the bytes of `text`.
