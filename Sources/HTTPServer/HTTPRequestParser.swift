@@ -157,6 +157,13 @@ struct HTTPRequestParser {
         } else if line.isEmpty {
           // The whole line is in `input` (nearly always): read in place, without its CRLF.
           finished = finishLine(UnsafeBufferPointer(rebasing: input[start..<(lineEnd - 2)]))
+          // A buffer kept from an earlier split line of this block goes with the block.
+          if line.capacity > 0 {
+            switch state {
+            case .headerLine, .trailerLine: break
+            default: line = []
+            }
+          }
         } else {
           // The line began in an earlier call: complete it in `line`, then read it there.
           line.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<lineEnd]))

@@ -83,6 +83,33 @@ import Testing
     }
   }
 
+  /// A line split across reads is completed in the parser's line buffer; once the request is
+  /// whole the parser holds nothing, whichever later line arrived whole (an idle connection
+  /// keeps no buffer).
+  @Test func aSplitLineLeavesNothingHeldOnceTheRequestIsWhole() {
+    let request =
+      "POST /a HTTP/1.1\r\nHost: a\r\nX-Long: " + String(repeating: "v", count: 300)
+      + "\r\nContent-Length: 2\r\n\r\nokGET /b HTTP/1.1\r\nHost: b\r\n\r\n"
+    let bytes = Array(request.utf8)
+    for cut in [5, 20, 40, 200, 330, 350] {
+      var parser = HTTPRequestParser()
+      var seen: [String] = []
+      for piece in [Array(bytes[..<cut]), Array(bytes[cut...])] {
+        var offset = 0
+        while offset < piece.count {
+          let (event, used) = parser.consume(Array(piece[offset...]))
+          offset += used
+          if case .request(let r) = event {
+            seen.append(r.target)
+            #expect(parser.heldBytes == 0, "cut \(cut) after \(r.target)")
+          }
+          if case .failure(let f) = event { Issue.record("cut \(cut): \(f.reason)") }
+        }
+      }
+      #expect(seen == ["/a", "/b"], "cut \(cut)")
+    }
+  }
+
   private func reason(_ text: String) -> String? {
     var parser = HTTPRequestParser()
     let (event, _) = parser.consume(Array(text.utf8))
