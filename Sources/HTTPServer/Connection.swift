@@ -62,7 +62,7 @@ final class Connection {
     guard outputDrained, output.capacity > 0 else { return }
     outputOffset = 0
     if scratch.capacity == 0 && output.capacity <= Connection.maxSharedOutputBytes {
-      output.removeAll(keepingCapacity: true)
+      if !output.isEmpty { output.removeAll(keepingCapacity: true) }
       swap(&output, &scratch)
     } else {
       output = []

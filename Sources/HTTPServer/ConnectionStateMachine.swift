@@ -363,7 +363,8 @@ struct ConnectionStateMachine {
     while offset < bytes.count {
       let (event, used) = parser.consume(UnsafeBufferPointer(rebasing: bytes[offset...]))
       offset += used
-      switch event {
+      // Consumed: the request in it is moved out, not copied and destroyed.
+      switch consume event {
       case .needMore:
         continue
       case .headComplete:
@@ -392,7 +393,7 @@ struct ConnectionStateMachine {
     }
   }
 
-  private mutating func dispatch(_ request: ParsedRequest, _ actions: inout [Action]) {
+  private mutating func dispatch(_ request: consuming ParsedRequest, _ actions: inout [Action]) {
     cancelTimer(&actions)
     guard ConnectionStateMachine.isKnownMethod(request.method) else {
       // The connection stays usable (the request was read whole).

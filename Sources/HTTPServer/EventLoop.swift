@@ -59,6 +59,8 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   private let tickMillis: Int32
   /// What ``afterRound(_:)`` asked to run at the end of this round (loop thread only).
   @exclusivity(unchecked) private var roundEnd: [@Sendable () -> Void] = []
+  /// The loop's half of a double buffer with `roundEnd` (loop thread only).
+  @exclusivity(unchecked) private var spareRoundEnd: [@Sendable () -> Void] = []
   /// The loop thread, set by ``run()`` before it handles any event (and so before any
   /// responder exists that another thread could call).
   @exclusivity(unchecked) private var loopThread: pthread_t?
@@ -330,9 +332,10 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   /// runs ask for.
   private func runRoundEnd() {
     while !roundEnd.isEmpty {
-      let bodies = roundEnd
-      roundEnd.removeAll(keepingCapacity: true)
-      for body in bodies { body() }
+      // A double buffer, like `tasks`: what the bodies ask for goes to the other one.
+      swap(&roundEnd, &spareRoundEnd)
+      for body in spareRoundEnd { body() }
+      spareRoundEnd.removeAll(keepingCapacity: true)
     }
   }
 
@@ -549,9 +552,12 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
       var wrote = false
       var index = 0
       while index < actions.count {
-        let action = actions[index]
+        // Moved out, a payload-free action left in its place: no copy of the request or
+        // response it carries, and nothing but that placeholder for the clearing below.
+        var action = ConnectionStateMachine.Action.cancelTimer
+        swap(&action, &actions[index])
         index += 1
-        switch action {
+        switch consume action {
         case .dispatch(let request):
           dispatch(connection, request)
         case .send(let reply):
@@ -604,7 +610,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         }
         if !isOpen(connection) { break }
       }
-      actions.removeAll(keepingCapacity: true)
+      clearActions()
       guard isOpen(connection), wrote else { return }
       if batchingSends, let sendBatch {
         // Already waiting: this goes out after it, when the batch is sent.
@@ -618,6 +624,13 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
       guard let outcome = flush(connection) else { return }
       connection.machine.handle(outcome, now: now, into: &actions)
     }
+  }
+
+  /// Empties ``actions``, keeping its memory: from the end, one element at a time, which
+  /// costs less than `removeAll(keepingCapacity:)`'s general range replacement for the two or
+  /// three actions an event makes.
+  private func clearActions() {
+    while actions.popLast() != nil {}
   }
 
   /// Sends the round's answers in one submission, then carries on with each connection as
@@ -705,17 +718,17 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     let request = HTTPRequest(
       method: HTTPMethod(rawValue: parsed.method), target: parsed.target,
       version: parsed.version, headers: parsed.headers, body: parsed.body,
-      remoteAddress: connection.peer)
+      remoteAddress: connection.peer, pathIsTarget: parsed.pathIsTarget)
     // While draining, answers go through ``deliver(_:)``, which reads what is pending first.
     if let immediate, !draining {
-      let start = configuration.accessLog == nil ? nil : ContinuousClock.now
+      // Monotonic nanoseconds, not a `ContinuousClock.Instant`: an optional of that opaque
+      // type took a dozen value-witness calls per request, logged or not.
+      let start: UInt64? = configuration.accessLog == nil ? nil : EventLoop.monotonicNow()
       let responder = HTTPResponder(
         sink: self,
         answer: DeferredAnswer(
           fd: fd, id: id,
-          log: start == nil
-            ? nil
-            : (parsed.method, parsed.target, connection.peer, EventLoop.monotonicNow())))
+          log: start.map { (parsed.method, parsed.target, connection.peer, $0) }))
       switch immediate(request, responder) {
       case .response(let response)?:
         log(parsed, response, peer: connection.peer, since: start)
@@ -769,13 +782,15 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
 
   private func log(
     _ parsed: ParsedRequest?, _ response: HTTPResponse, peer: String,
-    since: ContinuousClock.Instant?
+    since: UInt64?
   ) {
     guard let accessLog = configuration.accessLog else { return }
     accessLog(
       AccessLogEntry(
         method: parsed?.method ?? "-", target: parsed?.target ?? "-", status: response.status,
-        bytes: response.body.count, latency: since.map { ContinuousClock.now - $0 } ?? .zero,
+        bytes: response.body.count,
+        latency: since.map { .nanoseconds(Int64(clamping: EventLoop.monotonicNow() &- $0)) }
+          ?? .zero,
         peer: peer))
   }
 
@@ -809,7 +824,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     }
     if connection.output.capacity > 64 * 1024 {
       connection.output = []
-    } else {
+    } else if !connection.output.isEmpty {
       connection.output.removeAll(keepingCapacity: true)
     }
     connection.outputOffset = 0

@@ -68,6 +68,8 @@ struct HTTPRequestParser {
   private var minorVersion: UInt8 = 1
   private var emptyLinesSkipped: UInt8 = 0
   private var framing = BodyFraming.none
+  /// The origin-form target of the request being read has no `%` and no `?`.
+  private var pathIsTarget = false
 
   private var version: (major: Int, minor: Int) { (1, Int(minorVersion)) }
 
@@ -148,11 +150,39 @@ struct HTTPRequestParser {
         let lineEnd = end < 0 ? i : end
         let count = lineEnd - start
         if let failure = chargeLineBytes(count) { return (.failure(failure), lineEnd) }
-        line.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<lineEnd]))
-        if end < 0 { return (.needMore, i) }
-        // A complete line, CRLF included.
-        line.removeLast(2)
-        if let event = finishLine() {
+        let finished: Event?
+        if end < 0 {
+          line.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<lineEnd]))
+          return (.needMore, i)
+        } else if line.isEmpty {
+          // The whole line is in `input` (nearly always): read in place, without its CRLF.
+          finished = finishLine(UnsafeBufferPointer(rebasing: input[start..<(lineEnd - 2)]))
+          // A buffer kept from an earlier split line of this block goes with the block.
+          if line.capacity > 0 {
+            switch state {
+            case .headerLine, .trailerLine: break
+            default: line = []
+            }
+          }
+        } else {
+          // The line began in an earlier call: complete it in `line`, then read it there.
+          line.append(contentsOf: UnsafeBufferPointer(rebasing: input[start..<lineEnd]))
+          var whole: [UInt8] = []
+          swap(&whole, &line)
+          finished = whole.withUnsafeBufferPointer {
+            finishLine(UnsafeBufferPointer(rebasing: $0[..<($0.count - 2)]))
+          }
+          // Kept for the next split line while more lines of this block follow; released
+          // once the head (or the trailer) is complete, so an idle connection holds none.
+          switch state {
+          case .headerLine, .trailerLine:
+            whole.removeAll(keepingCapacity: true)
+            swap(&whole, &line)
+          default:
+            break
+          }
+        }
+        if let event = finished {
           guard case .failure(var failure) = event else { return (event, i) }
           state = .failed
           // A body refused for its size comes after a whole head: say whose it was.
@@ -239,8 +269,9 @@ struct HTTPRequestParser {
     return nil
   }
 
-  /// Handles a complete line (without its CRLF). Returns an event to stop at, or nil to go on.
-  private mutating func finishLine() -> Event? {
+  /// Handles a complete line (`line`, without its CRLF). Returns an event to stop at, or nil
+  /// to go on.
+  private mutating func finishLine(_ line: UnsafeBufferPointer<UInt8>) -> Event? {
     switch state {
     case .requestLine:
       if line.isEmpty {
@@ -251,25 +282,21 @@ struct HTTPRequestParser {
         }
         return nil
       }
-      if let failure = parseRequestLine() { return .failure(failure) }
-      line.removeAll(keepingCapacity: true)
+      if let failure = parseRequestLine(line) { return .failure(failure) }
       state = .headerLine
       return nil
 
     case .headerLine:
       if line.isEmpty {
-        line.removeAll(keepingCapacity: false)
         return finishHead()
       }
-      if let failure = parseHeaderLine() { return .failure(failure) }
-      line.removeAll(keepingCapacity: true)
+      if let failure = parseHeaderLine(line) { return .failure(failure) }
       return nil
 
     case .chunkSizeLine:
-      switch parseChunkSize() {
+      switch parseChunkSize(line) {
       case .failure(let failure): return .failure(failure)
       case .success(let size):
-        line.removeAll(keepingCapacity: true)
         if size == 0 {
           state = .trailerLine
         } else {
@@ -285,7 +312,6 @@ struct HTTPRequestParser {
 
     case .trailerLine:
       if line.isEmpty {
-        line.removeAll(keepingCapacity: false)
         return .request(finishRequest())
       }
       // Trailer fields are checked like header fields, then dropped.
@@ -295,7 +321,6 @@ struct HTTPRequestParser {
       guard Self.splitField(line) != nil else {
         return .failure(HTTPParseFailure(.badRequest, "malformed trailer field"))
       }
-      line.removeAll(keepingCapacity: true)
       return nil
 
     default:
@@ -305,23 +330,42 @@ struct HTTPRequestParser {
 
   // MARK: - Request line
 
-  private mutating func parseRequestLine() -> HTTPParseFailure? {
-    // method SP request-target SP HTTP-version, single spaces exactly.
-    guard let sp1 = line.firstIndex(of: 0x20) else {
-      return HTTPParseFailure(.badRequest, "malformed request line")
+  private mutating func parseRequestLine(_ line: UnsafeBufferPointer<UInt8>) -> HTTPParseFailure? {
+    // method SP request-target SP HTTP-version, single spaces exactly. One pass finds the
+    // spaces and checks the method's and the target's bytes; the faults are then reported
+    // in the order line shape, method, target, version.
+    let n = line.count
+    var i = 0
+    var methodIsToken = true
+    while i < n && line[i] != 0x20 {
+      methodIsToken = methodIsToken && Self.isTokenByte(line[i])
+      i += 1
     }
-    guard let sp2 = line[(sp1 + 1)...].firstIndex(of: 0x20),
-      line[(sp2 + 1)...].firstIndex(of: 0x20) == nil
-    else {
+    let sp1 = i < n ? i : -1
+    i += 1
+    var targetIsVisible = true
+    var targetIsPlain = true
+    while i < n && line[i] != 0x20 {
+      targetIsVisible = targetIsVisible && line[i] > 0x20 && line[i] < 0x7F
+      targetIsPlain = targetIsPlain && line[i] != UInt8(ascii: "%") && line[i] != UInt8(ascii: "?")
+      i += 1
+    }
+    let sp2 = i < n ? i : -1
+    i += 1
+    while i < n {
+      if line[i] == 0x20 { return HTTPParseFailure(.badRequest, "malformed request line") }
+      i += 1
+    }
+    guard sp2 >= 0 else {
       return HTTPParseFailure(.badRequest, "malformed request line")
     }
     let methodBytes = line[..<sp1]
     let targetBytes = line[(sp1 + 1)..<sp2]
     let versionBytes = line[(sp2 + 1)...]
-    guard !methodBytes.isEmpty, methodBytes.allSatisfy(Self.isTokenByte) else {
+    guard !methodBytes.isEmpty, methodIsToken else {
       return HTTPParseFailure(.badRequest, "malformed method")
     }
-    guard !targetBytes.isEmpty, targetBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+    guard !targetBytes.isEmpty, targetIsVisible else {
       return HTTPParseFailure(.badRequest, "malformed request target")
     }
     // HTTP-version = "HTTP/" DIGIT "." DIGIT, case-sensitive.
@@ -339,11 +383,12 @@ struct HTTPRequestParser {
     guard major == 1 else {
       return HTTPParseFailure(.versionNotSupported, "HTTP/\(major).\(minor) is not supported")
     }
-    method = String(decoding: methodBytes, as: UTF8.self)
+    method = Self.methodText(UnsafeBufferPointer(rebasing: methodBytes))
     // Origin form ("/path"), asterisk form (OPTIONS *) or absolute form (proxies may send it).
     let first = targetBytes[targetBytes.startIndex]
     if first == 0x2F {
-      target = String(decoding: targetBytes, as: UTF8.self)
+      target = String(decoding: UnsafeBufferPointer(rebasing: targetBytes), as: UTF8.self)
+      pathIsTarget = targetIsPlain
     } else if targetBytes.count == 1 && first == 0x2A {
       guard method == "OPTIONS" else {
         return HTTPParseFailure(.badRequest, "asterisk target is only for OPTIONS")
@@ -356,6 +401,20 @@ struct HTTPRequestParser {
     }
     minorVersion = UInt8(min(minor, 1))
     return nil
+  }
+
+  /// The method token as text: the usual ones without decoding (the bytes are checked token
+  /// bytes, so the literal is exactly what decoding would give).
+  private static func methodText(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+    switch bytes.count {
+    case 3 where bytes[0] == 0x47 && bytes[1] == 0x45 && bytes[2] == 0x54: return "GET"
+    case 3 where bytes[0] == 0x50 && bytes[1] == 0x55 && bytes[2] == 0x54: return "PUT"
+    case 4 where bytes[0] == 0x50 && bytes[1] == 0x4F && bytes[2] == 0x53 && bytes[3] == 0x54:
+      return "POST"
+    case 4 where bytes[0] == 0x48 && bytes[1] == 0x45 && bytes[2] == 0x41 && bytes[3] == 0x44:
+      return "HEAD"
+    default: return String(decoding: bytes, as: UTF8.self)
+    }
   }
 
   /// The origin-form part of `http://host[:port]/path?query`, or nil when not absolute form.
@@ -380,7 +439,7 @@ struct HTTPRequestParser {
 
   // MARK: - Header fields
 
-  private mutating func parseHeaderLine() -> HTTPParseFailure? {
+  private mutating func parseHeaderLine(_ line: UnsafeBufferPointer<UInt8>) -> HTTPParseFailure? {
     if line[0] == 0x20 || line[0] == 0x09 {
       return HTTPParseFailure(.badRequest, "obsolete line folding")
     }
@@ -395,20 +454,26 @@ struct HTTPRequestParser {
   }
 
   /// Splits `name: value`, validating both; nil when malformed.
-  private static func splitField(_ line: [UInt8]) -> (String, String)? {
-    guard let colon = line.firstIndex(of: 0x3A), colon > 0 else { return nil }
+  private static func splitField(_ line: UnsafeBufferPointer<UInt8>) -> (String, String)? {
+    // The name: token bytes up to the colon, in one pass. No whitespace between name and
+    // colon (RFC 9112 5.1): a classic smuggling vector.
+    var colon = 0
+    while colon < line.count && line[colon] != 0x3A {
+      guard isTokenByte(line[colon]) else { return nil }
+      colon += 1
+    }
+    guard colon < line.count, colon > 0 else { return nil }
     let nameBytes = line[..<colon]
-    // No whitespace between name and colon (RFC 9112 5.1): a classic smuggling vector.
-    guard nameBytes.allSatisfy(isTokenByte) else { return nil }
     var start = colon + 1
     var end = line.count
     while start < end && (line[start] == 0x20 || line[start] == 0x09) { start += 1 }
     while end > start && (line[end - 1] == 0x20 || line[end - 1] == 0x09) { end -= 1 }
-    let valueBytes = line[start..<end]
+    let valueBytes = UnsafeBufferPointer(rebasing: line[start..<end])
     // field-vchar, SP, HTAB and obs-text only: no control bytes.
     for b in valueBytes where (b < 0x20 && b != 0x09) || b == 0x7F { return nil }
     return (
-      String(decoding: nameBytes, as: UTF8.self), String(decoding: valueBytes, as: UTF8.self)
+      String(decoding: UnsafeBufferPointer(rebasing: nameBytes), as: UTF8.self),
+      String(decoding: valueBytes, as: UTF8.self)
     )
   }
 
@@ -418,12 +483,16 @@ struct HTTPRequestParser {
     var transferEncodings: [String] = []
     var hostCount = 0
     for field in headers {
-      if field.name.caseInsensitiveEquals("content-length") {
+      // Told apart by length first: each name is compared with the one it could be.
+      switch field.name.utf8.count {
+      case 14 where field.name.caseInsensitiveEquals("content-length"):
         contentLengths.append(field.value)
-      } else if field.name.caseInsensitiveEquals("transfer-encoding") {
+      case 17 where field.name.caseInsensitiveEquals("transfer-encoding"):
         transferEncodings.append(field.value)
-      } else if field.name.caseInsensitiveEquals("host") {
+      case 4 where field.name.caseInsensitiveEquals("host"):
         hostCount += 1
+      default:
+        break
       }
     }
     if version.minor == 1 && hostCount != 1 {
@@ -513,7 +582,7 @@ struct HTTPRequestParser {
     case failure(HTTPParseFailure)
   }
 
-  private func parseChunkSize() -> ChunkSize {
+  private func parseChunkSize(_ line: UnsafeBufferPointer<UInt8>) -> ChunkSize {
     // chunk-size [ chunk-ext ]; extensions are bounded by the line limit and ignored.
     var size = 0
     var digits = 0
@@ -550,7 +619,8 @@ struct HTTPRequestParser {
   private mutating func finishRequest() -> ParsedRequest {
     let request = ParsedRequest(
       method: method, target: target, version: version, headers: HTTPHeaders(headers),
-      body: body, framing: framing)
+      body: body, framing: framing, pathIsTarget: pathIsTarget)
+    pathIsTarget = false
     method = ""
     target = ""
     headers = []
@@ -577,13 +647,13 @@ struct HTTPRequestParser {
     }
   }
 
-  /// RFC 9110 tchar.
+  /// RFC 9110 tchar: digits, letters and `!#$%&'*+-.^_`|~`, as a bit set over the ASCII
+  /// bytes (bytes 0-63, then 64-127), read without a branch per class.
   static func isTokenByte(_ b: UInt8) -> Bool {
-    switch b {
-    case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-    case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E:
-      return true
-    default: return false
-    }
+    let low: UInt64 = 0x03FF_6CFA_0000_0000
+    let high: UInt64 = 0x57FF_FFFF_C7FF_FFFE
+    guard b < 0x80 else { return false }
+    let word = b < 64 ? low : high
+    return (word >> UInt64(b & 63)) & 1 == 1
   }
 }

@@ -6,13 +6,17 @@ struct ParsedRequest: Equatable, Sendable {
   var headers: HTTPHeaders
   var body: [UInt8]
   var framing: HTTPRequestParser.BodyFraming
+  /// The target holds no `%` and no `?`, so its path is the target itself (what
+  /// ``URLComponentsDecoder/split(_:)`` gives it): found while the parser checked its bytes.
+  var pathIsTarget = false
 
   /// Whether the connection stays open after this request (RFC 9112 9.3).
   var keepAlive: Bool {
     var close = false
     var keepAlive = false
-    for value in headers.values(for: "connection") {
-      for token in value.split(separator: ",") {
+    // Straight over the fields: no array of values per request.
+    for field in headers.fields where field.name.caseInsensitiveEquals("connection") {
+      for token in field.value.split(separator: ",") {
         let t = token.trimmingSpacesAndTabs()
         if t.caseInsensitiveEquals("close") { close = true }
         if t.caseInsensitiveEquals("keep-alive") { keepAlive = true }

@@ -9,12 +9,18 @@
 struct ResponseEncoder {
   private var dateSecond: Int = -1
   private var dateBytes: [UInt8] = []
+  /// `Date: ` and ``dateBytes`` and CRLF: the whole line, appended in one copy.
+  private var dateLine: [UInt8] = []
+  /// The status lines written so far, by status (index `status - 100`; empty until first
+  /// written), each made once with the same text as ever.
+  private var statusLines: [[UInt8]] = []
 
-  private static let okStatusLine = Array("HTTP/1.1 200 OK\r\n".utf8)
-  private static let contentLengthPrefix = Array("Content-Length: ".utf8)
-  private static let datePrefix = Array("Date: ".utf8)
-  private static let connectionClose = Array("Connection: close\r\n".utf8)
-  private static let connectionKeepAlive = Array("Connection: keep-alive\r\n".utf8)
+  // Static strings: their bytes are appended straight from the binary (no lazy global to
+  // check, no array to retain).
+  private static let okStatusLine: StaticString = "HTTP/1.1 200 OK\r\n"
+  private static let contentLengthPrefix: StaticString = "Content-Length: "
+  private static let connectionClose: StaticString = "Connection: close\r\n"
+  private static let connectionKeepAlive: StaticString = "Connection: keep-alive\r\n"
 
   /// The interim response sent for `Expect: 100-continue`.
   static let continueResponse = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
@@ -33,10 +39,9 @@ struct ResponseEncoder {
     var keep = keepAlive
     let status = (100...999).contains(response.status) ? response.status : 500
     if status == 200 {
-      out.append(contentsOf: ResponseEncoder.okStatusLine)
+      ResponseEncoder.append(ResponseEncoder.okStatusLine, to: &out)
     } else {
-      out.append(
-        contentsOf: "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n".utf8)
+      appendStatusLine(status, to: &out)
     }
     let hasDate: Bool
     if let wire = response.headers.wire {
@@ -50,21 +55,16 @@ struct ResponseEncoder {
     }
     let bodyless = status == 204 || status == 304 || status < 200
     if status != 204 && status >= 200 {
-      out.append(contentsOf: ResponseEncoder.contentLengthPrefix)
-      ResponseEncoder.appendDecimal(status == 304 ? 0 : response.body.count, to: &out)
-      out.append(0x0D)
-      out.append(0x0A)
+      ResponseEncoder.appendContentLength(status == 304 ? 0 : response.body.count, to: &out)
     }
     if !hasDate {
-      out.append(contentsOf: ResponseEncoder.datePrefix)
-      out.append(contentsOf: currentDate())
-      out.append(0x0D)
-      out.append(0x0A)
+      refreshDate()
+      out.append(contentsOf: dateLine)
     }
     if !keep {
-      out.append(contentsOf: ResponseEncoder.connectionClose)
+      ResponseEncoder.append(ResponseEncoder.connectionClose, to: &out)
     } else if http10 {
-      out.append(contentsOf: ResponseEncoder.connectionKeepAlive)
+      ResponseEncoder.append(ResponseEncoder.connectionKeepAlive, to: &out)
     }
     out.append(0x0D)
     out.append(0x0A)
@@ -72,6 +72,49 @@ struct ResponseEncoder {
       out.append(contentsOf: response.body)
     }
     return keep
+  }
+
+  /// Appends `HTTP/1.1 STATUS REASON` and CRLF (`status` in 100...999), made the first time
+  /// and kept: a 404 or 429 costs no string interpolation per response.
+  private mutating func appendStatusLine(_ status: Int, to out: inout [UInt8]) {
+    if statusLines.isEmpty { statusLines = Array(repeating: [], count: 900) }
+    if statusLines[status - 100].isEmpty {
+      statusLines[status - 100] = Array(
+        "HTTP/1.1 \(status) \(HTTPResponse.reasonPhrase(for: status))\r\n".utf8)
+    }
+    out.append(contentsOf: statusLines[status - 100])
+  }
+
+  /// Appends the bytes of `text`.
+  private static func append(_ text: StaticString, to out: inout [UInt8]) {
+    out.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  /// Appends `Content-Length: N` and CRLF in one copy, the line made on the stack.
+  private static func appendContentLength(_ length: Int, to out: inout [UInt8]) {
+    let prefix = contentLengthPrefix
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefix.utf8CodeUnitCount + 22) {
+      line in
+      var n = 0
+      for i in 0..<prefix.utf8CodeUnitCount {
+        line[n] = prefix.utf8Start[i]
+        n += 1
+      }
+      // The digits, most significant first (what ``appendDecimal(_:to:)`` writes).
+      var divisor = 1
+      while divisor <= length / 10 { divisor *= 10 }
+      var rest = length
+      while divisor > 0 {
+        line[n] = UInt8(0x30 + rest / divisor)
+        n += 1
+        rest %= divisor
+        divisor /= 10
+      }
+      line[n] = 0x0D
+      line[n + 1] = 0x0A
+      out.append(contentsOf: UnsafeBufferPointer(rebasing: line[..<(n + 2)]))
+    }
   }
 
   /// Appends a handler's `fields` as they go on the wire: the fields the server owns
@@ -99,12 +142,18 @@ struct ResponseEncoder {
 
   /// The IMF-fixdate for now (`Sun, 06 Nov 1994 08:49:37 GMT`), recomputed once a second.
   mutating func currentDate() -> [UInt8] {
+    refreshDate()
+    return dateBytes
+  }
+
+  /// Makes ``dateBytes`` and ``dateLine`` the current second's, when they are not.
+  private mutating func refreshDate() {
     var now = time(nil)
     if now != dateSecond {
       dateSecond = now
       dateBytes = Array(ResponseEncoder.imfFixdate(&now).utf8)
+      dateLine = Array("Date: ".utf8) + dateBytes + [0x0D, 0x0A]
     }
-    return dateBytes
   }
 
   static func imfFixdate(_ t: inout time_t) -> String {

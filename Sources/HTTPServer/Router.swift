@@ -12,8 +12,19 @@ public struct Router: Sendable {
   }
 
   private enum Segment: Sendable, Equatable {
-    case literal(String)
+    /// A literal, with its bytes when it is all ASCII (then a plain ASCII segment of a path is
+    /// compared byte by byte, which gives what comparing the strings gives).
+    case literal(String, ascii: [UInt8]?)
     case parameter(String)
+
+    init(_ text: String) {
+      if text.hasPrefix(":") {
+        self = .parameter(String(text.dropFirst()))
+      } else {
+        let bytes = Array(text.utf8)
+        self = .literal(text, ascii: bytes.allSatisfy { $0 < 0x80 } ? bytes : nil)
+      }
+    }
   }
 
   private struct ImmediateRoute: Sendable {
@@ -36,9 +47,7 @@ public struct Router: Sendable {
   public mutating func on(
     _ method: HTTPMethod, _ pattern: String, handler: @escaping HTTPHandler
   ) {
-    let segments = Router.split(pattern).map { s -> Segment in
-      s.hasPrefix(":") ? .parameter(String(s.dropFirst())) : .literal(s)
-    }
+    let segments = Router.split(pattern).map(Segment.init)
     routes.append(Route(method: method, segments: segments, handler: handler))
   }
 
@@ -56,9 +65,7 @@ public struct Router: Sendable {
   /// before the request goes to the `GET` route of the same pattern (see
   /// ``HTTPImmediateHandler``): `handler` returns nil to let that route answer.
   public mutating func immediate(_ pattern: String, handler: @escaping HTTPImmediateHandler) {
-    let segments = Router.split(pattern).map { s -> Segment in
-      s.hasPrefix(":") ? .parameter(String(s.dropFirst())) : .literal(s)
-    }
+    let segments = Router.split(pattern).map(Segment.init)
     immediateRoutes.append(ImmediateRoute(segments: segments, handler: handler))
   }
 
@@ -70,15 +77,21 @@ public struct Router: Sendable {
     guard !immediateRoutes.isEmpty, request.method == .get || request.method == .head else {
       return nil
     }
-    let parts = Router.segments(ofTarget: request.target)
-    // By index: the routes that do not match are looked at in place, not copied.
-    for index in immediateRoutes.indices {
-      guard let params = Router.match(immediateRoutes[index].segments, parts) else { continue }
-      var matched = request
-      matched.parameterList = params
-      return immediateRoutes[index].handler(matched, responder)
+    // By index: the routes that do not match are looked at in place, not copied. The path is
+    // matched as bytes; only the matching route's parameters become strings.
+    let found = Router.withPathSegments(of: request.target) {
+      path -> (Int, [(name: String, value: String)])? in
+      for index in immediateRoutes.indices {
+        if let params = Router.match(immediateRoutes[index].segments, path) {
+          return (index, params)
+        }
+      }
+      return nil
     }
-    return nil
+    guard let (index, params) = found else { return nil }
+    var matched = request
+    matched.parameterList = params
+    return immediateRoutes[index].handler(matched, responder)
   }
 
   /// The immediate form of this router, to give to ``HTTPServer``, or nil without immediate
@@ -91,18 +104,24 @@ public struct Router: Sendable {
 
   /// Finds the route for `request` and runs it, filling in `pathParameters`.
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
-    let parts = Router.segments(ofTarget: request.target)
     var allowed: [HTTPMethod] = []
-    for route in routes {
-      guard let params = Router.match(route.segments, parts) else { continue }
-      let method = request.method == .head ? HTTPMethod.get : request.method
-      guard route.method == method else {
-        if !allowed.contains(route.method) { allowed.append(route.method) }
-        continue
+    let method = request.method == .head ? HTTPMethod.get : request.method
+    let found = Router.withPathSegments(of: request.target) {
+      path -> (Int, [(name: String, value: String)])? in
+      for index in routes.indices {
+        guard let params = Router.match(routes[index].segments, path) else { continue }
+        guard routes[index].method == method else {
+          if !allowed.contains(routes[index].method) { allowed.append(routes[index].method) }
+          continue
+        }
+        return (index, params)
       }
+      return nil
+    }
+    if let (index, params) = found {
       var matched = request
       matched.parameterList = params
-      return await route.handler(matched)
+      return await routes[index].handler(matched)
     }
     if !allowed.isEmpty {
       var response = HTTPResponse.json(#"{"error":"method not allowed"}"#, status: 405)
@@ -169,19 +188,95 @@ public struct Router: Sendable {
   }
 
   private static func match(
-    _ segments: [Segment], _ parts: [String]
+    _ segments: [Segment], _ path: PathSegments
   ) -> [(name: String, value: String)]? {
-    guard segments.count == parts.count else { return nil }
+    guard segments.count == path.ranges.count else { return nil }
     // Literals first, so a route that does not match allocates nothing.
-    for (segment, part) in zip(segments, parts) {
-      if case .literal(let literal) = segment, literal != part { return nil }
+    var parameters = 0
+    for index in segments.indices {
+      switch segments[index] {
+      case .literal(let literal, let ascii):
+        guard path.segment(index, equals: literal, ascii: ascii) else { return nil }
+      case .parameter:
+        parameters += 1
+      }
     }
     var params: [(name: String, value: String)] = []
-    params.reserveCapacity(segments.count)
-    for (segment, part) in zip(segments, parts) {
-      if case .parameter(let name) = segment { params.append((name: name, value: part)) }
+    params.reserveCapacity(parameters)
+    for index in segments.indices {
+      if case .parameter(let name) = segments[index] {
+        params.append((name: name, value: path.value(at: index)))
+      }
     }
     return params
+  }
+
+  /// A target's path as bytes and the ranges of its non-empty segments (split at `/`
+  /// before any decoding, as ``segments(ofTarget:)`` splits it), for matching without a
+  /// string per segment.
+  private struct PathSegments {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let ranges: UnsafeBufferPointer<Range<Int>>
+
+    /// Segment `index` percent-decoded, exactly as ``Router/segments(ofTarget:)`` gives it.
+    func value(at index: Int) -> String {
+      let raw = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
+      if raw.contains(UInt8(ascii: "%")) {
+        return URLComponentsDecoder.percentDecode(Array(raw), plusAsSpace: false)
+      }
+      return String(decoding: raw, as: UTF8.self)
+    }
+
+    /// Whether segment `index`, decoded, equals `literal`: byte by byte when both are plain
+    /// ASCII (`ascii` holds the literal's bytes; then that is what `==` on the strings
+    /// gives), else by comparing the decoded string.
+    func segment(_ index: Int, equals literal: String, ascii: [UInt8]?) -> Bool {
+      let raw = UnsafeBufferPointer(rebasing: bytes[ranges[index]])
+      if let ascii, !raw.contains(where: { $0 >= 0x80 || $0 == UInt8(ascii: "%") }) {
+        guard raw.count == ascii.count else { return false }
+        return ascii.withUnsafeBufferPointer { literalBytes in
+          for i in 0..<raw.count where raw[i] != literalBytes[i] { return false }
+          return true
+        }
+      }
+      return value(at: index) == literal
+    }
+  }
+
+  /// Runs `body` with the path segments of `target` (the part before any `?`), kept in a
+  /// temporary allocation for the call.
+  private static func withPathSegments<R>(
+    of target: String, _ body: (PathSegments) -> R
+  ) -> R {
+    var target = target
+    return target.withUTF8 { bytes in
+      // Segments are non-empty and apart: at most half the bytes (rounded up) of them. One
+      // pass, up to the first `?`.
+      withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: bytes.count / 2 + 1) {
+        ranges in
+        var n = 0
+        var start = 0
+        var i = 0
+        while i < bytes.count {
+          let byte = bytes[i]
+          if byte == UInt8(ascii: "?") { break }
+          if byte == 0x2F {
+            if i > start {
+              ranges.initializeElement(at: n, to: start..<i)
+              n += 1
+            }
+            start = i + 1
+          }
+          i += 1
+        }
+        if i > start {
+          ranges.initializeElement(at: n, to: start..<i)
+          n += 1
+        }
+        return body(
+          PathSegments(bytes: bytes, ranges: UnsafeBufferPointer(rebasing: ranges[0..<n])))
+      }
+    }
   }
 
 }

@@ -18,6 +18,9 @@
 /// returns, with send(2)'s result; the loop handles what was not taken exactly as after a
 /// short `send`. Where io_uring is missing or refused (another kernel, a seccomp filter),
 /// ``make()`` gives nil and answers go out one `send` each.
+///
+/// Only the loop's thread touches it, one access at a time, so its variables skip the
+/// runtime's exclusivity checks (`@exclusivity(unchecked)`, as in ``EventLoop``).
 final class SendBatch {
   /// One connection's bytes in ``bytes``.
   struct Segment {
@@ -26,16 +29,16 @@ final class SendBatch {
     let count: Int
   }
 
-  private var segments: [Segment] = []
-  private var bytes: [UInt8] = []
+  @exclusivity(unchecked) private var segments: [Segment] = []
+  @exclusivity(unchecked) private var bytes: [UInt8] = []
   #if canImport(CEpoll)
     /// Nil once a submission failed: the batch is then out of use for good.
-    private var ring: OpaquePointer?
+    @exclusivity(unchecked) private var ring: OpaquePointer?
   #endif
   /// How many answers one submission holds (the ring's size).
   let capacity: Int
   /// How many submissions went to the kernel so far.
-  private(set) var submissions = 0
+  @exclusivity(unchecked) private(set) var submissions = 0
 
   #if canImport(CEpoll)
     private init(ring: OpaquePointer) {

@@ -86,6 +86,50 @@ import Testing
     }
   }
 
+  /// A whole response is its status line, the handler's fields, `Content-Length` (none for
+  /// 204 or 1xx, 0 for 304), the server's `Date`, `Connection` when needed, an empty line and
+  /// the body (none for HEAD, 204, 304): byte for byte, for bodies of every length of digits.
+  @Test func responsesAreTheirPartsByteForByte() {
+    var encoder = ResponseEncoder()
+    let lengths = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 12_345, 65_535, 100_000]
+    for length in lengths {
+      for (status, headOnly, keepAlive, http10) in [
+        (200, false, true, false), (200, true, true, false), (404, false, false, false),
+        (200, false, true, true), (204, false, true, false), (304, false, true, false),
+        (103, false, true, false), (1000, false, true, false),
+      ] {
+        let body = [UInt8](repeating: 0x61, count: length)
+        var out: [UInt8] = [0x5A]
+        let keep = encoder.encode(
+          HTTPResponse(status: status, headers: ["X-A": "1"], body: body), headOnly: headOnly,
+          keepAlive: keepAlive, http10: http10, into: &out)
+        let date = String(decoding: encoder.currentDate(), as: UTF8.self)
+        let shown = status == 1000 ? 500 : status
+        var expected = "ZHTTP/1.1 \(shown) \(HTTPResponse.reasonPhrase(for: shown))\r\nX-A: 1\r\n"
+        if shown != 204 && shown >= 200 {
+          expected += "Content-Length: \(shown == 304 ? 0 : length)\r\n"
+        }
+        expected += "Date: \(date)\r\n"
+        if !keepAlive { expected += "Connection: close\r\n" }
+        if keepAlive && http10 { expected += "Connection: keep-alive\r\n" }
+        expected += "\r\n"
+        if !headOnly && shown != 204 && shown != 304 && shown >= 200 {
+          expected += String(repeating: "a", count: length)
+        }
+        // A second changing between the encode and the date read: encode again.
+        if String(decoding: out, as: UTF8.self) != expected {
+          out = [0x5A]
+          _ = encoder.encode(
+            HTTPResponse(status: status, headers: ["X-A": "1"], body: body), headOnly: headOnly,
+            keepAlive: keepAlive, http10: http10, into: &out)
+        }
+        #expect(String(decoding: out, as: UTF8.self) == expected, "\(status) \(length)")
+        #expect(keep == keepAlive)
+      }
+    }
+    #expect(encoder.currentDate().count == 29)
+  }
+
   @Test func aChangedCopyIsEncodedFieldByFieldAndTheOriginalKeepsItsForm() {
     let encoded = HTTPHeaders([("X-Path", "/a/b"), ("Cache-Control", "no-store")]).preEncoded()
     var replaced = encoded
