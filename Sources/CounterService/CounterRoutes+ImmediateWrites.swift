@@ -78,9 +78,11 @@ extension CounterRoutes {
     if let refusal = CounterRoutes.rangeRefusal(record, delta: delta, checkBounds: false) {
       return .reply(refusal.reply(in: dialect))
     }
-    var mutation = CounterMutation(
-      namespace: namespace, key: key, delta: delta, voter: voterID, checkBounds: false)
-    if delta > 0 { mutation.createIfMissing = voteCreation(namespace, key) }
-    return .write(ImmediateWrite(mutation: mutation, answer: answer))
+    return .write(
+      ImmediateWrite(
+        mutation: CounterMutation(
+          namespace: namespace, key: key, delta: delta, voter: voterID, checkBounds: false,
+          createIfMissing: delta > 0 ? voteCreation(namespace, key) : nil),
+        answer: answer))
   }
 }

@@ -196,11 +196,16 @@ extension CounterService {
     guard let plan = body(routes, request) else { return nil }
     let (callback, refusal) = admit(
       request, kind: .write, dialect: dialect, routes: routes, limiter: limiter, now: start)
-    switch (refusal, plan) {
-    case (let refusal?, _), (nil, .reply(let refusal)):
+    if let refusal {
       return .response(
         complete(request, refusal, callback: callback, route: route, start: start, routes: routes))
-    case (nil, .write(let planned)):
+    }
+    // The plan taken apart, not copied into a pair first.
+    switch consume plan {
+    case .reply(let reply):
+      return .response(
+        complete(request, reply, callback: callback, route: route, start: start, routes: routes))
+    case .write(let planned):
       batcher.add(
         planned.mutation,
         VoteBatcher.Pending(
