@@ -129,7 +129,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     tickMillis = Int32(max(5, min(250, shortest / 4_000_000)))
     if #available(macOS 15, *) {
       handlerExecutor = HandlerExecutor(
-        threads: configuration.handlerThreads, name: "HTTPServer handler")
+        threads: configuration.handlerThreads, name: "http handler")
     } else {
       handlerExecutor = nil
     }

@@ -74,8 +74,12 @@ public final class HTTPServer: Sendable {
           kind: .eventLoop, message: "cannot set up the event loop", errno: error.errno,
           syscall: error.call)
       }
-      let thread = Thread { loop.run() }
-      thread.name = "HTTPServer I/O"
+      let thread = Thread {
+        // Foundation hands a name to the system only when the thread names itself.
+        Thread.current.name = "http io"
+        loop.run()
+      }
+      thread.name = "http io"
       thread.start()
       s.started = true
       s.loop = loop

@@ -63,8 +63,13 @@ final class HandlerExecutor: TaskExecutor, HandlerThreadControl, @unchecked Send
     liveThreads = threadCount
     pthread_mutex_unlock(mutex)
     for index in 0..<threadCount {
-      let thread = Thread { self.work() }
-      thread.name = "\(name) \(index + 1)"
+      let threadName = "\(name) \(index + 1)"
+      let thread = Thread {
+        // Foundation hands a name to the system only when the thread names itself.
+        Thread.current.name = threadName
+        self.work()
+      }
+      thread.name = threadName
       thread.start()
     }
   }

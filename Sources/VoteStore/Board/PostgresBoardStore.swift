@@ -25,7 +25,7 @@ public final class PostgresBoardStore: BoardStore {
       for connection in connections { connection.close() }
       throw error
     }
-    pool = ConnectionPool(name: "BoardStore.postgres", connections: connections)
+    pool = ConnectionPool(name: "board pg", connections: connections)
   }
 
   deinit {

@@ -70,9 +70,9 @@ public final class SQLiteBoardStore: BoardStore {
       throw error
     }
     writer = SQLiteWriter(
-      connection: connection, maximumBatchSize: options.maximumBatchSize,
+      name: "board writer", connection: connection, maximumBatchSize: options.maximumBatchSize,
       changes: cache.map(SQLiteCounterChanges.init))
-    readers = ConnectionPool(name: "BoardStore.reader", connections: readConnections)
+    readers = ConnectionPool(name: "board reader", connections: readConnections)
   }
 
   deinit {

@@ -44,7 +44,7 @@ public final class PostgresVoteStore: VoteStore {
       for connection in connections { connection.close() }
       throw error
     }
-    pool = ConnectionPool(name: "VoteStore.postgres", connections: connections)
+    pool = ConnectionPool(name: "votes pg", connections: connections)
   }
 
   deinit {

@@ -42,7 +42,7 @@ final class SQLiteCheckpointer: @unchecked Sendable {
   /// Starts the thread; it owns `connection` and closes it when the checkpointer closes.
   init(connection: SQLiteConnection) {
     databasePages = (try? connection.integer("PRAGMA page_count")) ?? 0
-    thread = DatabaseThread(name: "VoteStore.checkpointer") { [self] in
+    thread = DatabaseThread(name: "votes checkpt") { [self] in
       while let mode = nextCheckpoint() {
         // Errors (busy) are retried at the next request.
         let ok = (try? connection.execute("PRAGMA wal_checkpoint(\(mode))")) != nil

@@ -109,10 +109,10 @@ public final class SQLiteVoteStore: VoteStore {
     }
     let checkpointer = self.checkpointer
     writer = SQLiteWriter(
-      connection: writeConnection, maximumBatchSize: options.maximumBatchSize,
+      name: "votes writer", connection: writeConnection, maximumBatchSize: options.maximumBatchSize,
       changes: cache.map(SQLiteCounterChanges.init),
       afterCommit: { writer in checkpointer.writerCommitted(writer) })
-    readers = ConnectionPool(name: "VoteStore.reader", connections: readConnections)
+    readers = ConnectionPool(name: "votes reader", connections: readConnections)
   }
 
   deinit {

@@ -10,12 +10,13 @@ final class SQLiteWriter: Sendable {
   private let queue: JobQueue<SQLiteConnection>
   private let thread: DatabaseThread
 
-  /// Starts the writer thread; it owns `connection` from now on and closes it when done.
+  /// Starts the writer thread, named `name` (at most 15 bytes, for the system to show); it
+  /// owns `connection` from now on and closes it when done.
   /// `afterCommit` runs on the writer thread after each group's callers were resumed. With
   /// `changes`, the counter rows each commit changed are published to its cache before the
   /// commit's callers are resumed.
   init(
-    connection: SQLiteConnection, maximumBatchSize: Int,
+    name: String, connection: SQLiteConnection, maximumBatchSize: Int,
     changes: SQLiteCounterChanges? = nil,
     afterCommit: @escaping @Sendable (SQLiteConnection) -> Void = { _ in }
   ) {
@@ -23,7 +24,7 @@ final class SQLiteWriter: Sendable {
     let queue = JobQueue<SQLiteConnection>()
     self.queue = queue
     let limit = max(1, maximumBatchSize)
-    thread = DatabaseThread(name: "VoteStore.writer") {
+    thread = DatabaseThread(name: name) {
       var loop = GroupCommitLoop(
         connection: connection, changes: changes, afterCommit: afterCommit)
       loop.run(queue: queue, limit: limit)

@@ -14,12 +14,13 @@ final class ConnectionPool<Connection: ClosableConnection>: Sendable {
   private let queue: JobQueue<Connection>
   private let threads: [DatabaseThread]
 
-  /// Starts one thread per connection; each owns and finally closes its connection.
+  /// Starts one thread per connection, named `name` and its number from 1 (at most 15 bytes
+  /// in all, for the system to show); each owns and finally closes its connection.
   init(name: String, connections: [Connection]) {
     let queue = JobQueue<Connection>()
     self.queue = queue
     threads = connections.enumerated().map { index, connection in
-      return DatabaseThread(name: "\(name)\(index)") {
+      return DatabaseThread(name: "\(name) \(index + 1)") {
         while let jobs = queue.take(limit: 1) {
           for job in jobs {
             _ = job.run(connection)

@@ -7,8 +7,13 @@ final class DatabaseThread: @unchecked Sendable {
   private var waiters: [@Sendable () -> Void] = []
 
   /// Starts a thread named `name` that runs `body` once.
+  ///
+  /// The name is also the thread's name for the system (what `top -H`, `ps -L` and `perf`
+  /// show), which takes at most 15 bytes: a longer name is Foundation's only.
   init(name: String, body: @escaping @Sendable () -> Void) {
     let thread = Thread { [self] in
+      // Foundation hands a name to the system only when the thread names itself.
+      Thread.current.name = name
       body()
       markFinished()
     }

@@ -137,6 +137,8 @@ final class ChildProcess: @unchecked Sendable {
 
   let arguments: [String]
   private let process: Subprocess
+  /// The child's process id.
+  var pid: pid_t { process.pid }
   private let stdoutDrain: PipeDrain
   private let stderrDrain: PipeDrain
   private let lock = NSLock()

@@ -50,6 +50,7 @@ final class ServeSignalWaiter: Sendable {
     let fd = readEnd
     return await withCheckedContinuation { continuation in
       let thread = Thread {
+        Thread.current.name = "signals"
         var byte: UInt8 = 0
         while true {
           let n = read(fd, &byte, 1)
@@ -60,7 +61,7 @@ final class ServeSignalWaiter: Sendable {
         }
         continuation.resume(returning: Int32(byte))
       }
-      thread.name = "roadmapctl signals"
+      thread.name = "signals"
       thread.start()
     }
   }
