@@ -15,7 +15,8 @@ swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
   Sources/HTTPServer/HTTPParseFailure.swift Sources/HTTPServer/HTTPParserLimits.swift \
   Sources/HTTPServer/StringProtocol+Trimming.swift Sources/HTTPServer/HTTPRequest.swift \
   Sources/HTTPServer/HTTPResponse.swift Sources/HTTPServer/Router.swift \
-  Sources/HTTPServer/HTTPRequestHead.swift \
+  Sources/HTTPServer/HTTPRequestHead.swift Sources/HTTPServer/HTTPHeaders+Encoding.swift \
+  Sources/HTTPServer/ResponseEncoder.swift \
   Fuzz/ParserFuzzTarget.swift -o "$OUT/parser-fuzz"
 "$OUT/parser-fuzz" "$OUT/corpus" Fuzz/corpus \
   -max_total_time="$SECONDS_TO_RUN" -max_len=4096 -timeout=5 -rss_limit_mb=1024 \
