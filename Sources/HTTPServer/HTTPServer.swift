@@ -75,8 +75,7 @@ public final class HTTPServer: Sendable {
           syscall: error.call)
       }
       let thread = Thread {
-        // Foundation hands a name to the system only when the thread names itself.
-        Thread.current.name = "http io"
+        ThreadName.setForCurrentThread("http io")
         loop.run()
       }
       thread.name = "http io"

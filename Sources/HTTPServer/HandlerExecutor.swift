@@ -65,8 +65,7 @@ final class HandlerExecutor: TaskExecutor, HandlerThreadControl, @unchecked Send
     for index in 0..<threadCount {
       let threadName = "\(name) \(index + 1)"
       let thread = Thread {
-        // Foundation hands a name to the system only when the thread names itself.
-        Thread.current.name = threadName
+        ThreadName.setForCurrentThread(threadName)
         self.work()
       }
       thread.name = threadName

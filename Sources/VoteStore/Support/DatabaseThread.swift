@@ -12,14 +12,28 @@ final class DatabaseThread: @unchecked Sendable {
   /// show), which takes at most 15 bytes: a longer name is Foundation's only.
   init(name: String, body: @escaping @Sendable () -> Void) {
     let thread = Thread { [self] in
-      // Foundation hands a name to the system only when the thread names itself.
-      Thread.current.name = name
+      DatabaseThread.nameForTheSystem(name)
       body()
       markFinished()
     }
     thread.name = name
     thread.stackSize = 1 << 20
     thread.start()
+  }
+
+  /// Names the calling thread for the system (`top -H`, `ps -L`, `perf`): not through
+  /// Foundation's `Thread.name`, which on Linux reaches the system only when the thread sets
+  /// it after its creator recorded the thread's id, a race a thread that starts at once can
+  /// win. On Linux the name goes to `/proc/thread-self/comm`, which keeps 15 bytes.
+  private static func nameForTheSystem(_ name: String) {
+    #if os(Linux)
+      let file = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+      guard file >= 0 else { return }
+      _ = Array(name.utf8).withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+      close(file)
+    #elseif canImport(Darwin)
+      _ = pthread_setname_np(name)
+    #endif
   }
 
   private func markFinished() {

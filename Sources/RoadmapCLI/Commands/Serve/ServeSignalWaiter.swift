@@ -50,7 +50,13 @@ final class ServeSignalWaiter: Sendable {
     let fd = readEnd
     return await withCheckedContinuation { continuation in
       let thread = Thread {
-        Thread.current.name = "signals"
+        #if os(Linux)
+          let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+          if comm >= 0 {
+            _ = write(comm, "signals", 7)
+            close(comm)
+          }
+        #endif
         var byte: UInt8 = 0
         while true {
           let n = read(fd, &byte, 1)
