@@ -21,6 +21,20 @@ import VoteFirstAPI
   /// Acknowledged votes after which the power goes.
   static let votesBeforeTheCut = 400
 
+  /// `roadmapctl serve` with `arguments` under the shim, on a fresh `data` directory inside
+  /// `directory`.
+  static func startUnderTheShim(
+    in directory: URL, _ arguments: [String] = []
+  ) async throws -> (server: ServeProcess, data: URL) {
+    let shim = try await PowerCut.build(in: directory)
+    let data = directory.appendingPathComponent("data")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    let server = try await ServeProcess.start(
+      dataDirectory: data, arguments,
+      environment: PowerCut.environment(library: shim, directory: data))
+    return (server, data)
+  }
+
   @Test func everyAcknowledgedVoteSurvivesAPowerCut() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -57,11 +71,7 @@ import VoteFirstAPI
   @Test func aFailedWALSyncAnswersAnUnknownOutcomeAndStopsTheWrites() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let shim = try await PowerCut.build(in: directory.url)
-    let data = directory.url.appendingPathComponent("data")
-    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    let server = try await ServeProcess.start(
-      dataDirectory: data, environment: PowerCut.environment(library: shim, directory: data))
+    let (server, data) = try await Self.startUnderTheShim(in: directory.url)
     defer { server.process.kill() }
     #expect(try await server.get("/hit/app.example/disk").body == #"{"value":1}"#)
 
@@ -100,12 +110,8 @@ import VoteFirstAPI
   @Test func aBoardWriteWhoseSyncFailedIsAnUnknownOutcomeInTheContractsShape() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let shim = try await PowerCut.build(in: directory.url)
-    let data = directory.url.appendingPathComponent("data")
-    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-    let server = try await ServeProcess.start(
-      dataDirectory: data, ["--admin-token", VoteFirstServer.token],
-      environment: PowerCut.environment(library: shim, directory: data))
+    let (server, data) = try await Self.startUnderTheShim(
+      in: directory.url, ["--admin-token", VoteFirstServer.token])
     defer { server.process.kill() }
     let admin = VoteFirstHTTPClient(
       configuration: VoteFirstClientConfiguration(

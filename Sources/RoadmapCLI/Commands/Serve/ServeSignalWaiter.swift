@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 #if canImport(Glibc)
   import Glibc
@@ -50,13 +51,7 @@ final class ServeSignalWaiter: Sendable {
     let fd = readEnd
     return await withCheckedContinuation { continuation in
       let thread = Thread {
-        #if os(Linux)
-          let comm = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-          if comm >= 0 {
-            _ = write(comm, "signals", 7)
-            close(comm)
-          }
-        #endif
+        ThreadName.setForCurrentThread("signals")
         var byte: UInt8 = 0
         while true {
           let n = read(fd, &byte, 1)
