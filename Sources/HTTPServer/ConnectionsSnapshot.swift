@@ -26,4 +26,11 @@ struct ConnectionsSnapshot: Sendable {
   /// How many rounds' answers went out together in one submission so far (``SendBatch``; 0
   /// where answers go out one `send` each).
   var sentBatches = 0
+  /// How many rounds the loop has run so far, asleep in `epoll_wait` or polling.
+  var rounds = 0
+  /// How many times an answer or a task coming back from another thread had to wake the
+  /// loop through its pipe (none while it polls: ``HTTPServerConfiguration/busyPoll``).
+  var answerWakeUps = 0
+  /// Answers being made off the loop thread at that moment.
+  var outstandingAnswers = 0
 }

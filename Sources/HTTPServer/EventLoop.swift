@@ -71,6 +71,17 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   private let sendBatch: SendBatch?
   /// Whether answers made now wait for the end of the round.
   @exclusivity(unchecked) private var batchingSends = false
+  /// ``HTTPServerConfiguration/busyPoll`` in nanoseconds (0: off).
+  private let busyPollNanos: UInt64
+  /// Answers being made off the loop thread: handler tasks started and deferred immediate
+  /// answers, less the completions delivered (loop thread only).
+  @exclusivity(unchecked) private var outstandingAnswers = 0
+  /// When the loop last handled an event or an answer (loop thread only).
+  @exclusivity(unchecked) private var lastProgress: UInt64 = 0
+  /// Rounds the loop has run, sleeping or polling (loop thread only; for tests).
+  @exclusivity(unchecked) private var rounds = 0
+  /// Wake-up bytes written to the pipe for answers and tasks (under `lock`; for tests).
+  @exclusivity(unchecked) private var answerWakeUps = 0
   @exclusivity(unchecked) private var acceptPausedUntil: UInt64 = 0
   @exclusivity(unchecked) private var draining = false
   @exclusivity(unchecked) private var drainDeadline: UInt64 = 0
@@ -101,6 +112,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     self.listenFD = listenFD
     self.sendBatch = configuration.batchesSends ? SendBatch.make() : nil
     self.configuration = configuration
+    self.busyPollNanos = EventLoop.nanos(configuration.busyPoll)
     self.immediate = immediate
     self.handler = handler
     self.limits = configuration.parserLimits
@@ -204,6 +216,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     add()
     if sleeping && !wakePending {
       wakePending = true
+      answerWakeUps += 1
       wakeUpLocked()
     }
   }
@@ -276,17 +289,24 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         lock.lock()
         let idle =
           completions.isEmpty && tasks.isEmpty && (shutdownRequest == nil || draining)
-        sleeping = idle
+        // Polling instead of sleeping while answers are being made elsewhere: one comes back
+        // without the pipe and its wake-up (``HTTPServerConfiguration/busyPoll``).
+        let polling =
+          idle && busyPollNanos != 0 && outstandingAnswers > 0
+          && now &- lastProgress < busyPollNanos
+        sleeping = idle && !polling
         lock.unlock()
-        try poller.wait(timeout: idle ? tickMillis : 0, into: &events)
+        try poller.wait(timeout: sleeping ? tickMillis : 0, into: &events)
         lock.lock()
         sleeping = false
         lock.unlock()
+        if polling && events.isEmpty { sched_yield() }
       } catch {
         // Only EBADF/EINVAL-class failures reach here: nothing to recover.
         break
       }
       now = EventLoop.monotonicNow()
+      rounds &+= 1
       batchingSends = sendBatch?.isUsable ?? false
       executor?.beginBatch()
       for event in events {
@@ -295,6 +315,8 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         } else if event.fd == wakeReadFD {
           drainWakePipe()
         } else if Int(event.fd) < connections.count, let connection = connections[Int(event.fd)] {
+          // A wake-up alone (a snapshot, a shutdown request) is not progress.
+          lastProgress = now
           if event.failed {
             close(connection)
             continue
@@ -349,6 +371,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
       // this same pass, as the completions taken just below do; while a shutdown begins
       // they join those completions, which are delivered once the connections know of it.
       runningTasks = !stopping
+      lastProgress = now
       for task in spareTasks { task() }
       runningTasks = false
       spareTasks.removeAll(keepingCapacity: true)
@@ -356,17 +379,20 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     }
     swap(&completions, &spareCompletions)
     wakePending = false
+    let wakeUps = answerWakeUps
     let grace = shutdownRequest
     let asked = inspections
     inspections.removeAll()
     lock.unlock()
     if let grace, !draining { beginDraining(grace) }
+    if !spareCompletions.isEmpty { lastProgress = now }
     for completion in spareCompletions { deliver(completion) }
     spareCompletions.removeAll(keepingCapacity: true)
     if !asked.isEmpty {
       let snapshot = ConnectionsSnapshot(
         connections: connections.compactMap { $0.map(ConnectionsSnapshot.Entry.init) },
-        sharedOutputBytes: outputScratch.capacity, sentBatches: sendBatch?.submissions ?? 0)
+        sharedOutputBytes: outputScratch.capacity, sentBatches: sendBatch?.submissions ?? 0,
+        rounds: rounds, answerWakeUps: wakeUps, outstandingAnswers: outstandingAnswers)
       for caller in asked { caller.resume(returning: snapshot) }
     }
   }
@@ -737,6 +763,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         connection.machine.handle(.responseReady(response), now: now, into: &actions)
         return
       case .deferred?:
+        outstandingAnswers += 1
         return
       case nil:
         break
@@ -763,6 +790,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         self.complete(Completion(fd: fd, id: id, response: response))
       }
     }
+    outstandingAnswers += 1
     startHandlerTask(operation)
   }
 
@@ -795,6 +823,9 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   }
 
   private func deliver(_ completion: Completion) {
+    // Every completion answers one handler task or deferred answer, whether or not its
+    // connection is still open.
+    if outstandingAnswers > 0 { outstandingAnswers -= 1 }
     guard Int(completion.fd) < connections.count,
       let connection = connections[Int(completion.fd)], connection.id == completion.id
     else { return }

@@ -69,6 +69,20 @@ struct ServeCommand: Command {
     validate: { $0 >= 0 ? nil : "The connection limit must be 0 or more." })
   var maxConnectionsPerAddress: Int?
 
+  @Option(
+    valueName: "microseconds",
+    help:
+      "How long the I/O thread polls instead of sleeping while answers are being made (a vote's fsync), after its last event; 0 turns it off.",
+    validate: {
+      (0...1_000_000).contains($0) ? nil : "--busy-poll must be 0 to 1000000 microseconds."
+    })
+  var busyPoll: Int = ServeCommand.defaultBusyPollMicroseconds
+
+  /// `--busy-poll`'s default: 2 ms, longer than a vote's group commit takes on most disks, so
+  /// under load the I/O thread sees each group's results at once instead of being woken for
+  /// them, and an idle server never polls.
+  static let defaultBusyPollMicroseconds = 2000
+
   /// The per-address connection limit for the options: `--max-connections-per-address`, else
   /// the server's default; none with `--trust-proxy`, where every connection comes from the
   /// proxy and a per-address limit would lock it out (clients are limited at the proxy).
@@ -99,6 +113,7 @@ struct ServeCommand: Command {
     var serverConfiguration = HTTPServerConfiguration(host: host, port: port)
     serverConfiguration.maxConnectionsPerAddress = try Self.connectionLimit(
       maxConnectionsPerAddress, trustProxy: trustProxy)
+    serverConfiguration.busyPoll = .microseconds(busyPoll)
     let signals = try ServeSignalWaiter()
     let store = try self.store.open(context, mustExist: false, memoryCache: true)
     let boards: any BoardStore
