@@ -18,22 +18,7 @@ import Testing
     busyPoll: Duration, gate: DispatchSemaphore = DispatchSemaphore(value: 0)
   ) throws -> HTTPServer {
     var router = testRouter()
-    router.immediate("/later/:ms") { request, responder in
-      let ms = Int(request.parameter("ms")!) ?? 0
-      Thread {
-        usleep(useconds_t(ms * 1000))
-        responder.respond(.json(#"{"later":\#(ms)}"#))
-      }.start()
-      return .deferred
-    }
-    router.immediate("/later-io/:ms") { request, responder in
-      let ms = Int(request.parameter("ms")!) ?? 0
-      Thread {
-        usleep(useconds_t(ms * 1000))
-        responder.onIOThread { responder.respond(.json(#"{"later-io":\#(ms)}"#)) }
-      }.start()
-      return .deferred
-    }
+    addLaterRoutes(to: &router)
     router.immediate("/held") { _, responder in
       Thread {
         gate.wait()
@@ -41,13 +26,8 @@ import Testing
       }.start()
       return .deferred
     }
-    var configuration = HTTPServerConfiguration(
-      host: "127.0.0.1", port: 0, headerReadTimeout: .seconds(5), bodyReadTimeout: .seconds(5),
-      idleTimeout: .seconds(5), writeTimeout: .seconds(5))
-    configuration.busyPoll = busyPoll
-    let server = HTTPServer(
-      configuration: configuration, immediate: router.immediateHandler, handler: router.handler)
-    try server.start()
+    let server = try startTestServer(
+      { $0.busyPoll = busyPoll }, immediate: router.immediateHandler, handler: router.handler)
     return server
   }
 

@@ -19,24 +19,7 @@ import Testing
       count.add()
       return .response(.json(#"{"immediate":"\#(request.parameter("key")!)"}"#))
     }
-    // Answered later from another thread, as a store's writer answers a vote.
-    router.immediate("/later/:ms") { request, responder in
-      let ms = Int(request.parameter("ms")!) ?? 0
-      Thread {
-        usleep(useconds_t(ms * 1000))
-        responder.respond(.json(#"{"later":\#(ms)}"#))
-      }.start()
-      return .deferred
-    }
-    // The same, but answered inside an `onIOThread` body, as the vote batcher answers.
-    router.immediate("/later-io/:ms") { request, responder in
-      let ms = Int(request.parameter("ms")!) ?? 0
-      Thread {
-        usleep(useconds_t(ms * 1000))
-        responder.onIOThread { responder.respond(.json(#"{"later-io":\#(ms)}"#)) }
-      }.start()
-      return .deferred
-    }
+    addLaterRoutes(to: &router)
     // Held until the test opens `gate`, then answered inside an `onIOThread` body.
     router.immediate("/held-io") { _, responder in
       Thread {
@@ -45,13 +28,8 @@ import Testing
       }.start()
       return .deferred
     }
-    var configuration = HTTPServerConfiguration(
-      host: "127.0.0.1", port: 0, headerReadTimeout: .seconds(5), bodyReadTimeout: .seconds(5),
-      idleTimeout: .seconds(5), writeTimeout: .seconds(5))
-    configuration.accessLog = accessLog
-    let server = HTTPServer(
-      configuration: configuration, immediate: router.immediateHandler, handler: router.handler)
-    try server.start()
+    let server = try startTestServer(
+      { $0.accessLog = accessLog }, immediate: router.immediateHandler, handler: router.handler)
     return (server, count)
   }
 

@@ -3,16 +3,18 @@ import TestProcess
 
 @testable import HTTPServer
 
-/// Starts a server on 127.0.0.1, port 0, with short timeouts, and the test router.
+/// Starts a server on 127.0.0.1, port 0, with short timeouts, and the test router (or
+/// `handler`), offering requests to `immediate` first when given.
 func startTestServer(
   _ configure: (inout HTTPServerConfiguration) -> Void = { _ in },
-  handler: HTTPHandler? = nil
+  immediate: HTTPImmediateHandler? = nil, handler: HTTPHandler? = nil
 ) throws -> HTTPServer {
   var configuration = HTTPServerConfiguration(
     host: "127.0.0.1", port: 0, headerReadTimeout: .seconds(5), bodyReadTimeout: .seconds(5),
     idleTimeout: .seconds(5), writeTimeout: .seconds(5))
   configure(&configuration)
-  let server = HTTPServer(configuration: configuration, handler: handler ?? testRouter().handler)
+  let server = HTTPServer(
+    configuration: configuration, immediate: immediate, handler: handler ?? testRouter().handler)
   try server.start()
   return server
 }
@@ -85,5 +87,27 @@ func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thro
     // A thread of its own: Dispatch's global pool is as small as the CPU count and
     // grows only after a delay when its threads block.
     Thread { continuation.resume(with: Result { try body() }) }.start()
+  }
+}
+
+/// Adds two immediate routes answered later from another thread: `/later/:ms` after `ms`
+/// milliseconds, as a store's writer answers a vote, and `/later-io/:ms` the same inside an
+/// `onIOThread` body, as the vote batcher answers.
+func addLaterRoutes(to router: inout Router) {
+  router.immediate("/later/:ms") { request, responder in
+    let ms = Int(request.parameter("ms")!) ?? 0
+    Thread {
+      usleep(useconds_t(ms * 1000))
+      responder.respond(.json(#"{"later":\#(ms)}"#))
+    }.start()
+    return .deferred
+  }
+  router.immediate("/later-io/:ms") { request, responder in
+    let ms = Int(request.parameter("ms")!) ?? 0
+    Thread {
+      usleep(useconds_t(ms * 1000))
+      responder.onIOThread { responder.respond(.json(#"{"later-io":\#(ms)}"#)) }
+    }.start()
+    return .deferred
   }
 }
