@@ -23,6 +23,9 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     var fd: Int32
     var id: UInt64
     var response: HTTPResponse
+    /// It answers a deferred immediate request (``HTTPImmediateAnswer/deferred``), not a
+    /// handler task.
+    var deferred = false
   }
 
   private let configuration: HTTPServerConfiguration
@@ -73,8 +76,9 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   @exclusivity(unchecked) private var batchingSends = false
   /// ``HTTPServerConfiguration/busyPoll`` in nanoseconds (0: off).
   private let busyPollNanos: UInt64
-  /// Answers being made off the loop thread: handler tasks started and deferred immediate
-  /// answers, less the completions delivered (loop thread only).
+  /// Deferred immediate answers being made off the loop thread, less those delivered (loop
+  /// thread only). Handler tasks are not counted: they may take any time, and polling
+  /// through them would spend a core on a slow handler.
   @exclusivity(unchecked) private var outstandingAnswers = 0
   /// When the loop last handled an event or an answer (loop thread only).
   @exclusivity(unchecked) private var lastProgress: UInt64 = 0
@@ -175,7 +179,8 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
           bytes: response.body.count, latency: .nanoseconds(Int64(clamping: elapsed)),
           peer: log.peer))
     }
-    let completion = Completion(fd: answer.fd, id: answer.id, response: response)
+    let completion = Completion(
+      fd: answer.fd, id: answer.id, response: response, deferred: true)
     if isLoopThread && runningTasks {
       // Inside an ``onIOThread(_:)`` body the loop runs: straight to the connection, as the
       // completions taken right after these bodies would be, without the queue and its lock.
@@ -790,7 +795,6 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         self.complete(Completion(fd: fd, id: id, response: response))
       }
     }
-    outstandingAnswers += 1
     startHandlerTask(operation)
   }
 
@@ -823,9 +827,8 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   }
 
   private func deliver(_ completion: Completion) {
-    // Every completion answers one handler task or deferred answer, whether or not its
-    // connection is still open.
-    if outstandingAnswers > 0 { outstandingAnswers -= 1 }
+    // A deferred answer is no longer awaited, whether or not its connection is still open.
+    if completion.deferred && outstandingAnswers > 0 { outstandingAnswers -= 1 }
     guard Int(completion.fd) < connections.count,
       let connection = connections[Int(completion.fd)], connection.id == completion.id
     else { return }

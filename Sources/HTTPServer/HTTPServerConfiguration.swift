@@ -99,15 +99,16 @@ public struct HTTPServerConfiguration: Sendable {
   public var batchesSends = true
 
   /// How long the I/O thread goes on polling its connections, instead of sleeping in
-  /// `epoll_wait`, while answers it waits for are being made elsewhere (a handler's `Task`,
-  /// or a deferred ``HTTPImmediateHandler`` answer such as a vote waiting for its fsync):
-  /// counted from the loop's last event or answer. Zero (the default) turns it off.
+  /// `epoll_wait`, while deferred ``HTTPImmediateHandler`` answers it waits for are being
+  /// made elsewhere (a vote waiting for its group's fsync, say): counted from the loop's last
+  /// event or answer. Zero (the default) turns it off. Handlers' tasks are not waited for
+  /// this way: they may take any time.
   ///
   /// Polling trades CPU for latency. A loop asleep in `epoll_wait` is woken through its pipe
   /// when an answer comes back from another thread, and on a virtual machine that wake-up
   /// crosses to another CPU by an interrupt that can cost tens of microseconds; a polling
   /// loop sees the answer at its next look and sends it at once. The loop polls only while
-  /// at least one answer is outstanding and never longer than this after its last progress,
+  /// at least one deferred answer is outstanding and never longer than this after its last progress,
   /// and it yields its CPU between looks (`sched_yield`), so an idle server never polls and
   /// a client or handler sharing the CPU runs first.
   public var busyPoll: Duration = .zero
