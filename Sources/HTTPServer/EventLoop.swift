@@ -299,13 +299,17 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         let polling =
           idle && busyPollNanos != 0 && outstandingAnswers > 0
           && now &- lastProgress < busyPollNanos
-        sleeping = idle && !polling
+        let sleeps = idle && !polling
+        sleeping = sleeps
         lock.unlock()
-        try poller.wait(timeout: sleeping ? tickMillis : 0, into: &events)
-        lock.lock()
-        sleeping = false
-        lock.unlock()
-        if polling && events.isEmpty { sched_yield() }
+        try poller.wait(timeout: sleeps ? tickMillis : 0, into: &events)
+        if sleeps {
+          lock.lock()
+          sleeping = false
+          lock.unlock()
+        } else if polling && events.isEmpty {
+          sched_yield()
+        }
       } catch {
         // Only EBADF/EINVAL-class failures reach here: nothing to recover.
         break
