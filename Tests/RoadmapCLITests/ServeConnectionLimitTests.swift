@@ -46,15 +46,6 @@ import Testing
     #expect(negative.stderrText.hasPrefix("Error: The connection limit must be 0 or more."))
   }
 
-  @Test func busyPollOutsideItsRangeIsAUsageError() async throws {
-    for value in ["-1", "1000001"] {
-      let result = try await Roadmapctl.run(["serve", "--busy-poll", value, "--port", "0"])
-      #expect(result.exitCode == 64)
-      #expect(
-        result.stderrText.hasPrefix("Error: --busy-poll must be 0 to 1000000 microseconds."))
-    }
-  }
-
   @Test func whichLimitTheOptionsGive() throws {
     // Default, an explicit limit, 0 for none, and none behind a proxy (whose own address
     // carries every connection).

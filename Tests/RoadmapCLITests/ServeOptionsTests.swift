@@ -83,6 +83,15 @@ import Testing
     #expect(result.stderrText.hasPrefix("Error: The port must be between 0 and 65535."))
   }
 
+  @Test func busyPollOutsideItsRangeIsAUsageError() async throws {
+    for value in ["-1", "1000001"] {
+      let result = try await Roadmapctl.run(["serve", "--busy-poll", value, "--port", "0"])
+      #expect(result.exitCode == 64)
+      #expect(
+        result.stderrText.hasPrefix("Error: --busy-poll must be 0 to 1000000 microseconds."))
+    }
+  }
+
   @Test func portInUseIsAFailure() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
