@@ -45,22 +45,30 @@ import Testing
     // so the writer waits (within its 5 s busy timeout) and every voting connection's request
     // stays unanswered until the lock is let go, after SIGTERM. Without it, a loaded machine
     // can find every connection between requests at the signal, with nothing in flight.
+    // That process also sends the signal and lets go 150 ms later, so the hold does not hang on
+    // this test's threads, which a busy suite can keep waiting for seconds.
     let locker = try ChildProcess.start(
       "/usr/bin/env",
       [
         "python3", "-c",
-        "import sqlite3, sys, time; db = sqlite3.connect(sys.argv[1], isolation_level=None); "
-          + "db.execute('BEGIN IMMEDIATE'); print('locked', flush=True); time.sleep(600)",
+        """
+        import os, signal, sqlite3, sys, time
+        db = sqlite3.connect(sys.argv[1], isolation_level=None)
+        db.execute('BEGIN IMMEDIATE')
+        time.sleep(0.1)
+        print(time.monotonic_ns(), flush=True)
+        os.kill(int(sys.argv[2]), signal.SIGTERM)
+        time.sleep(0.15)
+        db.rollback()
+        """,
         directory.url.appendingPathComponent("votes.sqlite3").path,
+        String(server.process.processIdentifier),
       ])
     defer { locker.kill() }
-    _ = try await locker.waitForLine(containing: "locked", timeout: .seconds(60))
-    try await Task.sleep(for: .milliseconds(100))
-    let killedAt = LoadGenerator.monotonicNow()
-    server.process.signal(SIGTERM)
-    try await Task.sleep(for: .milliseconds(150))
-    // The process's end lets go of its lock; the votes held commit and are answered.
-    locker.kill()
+    // The monotonic clock's reading just before the signal (CLOCK_MONOTONIC, as this test's).
+    let signalled = try await locker.readLine(timeout: .seconds(60))
+    let killedAt = try #require(signalled.flatMap { UInt64($0) }, "\(locker.stderrText)")
+    #expect(try await locker.waitForExit(timeout: .seconds(60)) == 0)
     let status = try await server.process.waitForExit(timeout: .seconds(60))
     let outcomes = try await running.value
     #expect(status == 0, "stderr: \(server.process.stderrText)")
@@ -79,7 +87,10 @@ import Testing
       unanswered.isEmpty,
       "\(unanswered.count) of \(held.count) requests sent before SIGTERM got no status line"
     )
-    #expect(outcomes.compactMap(\.status).allSatisfy { $0 == 200 })
+    #expect(
+      outcomes.compactMap(\.status).allSatisfy { $0 == 200 },
+      "statuses: \(Dictionary(grouping: outcomes.compactMap(\.status)) { $0 }.mapValues(\.count)); stderr: \(server.process.stderrText.suffix(2000))"
+    )
     // Votes were held when the shutdown began: they are answered, with close.
     #expect(outcomes.contains { $0.isVote && $0.closing && $0.status == 200 })
 
