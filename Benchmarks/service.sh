@@ -272,6 +272,18 @@ fi
 # ---------- the table and the ratios ----------
 summarize() {
   awk -F'|' -v hz="$CLK_TCK" '
+    # The ratio of each round taken alone (the two rows of a round run back to back, so a
+    # slow stretch of the shared machine weighs on both) and the median of those ratios.
+    function paired(ours, peer, name,    n, k, r, text) {
+      n = count[ours] < count[peer] ? count[ours] : count[peer]
+      if (n < 2) return
+      text = ""
+      for (k = 1; k <= n; k++) {
+        r[k] = rps[ours, k] / rps[peer, k]
+        text = text sprintf("%s%.2f", k > 1 ? ", " : "", r[k])
+      }
+      printf "%s req/s round by round: %s (median %.2f×)\n", name, text, median(r, n)
+    }
     function median(list, n,    sorted, i, j, t) {
       for (i = 1; i <= n; i++) sorted[i] = list[i]
       for (i = 2; i <= n; i++) for (j = i; j > 1 && sorted[j - 1] > sorted[j]; j--) {
@@ -305,10 +317,12 @@ summarize() {
       if ((g in R) && (n1 in R)) {
         printf "/get ours/nginx req/s: %.2f×\n", R[g] / R[n1]
         printf "/get ours/nginx CPU per request: %.2f×\n", C[g] / C[n1]
+        paired(g, n1, "/get ours/nginx")
       }
       if ((h in R) && (wd in R)) {
         printf "/hit ours/webdis req/s: %.2f×\n", R[h] / R[wd]
         printf "/hit ours/webdis CPU per request: %.2f×\n", C[h] / C[wd]
+        paired(h, wd, "/hit ours/webdis")
       }
       if ((g in R) && (s in R))
         printf "/get with 10× the counters: req/s %+.1f%%, CPU per request %+.1f%%\n", (R[s] / R[g] - 1) * 100, (C[s] / C[g] - 1) * 100
