@@ -24,6 +24,10 @@
 # server's CPU per request (utime + stime of its processes from /proc, before and after each
 # round: nginx master and worker; webdis and redis; roadmapctl).
 #
+# The run also prints what the shared machine gave it: with the hit row, a 4 KiB pwrite +
+# fdatasync's time on the stores' disk before and after the rounds (both durable rows wait for
+# it), and the share of CPU time the host stole from this machine (steal in /proc/stat), over
+# all the rounds and for each round on stderr.
 # Knobs: RUNS (3), DURATION (4s), CONNS (64), THREADS (1), ROWS, COUNTERS (10000), IDLE
 # ("0 1000 10000"), PER_ADDRESS (1000), SETTLE (1, seconds before RSS is read), INSTALL (0),
 # KEEP=1 (keep the work dir), ROADMAPCTL=path (measure that binary instead of building one),
@@ -210,7 +214,46 @@ if has_row scale; then
   TARGETS+=("ours /get, 10x counters|http://127.0.0.1:$P_OURS_BIG/get/bench/feature1|$PID_OURS_BIG")
 fi
 
+# ---------- the disk's speed, where the stores are ----------
+# What one durable commit costs the device here: both durable rows (redis's appendfsync always,
+# our group commit) wait for fdatasync, and a shared machine's disk drifts from day to day, so
+# the run says what it had: a 4 KiB pwrite + fdatasync over a 256 KiB file, before and after.
+if has_row hit; then
+  cat > "$W/fsync-probe.c" <<'EOF'
+#include <fcntl.h>
+#include <stdio.h>
+#include <time.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+  if (argc < 2) return 2;
+  int fd = open(argv[1], O_RDWR | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0) { perror(argv[1]); return 1; }
+  static char page[4096];
+  for (int i = 0; i < 64; i++) if (pwrite(fd, page, sizeof page, i * 4096L) != sizeof page) return 1;
+  if (fsync(fd) != 0) return 1;
+  struct timespec a, b;
+  clock_gettime(CLOCK_MONOTONIC, &a);
+  int n = 500;
+  for (int i = 0; i < n; i++) {
+    page[0] = (char)i;
+    if (pwrite(fd, page, sizeof page, (i % 64) * 4096L) != sizeof page || fdatasync(fd) != 0) return 1;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &b);
+  printf("%.0f\n", ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / 1e3 / n);
+  close(fd);
+  unlink(argv[1]);
+  return 0;
+}
+EOF
+  cc -O2 -o "$W/fsync-probe" "$W/fsync-probe.c"
+  FSYNC_BEFORE=$("$W/fsync-probe" "$W/fsync-probe.dat")
+fi
+
 # ---------- wrk, round-robin ----------
+# The time the machine's host gave the vCPUs to others (steal, /proc/stat) and all the CPU
+# time, across every round: a run with much stolen is a noisy one.
+steal_ticks() { awk '/^cpu / { total = 0; for (i = 2; i <= NF; i++) total += $i; print $9, total }' /proc/stat; }
+STEAL_BEFORE=$(steal_ticks)
 cat > "$W/report.lua" <<'EOF'
 -- One machine-readable line after wrk's summary: requests, seconds, p50 and p99 (µs), errors.
 done = function(summary, latency, requests)
@@ -249,9 +292,11 @@ if [ ${#TARGETS[@]} -gt 0 ]; then
       pids=$(server_pids "$spec" | sort -u | tr '\n' ' ')
       # shellcheck disable=SC2086
       before=$(cpu_ticks $pids)
+      steal_before=$(steal_ticks)
       out=$(wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" -s "$W/report.lua" "$url" 2>&1) || true
       # shellcheck disable=SC2086
       after=$(cpu_ticks $pids)
+      steal_after=$(steal_ticks)
       line=$(sed -n 's/^RESULT //p' <<<"$out")
       if [ -z "$line" ]; then
         echo "error: wrk failed on $url:" >&2
@@ -264,10 +309,16 @@ if [ ${#TARGETS[@]} -gt 0 ]; then
         exit 1
       fi
       echo "$label|$line $((after - before))" >> "$RESULTS"
-      echo "  round $r: $label: $(awk '{ printf "%.0f req/s", $1 / $2 }' <<<"$line")" >&2
+      echo "  round $r: $label: $(awk -v a="$steal_before" -v b="$steal_after" '{
+        split(a, x, " "); split(b, y, " ")
+        printf "%.0f req/s, %.1f%% stolen", $1 / $2, y[2] > x[2] ? (y[1] - x[1]) * 100 / (y[2] - x[2]) : 0
+      }' <<<"$line")" >&2
     done
   done
 fi
+
+if has_row hit; then FSYNC_AFTER=$("$W/fsync-probe" "$W/fsync-probe.dat"); fi
+STEAL_AFTER=$(steal_ticks)
 
 # ---------- the table and the ratios ----------
 summarize() {
@@ -333,6 +384,13 @@ echo
 echo "roadmapctl $VERSION, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
 if [ -s "$RESULTS" ]; then
   echo "wrk -t$THREADS -c$CONNS -d$DURATION, median of $RUNS rounds; ours from a store of $COUNTERS counters in the namespace (10x: $((COUNTERS * 10)))"
+  if [ -n "${FSYNC_BEFORE:-}" ]; then
+    echo "the disk where the stores are: 4 KiB pwrite + fdatasync ${FSYNC_BEFORE} µs before the rounds, ${FSYNC_AFTER:-?} µs after"
+  fi
+  awk -v a="$STEAL_BEFORE" -v b="$STEAL_AFTER" 'BEGIN {
+    split(a, x, " "); split(b, y, " ")
+    if (y[2] > x[2]) printf "CPU time stolen by the host during the rounds: %.1f%%\n", (y[1] - x[1]) * 100 / (y[2] - x[2])
+  }'
   echo
   summarize
 fi
