@@ -311,7 +311,8 @@ if [ ${#TARGETS[@]} -gt 0 ]; then
       echo "$label|$line $((after - before))" >> "$RESULTS"
       echo "  round $r: $label: $(awk -v a="$steal_before" -v b="$steal_after" '{
         split(a, x, " "); split(b, y, " ")
-        printf "%.0f req/s, %.1f%% stolen", $1 / $2, y[2] > x[2] ? (y[1] - x[1]) * 100 / (y[2] - x[2]) : 0
+        stolen = y[2] > x[2] ? (y[1] - x[1]) * 100 / (y[2] - x[2]) : 0
+        printf "%.0f req/s, %.1f%% stolen", $1 / $2, stolen
       }' <<<"$line")" >&2
     done
   done
