@@ -253,6 +253,12 @@ fi
 # The time the machine's host gave the vCPUs to others (steal, /proc/stat) and all the CPU
 # time, across every round: a run with much stolen is a noisy one.
 steal_ticks() { awk '/^cpu / { total = 0; for (i = 2; i <= NF; i++) total += $i; print $9, total }' /proc/stat; }
+stolen_percent() { # "steal total" before, after: the share stolen between them
+  awk -v a="$1" -v b="$2" 'BEGIN {
+    split(a, x, " "); split(b, y, " ")
+    printf "%.1f", (y[2] > x[2] ? (y[1] - x[1]) * 100 / (y[2] - x[2]) : 0)
+  }'
+}
 STEAL_BEFORE=$(steal_ticks)
 cat > "$W/report.lua" <<'EOF'
 -- One machine-readable line after wrk's summary: requests, seconds, p50 and p99 (µs), errors.
@@ -309,11 +315,8 @@ if [ ${#TARGETS[@]} -gt 0 ]; then
         exit 1
       fi
       echo "$label|$line $((after - before))" >> "$RESULTS"
-      echo "  round $r: $label: $(awk -v a="$steal_before" -v b="$steal_after" '{
-        split(a, x, " "); split(b, y, " ")
-        stolen = y[2] > x[2] ? (y[1] - x[1]) * 100 / (y[2] - x[2]) : 0
-        printf "%.0f req/s, %.1f%% stolen", $1 / $2, stolen
-      }' <<<"$line")" >&2
+      echo "  round $r: $label: $(awk '{ printf "%.0f req/s", $1 / $2 }' <<<"$line")," \
+        "$(stolen_percent "$steal_before" "$steal_after")% stolen" >&2
     done
   done
 fi
@@ -388,10 +391,7 @@ if [ -s "$RESULTS" ]; then
   if [ -n "${FSYNC_BEFORE:-}" ]; then
     echo "the disk where the stores are: 4 KiB pwrite + fdatasync ${FSYNC_BEFORE} µs before the rounds, ${FSYNC_AFTER:-?} µs after"
   fi
-  awk -v a="$STEAL_BEFORE" -v b="$STEAL_AFTER" 'BEGIN {
-    split(a, x, " "); split(b, y, " ")
-    if (y[2] > x[2]) printf "CPU time stolen by the host during the rounds: %.1f%%\n", (y[1] - x[1]) * 100 / (y[2] - x[2])
-  }'
+  echo "CPU time stolen by the host during the rounds: $(stolen_percent "$STEAL_BEFORE" "$STEAL_AFTER")%"
   echo
   summarize
 fi
