@@ -22,7 +22,10 @@
 # Every wrk row is `wrk -tTHREADS -cCONNS -dDURATION`, RUNS rounds round-robin over the rows so
 # drift hits all alike; the table shows the median round, the min-max of req/s, and the
 # server's CPU per request (utime + stime of its processes from /proc, before and after each
-# round: nginx master and worker; webdis and redis; roadmapctl).
+# round: nginx master and worker; webdis and redis; roadmapctl), wrk's own CPU per request
+# (bash's `time`), and the share of all the CPUs left idle during the round (/proc/stat). With
+# the hit row, the run also prints the most that the CPUs could carry if they did nothing but
+# wrk's work and ours (cores ÷ the two CPU times per request), next to 1.5× webdis.
 #
 # The run also prints what the shared machine gave it: with the hit row, a 4 KiB pwrite +
 # fdatasync's time on the stores' disk before and after the rounds (both durable rows wait for
@@ -253,6 +256,9 @@ fi
 # The time the machine's host gave the vCPUs to others (steal, /proc/stat) and all the CPU
 # time, across every round: a run with much stolen is a noisy one.
 steal_ticks() { awk '/^cpu / { total = 0; for (i = 2; i <= NF; i++) total += $i; print $9, total }' /proc/stat; }
+# Idle and waiting-for-I/O time of all the CPUs, and all the CPU time: the share of the
+# machine a round left unused.
+idle_ticks() { awk '/^cpu / { total = 0; for (i = 2; i <= NF; i++) total += $i; print $5 + $6, total }' /proc/stat; }
 stolen_percent() { # "steal total" before, after: the share stolen between them
   awk -v a="$1" -v b="$2" 'BEGIN {
     split(a, x, " "); split(b, y, " ")
@@ -299,10 +305,16 @@ if [ ${#TARGETS[@]} -gt 0 ]; then
       # shellcheck disable=SC2086
       before=$(cpu_ticks $pids)
       steal_before=$(steal_ticks)
-      out=$(wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" -s "$W/report.lua" "$url" 2>&1) || true
+      idle_before=$(idle_ticks)
+      # wrk's own CPU (user and system seconds) too: it shares the machine with the server.
+      out=$( {
+        TIMEFORMAT='WRKCPU %U %S'
+        time wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" -s "$W/report.lua" "$url"
+      } 2>&1) || true
       # shellcheck disable=SC2086
       after=$(cpu_ticks $pids)
       steal_after=$(steal_ticks)
+      idle_after=$(idle_ticks)
       line=$(sed -n 's/^RESULT //p' <<<"$out")
       if [ -z "$line" ]; then
         echo "error: wrk failed on $url:" >&2
@@ -314,7 +326,8 @@ if [ ${#TARGETS[@]} -gt 0 ]; then
         echo "$out" >&2
         exit 1
       fi
-      echo "$label|$line $((after - before))" >> "$RESULTS"
+      wrk_cpu=$(awk '/^WRKCPU / { print $2 + $3 }' <<<"$out")
+      echo "$label|$line $((after - before)) ${wrk_cpu:-0} $idle_before $idle_after" >> "$RESULTS"
       echo "  round $r: $label: $(awk '{ printf "%.0f req/s", $1 / $2 }' <<<"$line")," \
         "$(stolen_percent "$steal_before" "$steal_after")% stolen" >&2
     done
@@ -326,7 +339,7 @@ STEAL_AFTER=$(steal_ticks)
 
 # ---------- the table and the ratios ----------
 summarize() {
-  awk -F'|' -v hz="$CLK_TCK" '
+  awk -F'|' -v hz="$CLK_TCK" -v cores="$(nproc)" '
     # The ratio of each round taken alone (the two rows of a round run back to back, so a
     # slow stretch of the shared machine weighs on both) and the median of those ratios.
     function paired(ours, peer, name,    n, k, r, text) {
@@ -353,18 +366,24 @@ summarize() {
       rps[label, k] = f[1] / f[2]; p50[label, k] = f[3] / 1000; p99[label, k] = f[4] / 1000
       errors[label] += f[5]
       cpu[label, k] = f[6] / hz / f[1] * 1e6
+      wcpu[label, k] = f[7] / f[1] * 1e6
+      # f[8], f[9]: idle and total ticks before; f[10], f[11]: after.
+      idle[label, k] = f[11] > f[9] ? (f[10] - f[8]) * 100 / (f[11] - f[9]) : 0
+      # With every CPU doing only the work of this row (wrk + server), the most it could carry.
+      bound[label, k] = cores * 1e6 / (cpu[label, k] + wcpu[label, k])
     }
     END {
-      print "| row | req/s (median) | min–max req/s | p50 ms | p99 ms | server CPU µs/request | errors |"
-      print "|---|---:|---:|---:|---:|---:|---:|"
+      print "| row | req/s (median) | min–max req/s | p50 ms | p99 ms | server CPU µs/request | wrk CPU µs/request | CPUs idle | errors |"
+      print "|---|---:|---:|---:|---:|---:|---:|---:|---:|"
       for (o = 1; o <= labels; o++) {
         l = order[o]; n = count[l]; lo = hi = rps[l, 1]
         for (k = 1; k <= n; k++) {
           a[k] = rps[l, k]; b[k] = p50[l, k]; c[k] = p99[l, k]; d[k] = cpu[l, k]
+          e[k] = wcpu[l, k]; i[k] = idle[l, k]; m[k] = bound[l, k]
           if (a[k] < lo) lo = a[k]; if (a[k] > hi) hi = a[k]
         }
-        R[l] = median(a, n); C[l] = median(d, n)
-        printf "| %s | %.0f | %.0f–%.0f | %.2f | %.2f | %.1f | %d |\n", l, R[l], lo, hi, median(b, n), median(c, n), C[l], errors[l]
+        R[l] = median(a, n); C[l] = median(d, n); B[l] = median(m, n)
+        printf "| %s | %.0f | %.0f–%.0f | %.2f | %.2f | %.1f | %.1f | %.0f%% | %d |\n", l, R[l], lo, hi, median(b, n), median(c, n), C[l], median(e, n), median(i, n), errors[l]
       }
       print ""
       g = "ours /get"; n1 = "nginx /get (static file)"; h = "ours /hit (durable)"
@@ -378,6 +397,9 @@ summarize() {
         printf "/hit ours/webdis req/s: %.2f×\n", R[h] / R[wd]
         printf "/hit ours/webdis CPU per request: %.2f×\n", C[h] / C[wd]
         paired(h, wd, "/hit ours/webdis")
+        # What the machine allows: wrk and the server share the CPUs, so a row cannot pass
+        # cores ÷ (its CPU per request + that of wrk), however it is scheduled.
+        printf "/hit: %d CPUs doing nothing but the work of wrk and ours carry at most %.0f req/s (median of the rounds); 1.5× webdis is %.0f\n", cores, B[h], 1.5 * R[wd]
       }
       if ((g in R) && (s in R))
         printf "/get with 10× the counters: req/s %+.1f%%, CPU per request %+.1f%%\n", (R[s] / R[g] - 1) * 100, (C[s] / C[g] - 1) * 100
