@@ -101,6 +101,76 @@ import Testing
     #expect(level.exitCode == 0, "\(level.stdoutText)")
   }
 
+  @Test func votesCastOnTheBoardsCounterSurviveARerun() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      "roadmap.json",
+      #"[{"id": "a", "title": "A", "votes": 5}, {"id": "b", "title": "B"}, {"id": "c", "title": "C"}]"#
+    )
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer {
+      old.process.kill()
+      board.process.kill()
+    }
+    try await SyncSupport.hit(old, "old-app", "featurec", times: 3)
+    func migrate(_ extra: [String] = []) async throws -> [String: Any] {
+      let result = try await run(
+        [
+          "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+          "--key", SyncSupport.token, "--format", "json",
+        ] + extra, in: directory)
+      #expect(result.exitCode == 0, "\(result.stderrText)")
+      return try json(result)
+    }
+    func actions(_ plan: [String: Any]) -> [String?] {
+      (plan["features"] as? [[String: Any]] ?? []).map { $0["action"] as? String }
+    }
+    let counted = [
+      "--votes-from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
+    ]
+    let first = try await migrate(counted)
+    #expect(first["result"] as? [String: Int] == ["created": 3, "updated": 0, "unchanged": 0])
+    #expect(try await SyncSupport.value(board, "demo-app", "featurea") == 0)
+    #expect(try await SyncSupport.value(board, "demo-app", "featurec") == 3)
+
+    // Old app versions pointed at the board's server vote through its countapi routes.
+    try await SyncSupport.hit(board, "demo-app", "featurea", times: 2)
+    try await SyncSupport.hit(board, "demo-app", "featureb", times: 1)
+    try await SyncSupport.hit(board, "demo-app", "featurec", times: 1)
+    let rerun = try await migrate(counted)
+    #expect(rerun["result"] is NSNull)
+    #expect(actions(rerun) == ["unchanged", "unchanged", "unchanged"])
+    #expect(try await SyncSupport.value(board, "demo-app", "featurea") == 2)
+    #expect(try await SyncSupport.value(board, "demo-app", "featureb") == 1)
+    #expect(try await SyncSupport.value(board, "demo-app", "featurec") == 4)
+
+    // The old API counts two more: they are added, and the board's own votes stay.
+    try await SyncSupport.hit(old, "old-app", "featurec", times: 2)
+    let caughtUp = try await migrate(counted)
+    #expect(actions(caughtUp) == ["unchanged", "unchanged", "update"])
+    #expect(try await SyncSupport.value(board, "demo-app", "featurec") == 6)
+
+    // Without --votes-from the JSON's own votes are the source: the same holds.
+    let fromJSON = try await migrate()
+    #expect(actions(fromJSON) == ["update", "unchanged", "unchanged"])
+    #expect(try await SyncSupport.value(board, "demo-app", "featurea") == 7)
+    #expect(actions(try await migrate()) == ["unchanged", "unchanged", "unchanged"])
+    #expect(try await SyncSupport.value(board, "demo-app", "featurea") == 7)
+
+    // The board's own counters as the source would count its votes twice: refused.
+    let own = try await run(
+      [
+        "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+        "--key", SyncSupport.token, "--votes-from", SyncSupport.url(board).uppercased() + "/",
+        "--dialect", "ours", "--namespace", "demo-app",
+      ], in: directory)
+    #expect(own.exitCode == 64)
+    #expect(own.stderrText.contains("are the board's own counters, which already hold these votes"))
+    #expect(try await SyncSupport.value(board, "demo-app", "featurea") == 7)
+  }
+
   @Test func aMigrationCutOffHalfwayFinishesOnTheNextRun() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -196,14 +196,17 @@ import VoteFirstAPI
       #expect(try await c.upvote(featureID: made.id) == VoteState(votes: 6, voted: true))
       #expect(try await server.serve.get("/get/demo-app/feature7").body == #"{"value":6}"#)
 
-      // Setting imported votes replaces the anonymous part and keeps the voters' votes.
-      #expect(try await admin.setImportedVotes(featureID: made.id, count: 10).votes == 12)
-      #expect(try await a.feature(id: made.id).votes == 12)
+      // Importing 10 where 3 were imported moves the anonymous part by 7: the anonymous hit
+      // and the voters' votes stay (4 + 7 anonymous, voters A and C).
+      #expect(try await admin.setImportedVotes(featureID: made.id, count: 10).votes == 13)
+      #expect(try await a.feature(id: made.id).votes == 13)
+      #expect(try await admin.setImportedVotes(featureID: made.id, count: 10).votes == 13)
+      #expect(try await admin.exportProject().features.map(\.importedVotes) == [10])
 
       // forget(): the client votes as a new voter from now on.
       await a.forget()
       #expect(!(try await a.feature(id: made.id).voted))
-      #expect(try await a.upvote(featureID: made.id).votes == 13)
+      #expect(try await a.upvote(featureID: made.id).votes == 14)
 
       // A feature without a ref counts in a key no countapi route can reach.
       let bare = try await admin.upsertFeature(
@@ -447,8 +450,10 @@ import VoteFirstAPI
       #expect(copy.releases == original.releases)
       #expect(copy.suggestions == original.suggestions)
       #expect(copy.features.map(\.feature) == original.features.map(\.feature))
-      // The copy's counters are new: every vote came over as an anonymous one.
-      #expect(copy.features.map(\.importedVotes) == original.features.map(\.feature.votes))
+      // The copy's counters are new: every vote came over as an anonymous one, and each keeps
+      // what the original's last import set.
+      #expect(copy.features.map(\.importedVotes) == original.features.map(\.importedVotes))
+      #expect(original.features.map(\.importedVotes) != original.features.map(\.feature.votes))
       #expect(try await server.client("demo-copy").releases().map(\.title) == ["2.0"])
 
       // Ids continue after the imported ones.

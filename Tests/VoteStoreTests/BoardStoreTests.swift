@@ -231,6 +231,85 @@ extension StoreKind {
   }
 
   @Test(arguments: StoreKind.allCases)
+  func anImportMovesTheCounterByItsChangeAndKeepsTheVotesCastSince(kind: StoreKind) async throws {
+    try await kind.withBoard { votes, board, _ in
+      let key = "feature9"
+      func hit(_ delta: Int64, voter: String? = nil) async throws {
+        _ = try await votes.apply(
+          CounterMutation(namespace: Self.project, key: key, delta: delta, voter: voter))
+      }
+      func imported(_ count: Int64, at now: Int64) async throws -> Int64 {
+        try await board.write {
+          try $0.setImportedVotes(Self.project, key: key, count: count, now: now)
+        }
+      }
+      func state() async throws -> (imported: Int64?, anonymous: Int64?, export: Int64?) {
+        try await board.read {
+          (
+            try $0.importedVotes(Self.project, key: key),
+            try $0.anonymousVotes(Self.project, key: key),
+            try $0.importedOrAnonymousVotes(Self.project, key: key)
+          )
+        }
+      }
+      #expect(try await state() == (nil, nil, nil))
+      // The first import creates the counter with its votes.
+      #expect(try await imported(5, at: 1) == 5)
+      #expect(try await state() == (5, 5, 5))
+      // Two anonymous votes (old app versions' /hit) and one identified vote come in.
+      try await hit(1)
+      try await hit(1)
+      try await hit(1, voter: "v1")
+      #expect(try await votes.record(namespace: Self.project, key: key)?.value == 8)
+      // The same import again (a rerun) keeps them; the import's record stays 5.
+      #expect(try await imported(5, at: 2) == 8)
+      #expect(try await state() == (5, 7, 5))
+      #expect(try await board.read { try $0.importedVotes(Self.project) } == [key: 5])
+      // The source gained 3 votes: they are added, and the votes cast here stay.
+      #expect(try await imported(8, at: 3) == 11)
+      #expect(try await state() == (8, 10, 8))
+      // It lost 9: the anonymous part goes down by as many, never below 0.
+      #expect(try await imported(0, at: 4) == 3)
+      #expect(try await state() == (0, 2, 0))
+      #expect(try await imported(0, at: 5) == 3)
+      try await hit(-1)
+      try await hit(-1)
+      #expect(try await imported(1, at: 6) == 2)
+      #expect(try await state() == (1, 1, 1))
+      // A count outside the limits changes nothing.
+      await #expect(throws: VoteStoreError.self) { _ = try await imported(-1, at: 7) }
+      await #expect(throws: VoteStoreError.self) {
+        _ = try await imported(CounterLimits.maximum + 1, at: 7)
+      }
+      #expect(try await state() == (1, 1, 1))
+      // A counter never imported into: its next import sets the anonymous part, and the
+      // export names the anonymous part meanwhile.
+      _ = try await votes.apply(
+        CounterMutation(
+          namespace: Self.project, key: "feature10", delta: 1,
+          createIfMissing: CounterCreation(namespace: Self.project, key: "feature10")))
+      #expect(
+        try await board.read { try $0.importedOrAnonymousVotes(Self.project, key: "feature10") }
+          == 1)
+      #expect(try await board.read { try $0.importedVotes(Self.project) } == [key: 1])
+      _ = try await board.write {
+        try $0.setImportedVotes(Self.project, key: "feature10", count: 4, now: 8)
+      }
+      #expect(try await votes.record(namespace: Self.project, key: "feature10")?.value == 4)
+      // Setting the anonymous part with an import record keeps the two apart.
+      _ = try await board.write {
+        try $0.setAnonymousVotes(Self.project, key: "feature11", count: 6, imported: 4, now: 9)
+      }
+      #expect(
+        try await board.read { try $0.importedVotes(Self.project, key: "feature11") } == 4)
+      let moved = try await board.write {
+        try $0.setImportedVotes(Self.project, key: "feature11", count: 5, now: 10)
+      }
+      #expect(moved == 7)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
   func tenThousandFeaturesInOneWrite(kind: StoreKind) async throws {
     try await kind.withBoard { _, board, _ in
       try await board.write { tables in

@@ -58,6 +58,40 @@ import Testing
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
   }
 
+  @Test func stepSixRecordsABoardFeaturesCounterAsImportedAndNoOtherCounter() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(directory: dir.url)
+    _ = try await store.create(CounterCreation(namespace: "demo.app", key: "feature1", value: 4))
+    _ = try await store.create(CounterCreation(namespace: "demo.app", key: "other", value: 2))
+    _ = try await store.create(CounterCreation(namespace: "elsewhere", key: "feature1", value: 3))
+    await store.close()
+    let path = dir.url.appendingPathComponent(SQLiteVoteStore.fileName).path
+    // Back to a store as step 5 left it, with one board feature counting in demo.app/feature1.
+    try await runPython(
+      """
+      import sqlite3, sys
+      db = sqlite3.connect(sys.argv[1])
+      db.execute("UPDATE counters SET anonymous = value")
+      db.execute("ALTER TABLE counters DROP COLUMN imported")
+      db.execute("INSERT INTO vf_features VALUES ('demo.app', 1, '1', 'feature1', 'roadmap', "
+                 "NULL, '', '', 0, 0, '{}')")
+      db.execute("PRAGMA user_version = 5")
+      db.execute("UPDATE meta SET value = 5 WHERE name = 'schema_version'")
+      db.commit()
+      db.close()
+      """, arguments: [path])
+    let reopened = try SQLiteVoteStore(path: path)
+    await reopened.close()
+    let db = try SQLiteConnection(path: path, create: false, busyTimeoutMilliseconds: 1000)
+    defer { db.close() }
+    #expect(try db.integer("PRAGMA user_version") == SQLiteSchema.version)
+    #expect(
+      try db.integer(
+        "SELECT imported FROM counters WHERE namespace = 'demo.app' AND key = 'feature1'") == 4)
+    #expect(try db.integer("SELECT count(*) FROM counters WHERE imported IS NOT NULL") == 1)
+  }
+
   @Test func postgresInstancesStartingTogetherMigrateOnce() async throws {
     let handle = try await StoreHandle.make(.postgres)
     let database = try #require(handle.databaseName)

@@ -105,7 +105,7 @@ extension VoteFirstContext {
         byRef: Dictionary(
           try tables.features(call.project).compactMap { row in row.ref.map { ($0, row) } },
           uniquingKeysWith: { first, _ in first }),
-        anonymous: try tables.anonymousVotes(call.project))
+        imported: try tables.importedVotes(call.project))
       let fresh = batch.features.filter { known.byRef[$0.content.ref ?? ""] == nil }.count
       if fresh > 0 {
         known.nextID = try tables.nextIDs(call.project, "feature", count: Int64(fresh))
@@ -172,7 +172,8 @@ extension VoteFirstContext {
     return .noContent
   }
 
-  /// `PUT …/features/:id/imported-votes`: the counter's anonymous part.
+  /// `PUT …/features/:id/imported-votes`: the votes imported into the counter's anonymous
+  /// part (the first time its anonymous part, later moved by the change).
   func importedVotes(_ call: Call) async throws -> Answer {
     let id = try call.id()
     let body = try call.body(ImportedVotes.self)
@@ -184,7 +185,7 @@ extension VoteFirstContext {
       guard let row = try tables.feature(call.project, id: Int64(id)) else {
         throw VoteFirstFailure.notFound(Code.featureNotFound, "feature \(id)", call.project)
       }
-      return try tables.setAnonymousVotes(
+      return try tables.setImportedVotes(
         call.project, key: row.counterKey, count: Int64(body.count), now: call.now)
     }
     return try .json(VoteState(votes: Int(votes), voted: false))
@@ -212,7 +213,7 @@ extension VoteFirstContext {
   /// parts, and the next of the ids it reserved.
   struct BatchState {
     var byRef: [String: BoardFeatureRow]
-    var anonymous: [String: Int64]
+    var imported: [String: Int64]
     var nextID: Int64 = 0
   }
 
@@ -221,10 +222,10 @@ extension VoteFirstContext {
     _ upsert: FeatureUpsert, _ tables: BoardTables, _ project: BoardProject, now: Int64
   ) throws -> (id: Int, change: Change) {
     let existing = try upsert.content.ref.flatMap { try tables.feature(project.id, ref: $0) }
-    var known = BatchState(byRef: [:], anonymous: [:])
+    var known = BatchState(byRef: [:], imported: [:])
     if let existing, let ref = existing.ref { known.byRef[ref] = existing }
     if let existing {
-      known.anonymous[existing.counterKey] = try tables.anonymousVotes(
+      known.imported[existing.counterKey] = try tables.importedVotes(
         project.id, key: existing.counterKey)
     }
     return try store(upsert, tables, project, now: now, known: &known)
@@ -259,9 +260,11 @@ extension VoteFirstContext {
       change = .created
     }
     if let ref = row.ref { known.byRef[ref] = row }
-    if let votes = upsert.importedVotes, known.anonymous[row.counterKey] != Int64(votes) {
-      try tables.setAnonymousVotes(project.id, key: row.counterKey, count: Int64(votes), now: now)
-      known.anonymous[row.counterKey] = Int64(votes)
+    // Only a change of the imported count moves the counter (by that change): the votes cast
+    // since the last import stay (``BoardTables/setImportedVotes(_:key:count:now:)``).
+    if let votes = upsert.importedVotes, known.imported[row.counterKey] != Int64(votes) {
+      try tables.setImportedVotes(project.id, key: row.counterKey, count: Int64(votes), now: now)
+      known.imported[row.counterKey] = Int64(votes)
       if change == .unchanged { change = .updated }
     }
     return (Int(row.id), change)

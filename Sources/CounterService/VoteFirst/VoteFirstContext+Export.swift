@@ -18,7 +18,8 @@ extension VoteFirstContext {
           feature: try BoardJSON.feature(
             row, votes: try tables.votes(call.project, key: row.counterKey), voted: false,
             showViews: true),
-          importedVotes: Int(try tables.anonymousVotes(call.project, key: row.counterKey) ?? 0))
+          importedVotes: Int(
+            try tables.importedOrAnonymousVotes(call.project, key: row.counterKey) ?? 0))
       }
       let suggestions = try tables.items(.suggestion, call.project).map {
         try BoardJSON.decode(Suggestion.self, $0.doc)
@@ -94,7 +95,7 @@ extension VoteFirstContext {
         if try !tables.counterExists(call.project, key: row.counterKey) {
           try tables.setAnonymousVotes(
             call.project, key: row.counterKey, count: Int64(max(0, feature.votes)),
-            now: call.now)
+            imported: Int64(max(0, exported.importedVotes)), now: call.now)
         }
       }
       for suggestion in document.suggestions {

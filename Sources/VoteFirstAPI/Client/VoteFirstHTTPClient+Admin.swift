@@ -42,7 +42,8 @@ extension VoteFirstHTTPClient {
     try await sendWithoutAnswer(.deleteFeature, parameter: String(id))
   }
 
-  /// `PUT …/features/:id/imported-votes`: sets the anonymous votes.
+  /// `PUT …/features/:id/imported-votes`: imports `count` votes (the first import sets the
+  /// anonymous part, a later one moves it by the change, so votes cast since stay).
   public func setImportedVotes(featureID: Int, count: Int) async throws(VoteFirstError)
     -> VoteState
   {

@@ -4,7 +4,8 @@
 public struct FeatureUpsert: Sendable, Hashable {
   /// The feature's content.
   public var content: FeatureContent
-  /// The anonymous (imported) votes to set; nil leaves them as they are.
+  /// The votes to import (the count the source holds now: the first import sets the
+  /// anonymous part, a later one moves it by the change); nil leaves them as they are.
   public var importedVotes: Int?
 
   /// Creates an upsert.

@@ -3,11 +3,11 @@ import Foundation
 /// The whole project as one document (`GET …/export`), which `POST …/import` recreates in an
 /// empty project.
 public struct ProjectExport: Sendable, Hashable {
-  /// One exported feature: the feature (without `voted`) and its anonymous votes.
+  /// One exported feature: the feature (without `voted`) and its imported votes.
   public struct ExportedFeature: Sendable, Hashable {
     /// The feature; `voted` is always false.
     public var feature: Feature
-    /// The anonymous part of its votes.
+    /// What the last import set (its anonymous part when nothing was imported).
     public var importedVotes: Int
     /// Creates an exported feature.
     public init(feature: Feature, importedVotes: Int) {

@@ -336,28 +336,111 @@ public struct BoardTables {
 
   /// Sets the counter's anonymous part to `count`, keeping every identified vote, creating
   /// the counter (bounds [-1, 1], as `/hit` does) when missing, in one statement. Returns the
-  /// new value. A count outside `0…CounterLimits.maximum` throws `.outOfRange`.
+  /// new value. With `imported`, records it as what the last import set (see
+  /// ``setImportedVotes(_:key:count:now:)``); without, leaves that record as it is. A count
+  /// outside `0…CounterLimits.maximum` throws `.outOfRange`.
   @discardableResult
   public func setAnonymousVotes(
-    _ namespace: String, key: String, count: Int64, now: Int64
+    _ namespace: String, key: String, count: Int64, imported: Int64? = nil, now: Int64
   ) throws(VoteStoreError) -> Int64 {
-    guard count >= 0, count <= CounterLimits.maximum else {
+    for value in [count, imported ?? 0] where value < 0 || value > CounterLimits.maximum {
       throw VoteStoreError(
-        .outOfRange, "\(count) anonymous votes lie outside 0…\(CounterLimits.maximum)")
+        .outOfRange, "\(value) anonymous votes lie outside 0…\(CounterLimits.maximum)")
     }
     log?.touched(namespace: namespace, key: key)
     let row = try db.first(
       """
-      INSERT INTO counters (namespace, key, value, anonymous, enable_reset, lower, upper,
-        created_ms, updated_ms)
-      VALUES (?1, ?2, ?3, ?3, false, -1, 1, ?4, ?4)
+      INSERT INTO counters (namespace, key, value, anonymous, imported, enable_reset, lower,
+        upper, created_ms, updated_ms)
+      VALUES (?1, ?2, ?3, ?3, ?5, false, -1, 1, ?4, ?4)
       ON CONFLICT (namespace, key) DO UPDATE SET updated_ms = excluded.updated_ms,
         anonymous = excluded.anonymous,
+        imported = coalesce(excluded.imported, counters.imported),
         value = excluded.anonymous
           + (SELECT count(*) FROM voters v WHERE v.counter_id = counters.id)
       RETURNING value
-      """, [.text(namespace), .text(key), .integer(count), .integer(now)])
+      """,
+      [
+        .text(namespace), .text(key), .integer(count), .integer(now),
+        imported.map { .integer($0) } ?? .null,
+      ])
     return row?[0].integer ?? 0
+  }
+
+  /// Imports `count` votes into the counter's anonymous part, keeping every identified vote
+  /// and creating the counter (bounds [-1, 1], as `/hit` does) when missing, in one
+  /// statement; returns the new value.
+  ///
+  /// The first import into a counter sets its anonymous part to `count`. A later one moves
+  /// it by the change since the last import (`count` minus what that import set, at least 0
+  /// after), so the anonymous votes cast in between, through `/hit` by old app versions,
+  /// stay: importing the same count again changes nothing. A count outside
+  /// `0…CounterLimits.maximum` throws `.outOfRange`.
+  @discardableResult
+  public func setImportedVotes(
+    _ namespace: String, key: String, count: Int64, now: Int64
+  ) throws(VoteStoreError) -> Int64 {
+    guard count >= 0, count <= CounterLimits.maximum else {
+      throw VoteStoreError(
+        .outOfRange, "\(count) imported votes lie outside 0…\(CounterLimits.maximum)")
+    }
+    log?.touched(namespace: namespace, key: key)
+    // The moved part, clamped to 0…maximum; the sum cannot overflow (each term ≤ 2^53).
+    let moved = "(counters.anonymous + excluded.imported - counters.imported)"
+    let anonymous = """
+      CASE WHEN counters.imported IS NULL THEN excluded.anonymous
+        WHEN \(moved) < 0 THEN 0 WHEN \(moved) > ?5 THEN ?5 ELSE \(moved) END
+      """
+    let row = try db.first(
+      """
+      INSERT INTO counters (namespace, key, value, anonymous, imported, enable_reset, lower,
+        upper, created_ms, updated_ms)
+      VALUES (?1, ?2, ?3, ?3, ?3, false, -1, 1, ?4, ?4)
+      ON CONFLICT (namespace, key) DO UPDATE SET updated_ms = excluded.updated_ms,
+        imported = excluded.imported,
+        anonymous = \(anonymous),
+        value = \(anonymous)
+          + (SELECT count(*) FROM voters v WHERE v.counter_id = counters.id)
+      RETURNING value
+      """,
+      [
+        .text(namespace), .text(key), .integer(count), .integer(now),
+        .integer(CounterLimits.maximum),
+      ])
+    return row?[0].integer ?? 0
+  }
+
+  /// What the last import set on the counter; nil when it was never imported into (or is
+  /// missing).
+  public func importedVotes(_ namespace: String, key: String) throws(VoteStoreError) -> Int64? {
+    try db.first(
+      "SELECT imported FROM counters WHERE namespace = ?1 AND key = ?2",
+      [.text(namespace), .text(key)]
+    )?[0].integer
+  }
+
+  /// What the last import set on every counter of the namespace that had one, by key (one
+  /// query): a counter missing here takes its next import as its first.
+  public func importedVotes(_ namespace: String) throws(VoteStoreError) -> [String: Int64] {
+    var votes: [String: Int64] = [:]
+    for row in try db.rows(
+      "SELECT key, imported FROM counters WHERE namespace = ?1 AND imported IS NOT NULL",
+      [.text(namespace)])
+    {
+      votes[row[0].text ?? ""] = row[1].integer ?? 0
+    }
+    return votes
+  }
+
+  /// What the last import set on the counter, or its anonymous part when none did; nil when
+  /// the counter is missing. What an export says of a feature's imported votes.
+  public func importedOrAnonymousVotes(_ namespace: String, key: String) throws(VoteStoreError)
+    -> Int64?
+  {
+    try db.first(
+      "SELECT coalesce(imported, anonymous) FROM counters WHERE namespace = ?1 AND key = ?2",
+      [.text(namespace), .text(key)]
+    ).map { $0[0].integer ?? 0 }
   }
 
   /// The anonymous part of every counter in the namespace, by key (one query, for imports).

@@ -12,7 +12,18 @@ enum PostgresSchema {
     SchemaMigration(3, "voter ids stored as HMAC-SHA-256 hashes", apply: hashVoters),
     .sql(4, "VoteFirst board tables", BoardSchema.postgresVersion4),
     .sql(5, "applied updates counted on each counter's own row", version5),
+    .sql(6, "the votes last imported into each count", version6),
   ]
+
+  // What the last import (a migration's `importedVotes`) set, so that a later import moves
+  // the anonymous part by its change and keeps the votes cast in between; NULL: never
+  // imported. A board feature's counter was last set by an import, as far as anyone can
+  // tell now.
+  private static let version6 = """
+    ALTER TABLE counters ADD COLUMN imported BIGINT CHECK (imported >= 0);
+    UPDATE counters SET imported = anonymous WHERE EXISTS (
+      SELECT 1 FROM vf_features f WHERE f.project = counters.namespace AND f.counter_key = counters.key)
+    """
 
   // A vote then changes only its counter's row, which it has locked anyway (the sharded
   // `meta` rows stay as the total counted before this step).

@@ -10,10 +10,21 @@ enum SQLiteSchema {
     SchemaMigration(3, "voter ids stored as HMAC-SHA-256 hashes", apply: hashVoters),
     .sql(4, "VoteFirst board tables", BoardSchema.sqliteVersion4),
     .sql(5, "applied updates counted on each counter's own row", version5),
+    .sql(6, "the votes last imported into each count", version6),
   ]
 
   /// The schema version this code writes.
   static var version: Int64 { SchemaMigrations.latest(migrations) }
+
+  // What the last import (a migration's `importedVotes`) set, so that a later import moves
+  // the anonymous part by its change and keeps the votes cast in between; NULL: never
+  // imported. A board feature's counter was last set by an import, as far as anyone can
+  // tell now.
+  private static let version6 = """
+    ALTER TABLE counters ADD COLUMN imported INTEGER CHECK (imported >= 0);
+    UPDATE counters SET imported = anonymous WHERE EXISTS (
+      SELECT 1 FROM vf_features f WHERE f.project = counters.namespace AND f.counter_key = counters.key)
+    """
 
   // A vote then writes only its counter's page: counting it in `meta` too wrote a second page
   // to the WAL on every commit, and a commit's fsync takes longer the more it writes. The

@@ -72,6 +72,29 @@ struct MigrateCommand: Command {
     if votesFrom == nil, namespace != nil {
       throw CommandError.validation("--namespace goes with --votes-from.")
     }
+    // The board counts a feature in its project's counter `feature{ref}`: reading those back
+    // as the source would import the board's own votes into themselves.
+    if let votesFrom, namespace == project, dialect != .tally, keyTemplate == "feature{id}",
+      Self.sameServer(votesFrom, server)
+    {
+      throw CommandError.validation(
+        "--votes-from \(votesFrom) --namespace \(project) are the board's own counters, which "
+          + "already hold these votes: leave out --votes-from.")
+    }
+  }
+
+  /// Whether two server URLs name the same server and path (scheme and host in any case, a
+  /// trailing slash or not).
+  static func sameServer(_ a: String, _ b: String) -> Bool {
+    func normal(_ url: String) -> String {
+      var text = url
+      while text.hasSuffix("/") { text.removeLast() }
+      guard let split = text.range(of: "://") else { return text }
+      let rest = text[split.upperBound...]
+      let host = rest.prefix { $0 != "/" }
+      return text[..<split.upperBound].lowercased() + host.lowercased() + rest.dropFirst(host.count)
+    }
+    return normal(a) == normal(b)
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
