@@ -84,6 +84,8 @@ import Testing
       "zero.json", #"[{"id":"n1","title":"Neg","votes":0},{"id":"n2","title":"Pos","votes":5}]"#)
     let drifted = try await reconcile("zero.json", board, in: directory)
     #expect(drifted.exitCode == 1, "\(drifted.stdoutText)")
+    #expect(
+      drifted.stdoutText.contains("feature n1: votes: roadmap 0, VoteFirst 0 (published as -3)"))
     let applied = try await reconcile(
       "zero.json", board, in: directory, ["--apply", "to-roadmap", "--out", "settled.json"])
     #expect(applied.exitCode == 0, "\(applied.stderrText)")

@@ -158,6 +158,13 @@ struct PlanTests {
     #expect(published.features == features)
     #expect(published.losses.entries.isEmpty)
     #expect(ReconcilePlan.make(roadmap: published.features, board: board).inSync)
+    // A roadmap that says 0 drifts from the -3 the board gives back, and says so.
+    var zero = features
+    zero[0].votes = 0
+    #expect(
+      ReconcilePlan.make(roadmap: zero, board: board).voteDrift == [
+        .init(ref: "n1", roadmap: 0, voteFirst: 0, counted: nil, published: -3)
+      ])
     // A vote cast: the board's count wins, and what matches the board is in sync again.
     board.features[0].votes = 1
     let voted = ReconcilePlan.roadmapMatchingBoard(roadmap: features, board: board).features
