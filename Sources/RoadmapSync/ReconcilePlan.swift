@@ -37,6 +37,10 @@ public struct ReconcilePlan: Sendable, Hashable {
     public var voteFirst: Int
     /// The counting API's count, when one was read.
     public var counted: Int?
+    /// The `votes` VoteFirst gives back as Roadmap JSON where that is not its count: a count
+    /// the migration kept (such as -3) while VoteFirst still counts what it imported. What
+    /// the JSON's `votes` is compared with; nil where that is the count.
+    public var published: Int? = nil
   }
 
   /// Roadmap ids with no VoteFirst feature.
@@ -85,11 +89,14 @@ public struct ReconcilePlan: Sendable, Hashable {
       let counted = counts?[feature.id]
       // The JSON's votes against what the board gives back for them (a count of -3 the
       // migration kept reads back as -3 while VoteFirst still counts 0).
-      let roadmapDrifts = feature.votes.map { $0 != (other.votes ?? 0) } ?? false
+      let givenBack = other.votes ?? 0
+      let roadmapDrifts = feature.votes.map { $0 != givenBack } ?? false
       let countDrifts = counted.map { $0 != votes } ?? false
       if roadmapDrifts || countDrifts {
         drift.append(
-          VoteDrift(ref: feature.id, roadmap: feature.votes, voteFirst: votes, counted: counted))
+          VoteDrift(
+            ref: feature.id, roadmap: feature.votes, voteFirst: votes, counted: counted,
+            published: givenBack == votes ? nil : givenBack))
       }
     }
     let onlyOnVoteFirst = mapped.filter { !roadmapIDs.contains($0.id) }.map(\.id)

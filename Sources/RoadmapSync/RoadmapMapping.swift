@@ -32,8 +32,11 @@ public struct RoadmapMapping: Sendable {
     /// and VoteFirst still counts what the mapping imported: then what the JSON had. For
     /// round trips.
     case restoring
-    /// Always the board's count (for apps still on the Roadmap package, which then show it
-    /// without calling a counting API).
+    /// The board's count, 0 included (for apps still on the Roadmap package, which then show
+    /// it without calling a counting API), except where the Roadmap JSON had `votes` VoteFirst
+    /// cannot count (negative, or past 2^53 − 1) and VoteFirst still counts what the mapping
+    /// imported: then what the JSON had, as ``restoring`` gives it. Once a vote moves the
+    /// count, the count.
     case board
   }
 
@@ -210,7 +213,7 @@ public struct RoadmapMapping: Sendable {
       }
     }
     if let originals {
-      apply(originals, to: &feature, reading: reading, note: note)
+      apply(originals, to: &feature, votes: votes, note: note)
     }
     return (feature, losses)
   }
@@ -230,8 +233,10 @@ public struct RoadmapMapping: Sendable {
       isFinished: content.isFinished ?? (stage?.isFinished == true ? true : nil))
   }
 
+  /// Gives `feature` back the kept originals whose field VoteFirst still reads as it did;
+  /// `votes` is the board's count.
   private func apply(
-    _ originals: JSONObject, to feature: inout RoadmapFeature, reading: VoteReading,
+    _ originals: JSONObject, to feature: inout RoadmapFeature, votes: Int,
     note: (String, LossReport.Entry.Kind, String) -> Void
   ) {
     for (field, value) in originals.members {
@@ -259,9 +264,9 @@ public struct RoadmapMapping: Sendable {
           feature.isFinished = value
         }
       case "votes":
-        if reading == .restoring, JSONValue.from(feature.votes) == read,
-          let value = original.optionalInt
-        {
+        // The kept pair says the count as the upsert read it back (0 as absent), whichever
+        // reading this is: both give the original back while the count holds.
+        if JSONValue.from(votes == 0 ? nil : votes) == read, let value = original.optionalInt {
           feature.votes = value
         }
       default:

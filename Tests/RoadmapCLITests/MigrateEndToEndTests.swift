@@ -171,6 +171,65 @@ import Testing
     #expect(try await SyncSupport.value(board, "demo-app", "featurea") == 7)
   }
 
+  @Test func theOutcomeCountsTheFeaturesLeftAsTheyWereAsUnchanged() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    func roadmap(_ changed: Set<Int>) -> String {
+      let features = (1...8).map { id in
+        #"{"id":"\#(id)","title":"Feature \#(id)\#(changed.contains(id) ? " (new)" : "")"}"#
+      }
+      return "[" + features.joined(separator: ",") + "]"
+    }
+    try directory.write("roadmap.json", roadmap([]))
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let url = SyncSupport.url(board)
+    let migrate = [
+      "migrate", "roadmap.json", "--server", url, "--project", "demo-app", "--key",
+      SyncSupport.token,
+    ]
+    let first = try await run(migrate, in: directory)
+    #expect(first.exitCode == 0, "\(first.stderrText)")
+    #expect(
+      first.stdoutText.hasSuffix(
+        "Plan: create 0 stages; 8 features to create, 0 to change, 0 unchanged.\n"
+          + "Migrated 8 features to demo-app on \(url): 8 created, 0 updated, 0 unchanged; "
+          + "0 stages created.\n"))
+
+    try directory.write("roadmap.json", roadmap([3]))
+    let second = try await run(migrate, in: directory)
+    #expect(second.exitCode == 0, "\(second.stderrText)")
+    #expect(
+      second.stdoutText == """
+        update feature 3: title
+        Plan: create 0 stages; 0 features to create, 1 to change, 7 unchanged.
+        Migrated 8 features to demo-app on \(url): 0 created, 1 updated, 7 unchanged; \
+        0 stages created.
+
+        """)
+
+    try directory.write("roadmap.json", roadmap([3, 5]))
+    let json = try await run(migrate + ["--format", "json"], in: directory)
+    #expect(json.exitCode == 0, "\(json.stderrText)")
+    #expect(
+      try self.json(json)["result"] as? [String: Int] == [
+        "created": 0, "updated": 1, "unchanged": 7,
+      ])
+
+    try directory.write("roadmap.json", roadmap([3, 5, 8]))
+    let applied = try await run(
+      [
+        "reconcile", "roadmap.json", "--server", url, "--project", "demo-app", "--apply",
+        "to-votefirst", "--key", SyncSupport.token,
+      ], in: directory)
+    #expect(applied.exitCode == 0, "\(applied.stderrText)")
+    #expect(
+      applied.stdoutText.hasSuffix(
+        "Plan: create 0 stages; 0 features to create, 1 to change, 7 unchanged.\n"
+          + "Migrated 8 features to demo-app on \(url): 0 created, 1 updated, 7 unchanged; "
+          + "0 stages created.\n"))
+  }
+
   @Test func aMigrationCutOffHalfwayFinishesOnTheNextRun() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -147,6 +147,35 @@ struct PlanTests {
       ])
   }
 
+  @Test("reconcile: the roadmap that matches the board keeps a kept count, and is in sync")
+  func publishedKeptCountIsInSync() throws {
+    let features = try SyncFixtures.features(
+      #"[{"id":"n1","title":"Neg","votes":-3},{"id":"n2","title":"Pos","votes":5}]"#)
+    var board = applied(
+      MigrationPlan.make(features: features, mapping: RoadmapMapping(), board: .empty),
+      to: .empty)
+    let published = ReconcilePlan.roadmapMatchingBoard(roadmap: features, board: board)
+    #expect(published.features == features)
+    #expect(published.losses.entries.isEmpty)
+    #expect(ReconcilePlan.make(roadmap: published.features, board: board).inSync)
+    // A roadmap that says 0 drifts from the -3 the board gives back, and says so.
+    var zero = features
+    zero[0].votes = 0
+    #expect(
+      ReconcilePlan.make(roadmap: zero, board: board).voteDrift == [
+        .init(ref: "n1", roadmap: 0, voteFirst: 0, counted: nil, published: -3)
+      ])
+    // A vote cast: the board's count wins, and what matches the board is in sync again.
+    board.features[0].votes = 1
+    let voted = ReconcilePlan.roadmapMatchingBoard(roadmap: features, board: board).features
+    #expect(voted.map(\.votes) == [1, 5])
+    #expect(ReconcilePlan.make(roadmap: voted, board: board).inSync)
+    #expect(
+      ReconcilePlan.make(roadmap: published.features, board: board).voteDrift == [
+        .init(ref: "n1", roadmap: -3, voteFirst: 1, counted: nil)
+      ])
+  }
+
   @Test("reconcile: one side only, fields per language, status and finished, vote drift")
   func drift() throws {
     let features = try SyncFixtures.features(Self.roadmap)

@@ -146,15 +146,45 @@ struct RoadmapMappingTests {
     #expect(back[1].votes == 4)
   }
 
-  @Test("publishing fills in the board's votes")
+  @Test("publishing fills in the board's votes, and a kept count while the board still counts it")
   func boardVotes() throws {
-    let features = try SyncFixtures.features(#"[{"id":"1"},{"id":"2","votes":-2}]"#)
-    let (export, _) = RoadmapMapping().export(
+    let features = try SyncFixtures.features(
+      #"[{"id":"1"},{"id":"2","votes":-2},{"id":"3","votes":0},{"id":"4","votes":9007199254740993}]"#
+    )
+    var (export, _) = RoadmapMapping().export(
       features, project: "demo-app", exportedAt: Date(timeIntervalSince1970: 0))
     let published = RoadmapMapping().roadmapFeatures(from: export, reading: .board).features
-    #expect(published.map(\.votes) == [0, 0])
+    #expect(published.map(\.votes) == [0, -2, 0, 9_007_199_254_740_993])
     let restored = RoadmapMapping().roadmapFeatures(from: export, reading: .restoring).features
-    #expect(restored.map(\.votes) == [nil, -2])
+    #expect(restored.map(\.votes) == [nil, -2, 0, 9_007_199_254_740_993])
+    // A vote cast (an anonymous one taken, for the full counter) moves every count off what
+    // was imported: the board's count wins.
+    let moves = [1, 1, 1, -1]
+    for (index, move) in moves.enumerated() { export.features[index].feature.votes += move }
+    let voted = RoadmapMapping().roadmapFeatures(from: export, reading: .board).features
+    #expect(voted.map(\.votes) == [1, 1, 1, 9_007_199_254_740_990])
+    #expect(
+      RoadmapMapping().roadmapFeatures(from: export, reading: .restoring).features == voted)
+    // Taken back to what was imported, the kept count holds again.
+    for (index, move) in moves.enumerated() { export.features[index].feature.votes -= move }
+    #expect(
+      RoadmapMapping().roadmapFeatures(from: export, reading: .board).features.map(\.votes)
+        == [0, -2, 0, 9_007_199_254_740_993])
+  }
+
+  @Test("publishing gives every hard case back as the offline convert does, counts filled in")
+  func boardReadingMatchesRestoring() throws {
+    let features = try SyncFixtures.features(SyncFixtures.hardCases)
+    let (_, _, export) = try SyncFixtures.roundTrip(features)
+    let published = RoadmapMapping().roadmapFeatures(from: export, reading: .board)
+    let restored = RoadmapMapping().roadmapFeatures(from: export, reading: .restoring)
+    #expect(published.losses == restored.losses)
+    #expect(published.features.count == features.count)
+    for (original, feature) in zip(features, published.features) {
+      var expected = original
+      expected.votes = original.votes ?? 0
+      #expect(feature == expected, "feature \(original.id)")
+    }
   }
 
   @Test("counted votes are imported and not kept as the JSON's")

@@ -53,6 +53,12 @@ struct Migration {
       context.stderr.writeLine("upserting \(batch.features.count) features in one batch")
       result = try await client.upsert(batch)
     }
+    // The batch holds only the features to create or change: the ones the plan left
+    // unchanged were not sent, and are unchanged all the same.
+    if var counted = result {
+      counted.unchanged += plan.unchanged
+      result = counted
+    }
     if format == .json {
       context.stdout.writeLine(MigrationReport.json(plan, result: result, dryRun: false))
     } else {

@@ -16,7 +16,9 @@ enum ReconcileReport {
       }
     }
     for drift in plan.voteDrift {
-      var parts = ["VoteFirst \(drift.voteFirst)"]
+      var parts = [
+        "VoteFirst \(drift.voteFirst)" + (drift.published.map { " (published as \($0))" } ?? "")
+      ]
       if let roadmap = drift.roadmap { parts.insert("roadmap \(roadmap)", at: 0) }
       if let counted = drift.counted { parts.append("counting API \(counted)") }
       lines.append("feature \(drift.ref): votes: " + parts.joined(separator: ", "))
@@ -47,7 +49,8 @@ enum ReconcileReport {
     }
     let drift = plan.voteDrift.map {
       "{\"ref\":\(JSONText.quote($0.ref)),\"roadmap\":\(number($0.roadmap)),"
-        + "\"voteFirst\":\($0.voteFirst),\"counted\":\(number($0.counted))}"
+        + "\"voteFirst\":\($0.voteFirst),\"counted\":\(number($0.counted)),"
+        + "\"published\":\(number($0.published))}"
     }
     return "{\"inSync\":\(plan.inSync),\"onlyInRoadmap\":\(list(plan.onlyInRoadmap)),"
       + "\"onlyOnVoteFirst\":\(list(plan.onlyOnVoteFirst)),"
