@@ -158,7 +158,12 @@ import Testing
     defer { directory.remove() }
     let result = try await validate(["good.json", "--previous", "gone.json"], in: directory)
     #expect(result.exitCode == 1)
-    #expect(result.stderrText == "Error: cannot read 'gone.json': no such file\n")
+    #expect(result.stderrText.isEmpty)
+    #expect(
+      result.stdoutText.hasPrefix(
+        "good.json:1:1: error: the previous version cannot be read (cannot read 'gone.json': "
+          + "no such file), so removed ids were not checked [previous-unreadable]\n"))
+    #expect(result.stdoutText.hasSuffix("good.json: 3 features, 1 error (invalid)\n"))
   }
 
   @Test func standardInput() async throws {
@@ -259,12 +264,34 @@ import Testing
     #expect(sneaky.exitCode == 1)
     #expect(sneaky.stdoutText.contains("[html-body]"))
 
+    // A previous version that cannot be had is a diagnostic of the file, in every format.
     let previous = try await Roadmapctl.run(
       ["validate", server.url("/good.json"), "--previous", server.url("/missing.json")])
     #expect(previous.exitCode == 1)
+    #expect(previous.stderrText.isEmpty)
     #expect(
-      previous.stderrText.hasPrefix(
-        "Error: cannot use --previous '\(server.url("/missing.json"))': "))
+      previous.stdoutText.hasPrefix(
+        "\(server.url("/good.json")):1:1: error: the previous version cannot be read ('"
+          + "\(server.url("/missing.json"))': The server answered HTTP 404 (Not Found), not "
+          + "200), so removed ids were not checked [previous-unreadable]\n"))
+    #expect(previous.stdoutText.contains("so removed ids were not checked [previous-unreadable]"))
+    let gone = try await Roadmapctl.run(
+      [
+        "validate", server.url("/good.json"), "--previous", "no-such-file.json", "--format",
+        "github",
+      ])
+    #expect(gone.exitCode == 1)
+    #expect(gone.stdoutText.hasPrefix("::error file="))
+    #expect(gone.stdoutText.contains("no-such-file.json"))
+    #expect(gone.stdoutText.contains("previous-unreadable"))
+    let offline = try await Roadmapctl.run(
+      [
+        "validate", server.url("/good.json"), "--previous", "http://127.0.0.1:9/old.json",
+        "--format", "json",
+      ])
+    #expect(offline.exitCode == 1)
+    #expect(offline.stdoutText.contains(#""code":"previous-unreadable""#))
+    #expect(offline.stdoutText.contains("cannot fetch 'http://127.0.0.1:9/old.json'"))
   }
 
   @Test func unreachableURLFails() async throws {

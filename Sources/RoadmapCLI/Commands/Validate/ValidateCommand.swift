@@ -63,13 +63,25 @@ struct ValidateCommand: Command {
       allowRemoved: allowRemoved)
     let validator = RoadmapValidator(options: options)
 
+    // A previous version that cannot be had (no such file, an HTTP error, no connection) is a
+    // diagnostic of every file, as an unparsable one is: CI shows it where it shows the rest.
     var previousBytes: [UInt8]? = nil
+    var previousProblem: String? = nil
     if let old = previous {
-      let loaded = try await InputLoader.load(old, context: context)
-      if let problem = loaded.transportErrors.first {
-        throw CommandError.failure("cannot use --previous '\(old)': \(problem.message)")
+      switch await Self.load(old, context: context, mapping: false) {
+      case .success(let loaded):
+        if let problem = loaded.transportErrors.first {
+          // Its first sentence: what the rest says is advice for a file that apps read.
+          let said = problem.message.components(separatedBy: ". ").first ?? problem.message
+          previousProblem = "'\(old)': \(said)"
+        } else {
+          previousBytes = loaded.bytes
+        }
+      case .failure(let error) where error.kind == .failure:
+        previousProblem = error.message
+      case .failure(let error):
+        throw error
       }
-      previousBytes = loaded.bytes
     }
 
     // Each file is written as soon as it is checked, so only one file's bytes are held at once.
@@ -80,7 +92,9 @@ struct ValidateCommand: Command {
     for input in inputs {
       switch await Self.load(input, context: context) {
       case .success(let loaded):
-        var file = Self.validate(loaded, with: validator, previous: previousBytes, strict: strict)
+        var file = Self.validate(
+          loaded, with: validator, previous: previousBytes, previousProblem: previousProblem,
+          strict: strict)
         file.previousPath = previous.map { $0 == "-" ? InputLoader.standardInputName : $0 }
         allValid = allValid && file.isValid
         switch format {
@@ -103,11 +117,11 @@ struct ValidateCommand: Command {
   }
 
   /// Loads one input, keeping a failure as a value so the other inputs still run.
-  static func load(_ input: String, context: CommandContext) async -> Result<
-    LoadedInput, CommandError
-  > {
+  static func load(_ input: String, context: CommandContext, mapping: Bool = true) async
+    -> Result<LoadedInput, CommandError>
+  {
     do {
-      return .success(try await InputLoader.load(input, context: context, mapping: true))
+      return .success(try await InputLoader.load(input, context: context, mapping: mapping))
     } catch {
       return .failure(error)
     }
@@ -119,9 +133,18 @@ struct ValidateCommand: Command {
     _ input: LoadedInput,
     with validator: RoadmapValidator,
     previous: [UInt8]?,
+    previousProblem: String? = nil,
     strict: Bool
   ) -> ValidatedFile {
     var diagnostics = input.transportProblems
+    if let previousProblem {
+      diagnostics.append(
+        Diagnostic(
+          code: "previous-unreadable", severity: .error,
+          message: "the previous version cannot be read (\(previousProblem)), so removed ids "
+            + "were not checked",
+          path: "", line: 1, column: 1))
+    }
     var featureCount = 0
     var knownLines: [KnownLine] = []
     if input.transportErrors.isEmpty {
