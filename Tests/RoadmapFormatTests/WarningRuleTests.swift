@@ -180,6 +180,21 @@ struct WarningRuleTests {
     #expect(report.diagnostics.filter { $0.code == "unknown-status" }.count == 1)
   }
 
+  @Test("--statuses names a near miss, and only a near one")
+  func allowedStatusesNameANearMiss() {
+    let json = """
+      [{"id": "1", "status": "planed"}, {"id": "2", "status": "in_progress"},
+       {"id": "3", "status": " Finshed "}, {"id": "4", "status": "someday"}]
+      """
+    let report = validate(json, options: .init(statuses: ["planned", "in-progress", "finished"]))
+    let messages = report.diagnostics.filter { $0.code == "unknown-status" }.map(\.message)
+    #expect(messages.count == 4)
+    #expect(messages[0].hasSuffix(#": write "planned""#))
+    #expect(messages[1].hasSuffix(#": write "in-progress""#))
+    #expect(messages[2].hasSuffix(#": write "finished""#))
+    #expect(messages[3].hasSuffix(": use one of them or extend --statuses"))
+  }
+
   @Test("a removed id is an error unless removal is allowed")
   func removedID() throws {
     let previous = #"[{"id": "1", "title": "A"}, {"id": "2", "title": "B"}]"#

@@ -271,9 +271,10 @@ struct CrossFeatureRules {
       guard let token = record.status else { continue }
       let status = text(token)
       guard !allowed.contains(status) else { continue }
-      let close = statuses.first {
-        $0.lowercased() == status.lowercased().trimmingSpaces()
-      }
+      // The same but for case and spaces, else a near miss (a typo, `_` for `-`).
+      let close =
+        statuses.first { $0.lowercased() == status.lowercased().trimmingSpaces() }
+        ?? RoadmapParser.typoTarget(for: status.trimmingSpaces(), among: statuses)
       add(
         "unknown-status", .error, at: record.statusOffset, path: "/\(record.index)/status",
         "status \(RoadmapParser.quoted(status)) is not one of the allowed statuses ("
