@@ -9,6 +9,15 @@ enum ShowVotes {
   enum Dialect: String, CaseIterable, ExpressibleByArgument {
     case roadmapctl, countapi, counterapi, tally
 
+    /// A raw value, or `ours`: the name `migrate`, `reconcile` and `votes pull` give
+    /// `roadmapctl`'s own protocol.
+    init?(argument: String) {
+      self.init(rawValue: argument == "ours" ? "roadmapctl" : argument)
+    }
+
+    /// The raw values, then `ours`.
+    static var allValueStrings: [String] { allCases.map(\.rawValue) + ["ours"] }
+
     /// The FeatureVoting dialect.
     var counting: CountingDialect {
       switch self {
