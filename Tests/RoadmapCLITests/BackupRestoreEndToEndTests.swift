@@ -68,6 +68,83 @@ import VoteFirstAPI
     #expect(try await second.stop() == 0)
   }
 
+  /// Bug: a backup (or export) of a board whose feature's ref holds `/` (counter
+  /// `featurea/b`) or that has a feature without a ref (U+001F + vf + its id) was refused
+  /// whole, though the store made those counters itself.
+  @Test func countersOfRefsWithASlashAndOfRefLessFeaturesRestoreAndImport() async throws {
+    let source = try TemporaryDirectory()
+    let restored = try TemporaryDirectory()
+    let imported = try TemporaryDirectory()
+    defer {
+      source.remove()
+      restored.remove()
+      imported.remove()
+    }
+    let first = try await ServeProcess.start(
+      dataDirectory: source.url, ["--admin-token", VoteFirstServer.token])
+    let server = VoteFirstServer(serve: first, directory: source)
+    var ids: [Int] = []
+    do {
+      let admin = server.admin("min.app")
+      let slash = try await admin.upsertFeature(
+        ref: "a/b", FeatureUpsert(content: FeatureContent(ref: "a/b", title: "Slash")))
+      let ann = server.client("min.app", voter: "ann")
+      let receipt = try await ann.submit(SuggestionDraft(title: "Later", description: "maybe"))
+      let approved = try await admin.approveSuggestion(id: receipt.id)
+      ids = [slash.id, try #require(approved.feature)]
+      for id in ids { #expect(try await ann.upvote(featureID: id).votes == 1) }
+    } catch {
+      _ = try? await first.stop()
+      throw error
+    }
+    #expect(try await first.stop() == 0)
+
+    let backupFile = source.url.appendingPathComponent("bk.json").path
+    let backup = try await Roadmapctl.run(["backup", "-o", backupFile, "--data-dir", source.path])
+    #expect(backup.exitCode == 0, "\(backup.stderrText)")
+    let exportFile = source.url.appendingPathComponent("votes.json").path
+    let export = try await Roadmapctl.run(
+      ["votes", "export", "-o", exportFile, "--data-dir", source.path])
+    #expect(export.exitCode == 0, "\(export.stderrText)")
+    #expect(export.stderrText.hasPrefix("Exported 2 counters and 2 votes with voter ids"))
+    for target in [restored, imported] {
+      try FileManager.default.copyItem(
+        at: source.url.appendingPathComponent("votes.sqlite3-voter-key"),
+        to: target.url.appendingPathComponent("votes.sqlite3-voter-key"))
+    }
+    let restore = try await Roadmapctl.run(["restore", backupFile, "--data-dir", restored.path])
+    #expect(restore.exitCode == 0, "\(restore.stderrText)")
+    #expect(restore.stderrText.hasPrefix("Restored 2 counters, 1 board projects and 2 features."))
+    let load = try await Roadmapctl.run(
+      ["votes", "import", exportFile, "--data-dir", imported.path])
+    #expect(load.exitCode == 0, "\(load.stderrText)")
+    #expect(load.stdoutText == "Imported 2 counters.\n")
+
+    // Both hold exactly the source's counters, with their voters.
+    let original = try await Roadmapctl.run(["votes", "export", "--data-dir", source.path])
+    #expect(original.stdoutText.contains(#""featurea/b""#), "\(original.stdoutText)")
+    #expect(original.stdoutText.contains(#""\u001fvf"#), "\(original.stdoutText)")
+    for target in [restored, imported] {
+      let copy = try await Roadmapctl.run(["votes", "export", "--data-dir", target.path])
+      #expect(copy.exitCode == 0)
+      #expect(copy.stdoutText == original.stdoutText)
+    }
+    let second = try await ServeProcess.start(
+      dataDirectory: restored.url, ["--admin-token", VoteFirstServer.token])
+    do {
+      let ann = VoteFirstServer(serve: second, directory: restored).client("min.app", voter: "ann")
+      for id in ids {
+        let feature = try await ann.feature(id: id)
+        #expect(feature.votes == 1 && feature.voted, "\(feature)")
+        #expect(try await ann.upvote(featureID: id).votes == 1)
+      }
+    } catch {
+      _ = try? await second.stop()
+      throw error
+    }
+    #expect(try await second.stop() == 0)
+  }
+
   @Test func restoreRefusesWhatIsNotABackup() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
