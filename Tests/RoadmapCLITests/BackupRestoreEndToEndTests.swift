@@ -145,6 +145,74 @@ import VoteFirstAPI
     #expect(try await second.stop() == 0)
   }
 
+  /// A `votes import` file of version 1 with `counters`, each `namespace/key` with the
+  /// count and voters given.
+  static func exportFile(_ counters: [(String, String, Int, [String])]) -> String {
+    let records = counters.enumerated().map { index, counter in
+      let (namespace, key, value, voters) = counter
+      return
+        #"{"record":{"id":\#(index + 1),"namespace":"\#(namespace)","key":"\#(key)","value":\#(value),"enableReset":false,"updateLowerBound":-1,"updateUpperBound":1,"createdAt":1700000000000,"updatedAt":1700000000000},"voters":[\#(voters.map { "\"\($0)\"" }.joined(separator: ","))]}"#
+    }
+    return #"{"version":1,"counters":[\#(records.joined(separator: ","))]}"#
+  }
+
+  /// Bug: an export or backup without a single voter id was refused by a new store for its
+  /// voter key, though there is nothing to match. It goes in, saying nothing about keys; one
+  /// with voter ids is still refused without the key, and leaves no store behind.
+  @Test func withoutVoterIdsAnExportOrBackupNeedsNoVoterKey() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    func data(_ name: String) -> String { directory.url.appendingPathComponent(name).path }
+    for (name, voters) in [("anonymous", [String]()), ("identified", ["ann"])] {
+      let seed = try directory.write(
+        "\(name)-seed.json", Self.exportFile([("app.example", "feature1", 3, voters)]))
+      let seeded = try await Roadmapctl.run(
+        ["votes", "import", seed.path, "--data-dir", data("\(name)-source")])
+      #expect(seeded.exitCode == 0, "\(seeded.stderrText)")
+      let exportFile = data("\(name)-export.json")
+      let export = try await Roadmapctl.run(
+        ["votes", "export", "-o", exportFile, "--data-dir", data("\(name)-source")])
+      #expect(export.exitCode == 0, "\(export.stderrText)")
+      #expect(
+        export.stderrText.hasPrefix(
+          "Exported 1 counters and \(voters.count) votes with voter ids"))
+      let backupFile = data("\(name)-backup.json")
+      let backup = try await Roadmapctl.run(
+        ["backup", "-o", backupFile, "--data-dir", data("\(name)-source")])
+      #expect(backup.exitCode == 0, "\(backup.stderrText)")
+
+      // New stores, each with a voter key of its own.
+      let load = try await Roadmapctl.run(
+        ["votes", "import", exportFile, "--data-dir", data("\(name)-imported")])
+      let restore = try await Roadmapctl.run(
+        ["restore", backupFile, "--data-dir", data("\(name)-restored")])
+      if voters.isEmpty {
+        #expect(load.exitCode == 0, "\(load.stderrText)")
+        #expect(load.stdoutText == "Imported 1 counter.\n")
+        #expect(load.stderrText.isEmpty, "\(load.stderrText)")
+        #expect(restore.exitCode == 0, "\(restore.stderrText)")
+        #expect(!restore.stderrText.contains("key"), "\(restore.stderrText)")
+        for target in ["imported", "restored"] {
+          let copy = try await Roadmapctl.run(
+            ["votes", "export", "--data-dir", data("\(name)-\(target)")])
+          let counters = try JSONSerialization.jsonObject(with: Data(copy.stdout))
+          let values = ((counters as? [String: Any])?["counters"] as? [[String: Any]])?
+            .compactMap { ($0["record"] as? [String: Any])?["value"] as? Int }
+          #expect(values == [3], "\(copy.stdoutText)")
+        }
+      } else {
+        #expect(load.exitCode == 1)
+        #expect(
+          load.stderrText.hasPrefix("Error: nothing was imported: invalid: the export's voter ids"),
+          "\(load.stderrText)")
+        #expect(load.stderrText.contains("its voters could never be matched"))
+        #expect(!FileManager.default.fileExists(atPath: data("\(name)-imported")))
+        #expect(restore.exitCode == 1)
+        #expect(restore.stderrText.contains("its voters could never be matched"))
+      }
+    }
+  }
+
   @Test func restoreRefusesWhatIsNotABackup() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
