@@ -50,15 +50,11 @@ struct RestoreCommand: Command {
           throw CommandError.failure(
             "project \(taken.project) already exists in this store; nothing was restored")
         }
-        let byNamespace = Dictionary(
-          grouping: backup.votes.counters.map(\.record), by: \.namespace)
-        for (namespace, records) in byNamespace {
-          let found = try await store.values(namespace: namespace, keys: records.map(\.key))
-          if let key = found.keys.sorted().first {
-            throw CommandError.failure(
-              "the counter \(namespace)/\(key) already exists in this store (and "
-                + "\(found.count - 1) more of the backup's); nothing was restored")
-          }
+        if let clash = try await Self.firstClash(of: backup.votes, in: store) {
+          let more = clash.others == 0 ? "" : " (and \(clash.others) more of the backup's)"
+          throw CommandError.failure(
+            "the counter \(clash.namespace)/\(clash.key) already exists in this store\(more); "
+              + "nothing was restored")
         }
         let summary = try await store.importAll(backup.votes, replace: false)
         try await boards.restore(backup.boards)
@@ -79,5 +75,22 @@ struct RestoreCommand: Command {
     }
     await store.close()
     return 0
+  }
+
+  /// The backup's first counter (by namespace, then key) that `store` already holds, and how
+  /// many others it holds; nil when it holds none. Every namespace is asked, so the count is
+  /// the whole number, and the one named is the same whatever order the namespaces come in.
+  static func firstClash(
+    of votes: VoteExport, in store: any VoteStore
+  ) async throws -> (namespace: String, key: String, others: Int)? {
+    let byNamespace = Dictionary(grouping: votes.counters.map(\.record), by: \.namespace)
+    var clashes: [(namespace: String, key: String)] = []
+    for (namespace, records) in byNamespace {
+      let found = try await store.values(namespace: namespace, keys: records.map(\.key))
+      clashes += found.keys.map { (namespace, $0) }
+    }
+    guard let first = clashes.min(by: { ($0.namespace, $0.key) < ($1.namespace, $1.key) })
+    else { return nil }
+    return (first.namespace, first.key, clashes.count - 1)
   }
 }
