@@ -9,8 +9,11 @@ struct RestoreCommand: Command {
     discussion: """
       The boards' projects must not exist in the store yet, and no counter of the backup may \
       exist: either is refused before anything is written (exit 1). The store is created when \
-      missing. The backup's voter ids are hashes: restore into a store with the same voter \
-      key (its key file travels with the data directory) for votes to stay idempotent.
+      missing. The backup's voter ids are hashes made with its store's voter key: when it \
+      holds any, the restore is refused (nothing written) unless the target store has that \
+      same key. Give it the key first: for a new data directory, copy the source's \
+      votes.sqlite3-voter-key into it (mode 0600); for PostgreSQL, see docs/storage.md, \
+      'Moving the voter key'. A backup without voter ids restores under any key.
       """)
 
   @Argument(help: "The backup file, or '-' for standard input.")
