@@ -78,13 +78,16 @@ enum ExportRules {
       problems.append(
         DraftProblem(index: draft.index, path: path, offset: draft.offsets[path], message: message))
     }
-    for (path, name) in [("record.namespace", draft.namespace), ("record.key", draft.key)] {
-      if let name, !CounterNames.isValidName(name) {
-        add(
-          path,
-          "\"\(CounterNames.display(name))\" is not a valid name: use 3 to 64 of A-Z a-z 0-9 _ - . "
-            + "(not dots only)")
-      }
+    if let namespace = draft.namespace, !CounterNames.isValidName(namespace) {
+      add(
+        "record.namespace",
+        "\"\(CounterNames.display(namespace))\" is not a valid name: use 3 to 64 of A-Z a-z 0-9 _ "
+          + "- . (not dots only)")
+    }
+    // A key is what any of the store's writes can make: a VoteFirst feature's key holds its
+    // ref (`featurea/b`) or is U+001F + vf + its id, not only a countapi name.
+    if let key = draft.key, let problem = CounterNames.keyProblem(key) {
+      add("record.key", "\"\(CounterNames.display(key))\" \(problem)")
     }
     if let value = draft.value, !(0...CounterLimits.maximum).contains(value) {
       add("record.value", "\(value) is out of range: a count must be 0 to \(CounterLimits.maximum)")

@@ -63,17 +63,53 @@ import VoteStore
       message: "the lower bound 5 is above the upper bound 1"),
     Case(
       name: "a key with CR LF", from: #""key":"feature1""#, to: #""key":"feat\r\nure""#,
-      path: "counters[0].record.key", message: #""feat\r\nure" is not a valid name"#),
+      path: "counters[0].record.key",
+      message: #""feat\r\nure" is not a valid key: character 5 is the control character U+000D"#),
     Case(
-      name: "a key of 65 characters", from: #""key":"feature1""#,
-      to: #""key":"\#(String(repeating: "k", count: 65))""#, path: "counters[0].record.key",
-      message: "is not a valid name"),
+      name: "a key with U+001F inside", from: #""key":"feature1""#, to: #""key":"feature\u001f1""#,
+      path: "counters[0].record.key",
+      message: #"is not a valid key: character 8 is the control character U+001F"#),
+    Case(
+      name: "a key with DEL", from: #""key":"feature1""#, to: #""key":"feature\u007f""#,
+      path: "counters[0].record.key", message: "the control character U+007F"),
+    Case(
+      name: "an empty key", from: #""key":"feature1""#, to: #""key":"""#,
+      path: "counters[0].record.key",
+      message: #""" is empty: a key is 1 to 314 characters without control characters"#),
+    Case(
+      name: "a key of 315 characters", from: #""key":"feature1""#,
+      to: #""key":"\#(String(repeating: "k", count: 315))""#, path: "counters[0].record.key",
+      message: "is not a valid key: it is 315 characters long: a key is 1 to 314 characters"),
+    Case(
+      name: "a ref-less key without an id", from: #""key":"feature1""#, to: #""key":"\u001fvf""#,
+      path: "counters[0].record.key",
+      message: "after U+001F + vf comes the id of a VoteFirst feature without a ref"),
+    Case(
+      name: "a ref-less key with a leading zero", from: #""key":"feature1""#,
+      to: #""key":"\u001fvf01""#, path: "counters[0].record.key",
+      message: "(1 to 9223372036854775807, no leading zeros)"),
+    Case(
+      name: "a ref-less key of id 0", from: #""key":"feature1""#, to: #""key":"\u001fvf0""#,
+      path: "counters[0].record.key", message: "after U+001F + vf comes the id"),
+    Case(
+      name: "a ref-less key past 2^63−1", from: #""key":"feature1""#,
+      to: #""key":"\u001fvf9223372036854775808""#, path: "counters[0].record.key",
+      message: "after U+001F + vf comes the id"),
+    Case(
+      name: "a ref-less key with a name after it", from: #""key":"feature1""#,
+      to: #""key":"\u001fvf1x""#, path: "counters[0].record.key",
+      message: "after U+001F + vf comes the id"),
     Case(
       name: "café", from: #""namespace":"app.example""#, to: #""namespace":"café""#,
       path: "counters[0].record.namespace", message: #""café" is not a valid name"#),
     Case(
-      name: "dots only", from: #""key":"feature1""#, to: #""key":"...""#,
-      path: "counters[0].record.key", message: "(not dots only)"),
+      name: "a namespace of dots only", from: #""namespace":"app.example""#,
+      to: #""namespace":"...""#, path: "counters[0].record.namespace",
+      message: "(not dots only)"),
+    Case(
+      name: "a namespace with a slash", from: #""namespace":"app.example""#,
+      to: #""namespace":"app/example""#, path: "counters[0].record.namespace",
+      message: "is not a valid name: use 3 to 64 of A-Z a-z 0-9 _ - . (not dots only)"),
     Case(
       name: "a voter id with a space", from: #"["ann","ben"]"#, to: #"["ann","b en"]"#,
       path: "counters[0].voters[1]", message: #""b en" is not a valid voter id"#),
@@ -123,6 +159,53 @@ import VoteStore
     #expect(!found.contains { $0.message.contains("not valid JSON") })
   }
 
+  /// Every key a store's own writes make: countapi names, and the VoteFirst board's keys
+  /// (`feature{ref}` with a ref of up to 254 characters of anything but control characters,
+  /// under a template of up to 64 characters; U+001F + vf + the id of a feature without a
+  /// ref).
+  static let keysTheStoreMakes: [String] = [
+    "feature1", "featurea/b", "\u{1F}vf1", "\u{1F}vf9223372036854775807", "...", "x",
+    "feature café/ü 1", "{id}", "feature\u{80}\u{FFFE}",
+    "feature" + String(repeating: "/", count: 254),
+    String(repeating: "t", count: 60) + String(repeating: "é", count: 254),
+    String(repeating: "🗳", count: CounterNames.maximumKeyLength),
+  ]
+
+  @Test func everyKeyTheStoresWritesMakeIsReadAndAccepted() throws {
+    for key in Self.keysTheStoreMakes {
+      #expect(CounterNames.isValidKey(key), "\(key)")
+    }
+    let records = Self.keysTheStoreMakes.map { key in
+      Self.record {
+        $0.replacingOccurrences(of: #""key":"feature1""#, with: "\"key\":\(Self.quoted(key))")
+      }
+    }
+    let export = try VoteExport.read(Self.document(records)).get()
+    #expect(export.counters.map(\.record.key) == Self.keysTheStoreMakes)
+    #expect(export.problems().isEmpty)
+    // The countapi routes' rule is unchanged: these are keys, not names.
+    #expect(!CounterNames.isValidName("featurea/b"))
+    #expect(!CounterNames.isValidName("\u{1F}vf1"))
+    #expect(!CounterNames.isValidKey(""))
+    #expect(!CounterNames.isValidKey(String(repeating: "k", count: 315)))
+    #expect(!CounterNames.isValidKey("feature\u{0}"))
+  }
+
+  /// `text` as a JSON string, control characters as `\u00XX`.
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"", "\\": out += "\\" + String(scalar)
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
   @Test func everyBadRecordIsReportedInFileOrderWithLineAndColumn() throws {
     let records = [
       Self.record(),
@@ -132,7 +215,7 @@ import VoteStore
       },
       Self.record(),
       Self.record {
-        $0.replacingOccurrences(of: #""key":"feature1""#, with: #""key":"x""#)
+        $0.replacingOccurrences(of: #""key":"feature1""#, with: #""key":"x\u0001""#)
           .replacingOccurrences(of: #""ann","ben""#, with: #""a b""#)
       },
     ]
@@ -193,6 +276,65 @@ import VoteStore
     // What JSONEncoder writes, the reader reads.
     let encoded = Array(try JSONEncoder().encode(export))
     #expect(try VoteExport.read(encoded).get() == export)
+  }
+
+  /// Bug: a backup of a board whose counters are `featurea/b` and U+001F vf 1 was refused.
+  /// What a store holds, it exports, and what it exports, another store imports.
+  @Test(arguments: StoreKind.allCases)
+  func theKeysAStoreMakesExportAndImportIntoAnotherStore(kind: StoreKind) async throws {
+    try await kind.withStore { source, sourceHandle in
+      for (index, key) in Self.keysTheStoreMakes.enumerated() {
+        _ = try await source.apply(
+          CounterMutation(
+            namespace: "min.app", key: key, delta: 1, voter: index.isMultiple(of: 2) ? "ann" : nil,
+            createIfMissing: CounterCreation(namespace: "min.app", key: key)))
+      }
+      let pieces = StreamedExportTests.Pieces()
+      _ = try await source.exportAll { pieces.append($0) }
+      let export = try VoteExport.read(Array(pieces.all.joined())).get()
+      #expect(export.problems().isEmpty, "\(export.problems())")
+      #expect(Set(export.counters.map(\.record.key)) == Set(Self.keysTheStoreMakes))
+      try await kind.withStore(voterKeyFrom: sourceHandle) { target, _ in
+        let summary = try await target.importAll(export, replace: false)
+        #expect(summary.imported == Self.keysTheStoreMakes.count)
+        #expect(try await target.exportAll() == export)
+        let again = try await target.apply(
+          CounterMutation(namespace: "min.app", key: "\u{1F}vf1", delta: 1, voter: "ann"))
+        #expect(again.outcome == .alreadyVoted)
+      }
+    }
+  }
+
+  /// Keys no write could have made are refused by the store too, naming the key, and
+  /// nothing of the export is kept.
+  @Test(arguments: StoreKind.allCases)
+  func aStoreRefusesKeysNoWriteCouldHaveMade(kind: StoreKind) async throws {
+    try await kind.withStore { store, _ in
+      let good = try VoteExport.read(Self.document([Self.record()])).get().counters[0]
+      var slash = good
+      slash.record.key = "featurea/b"
+      var empty = good
+      empty.record.key = ""
+      var nul = good
+      nul.record.key = "feature\u{0}1"
+      var long = good
+      long.record.key = String(repeating: "k", count: CounterNames.maximumKeyLength + 1)
+      let export = VoteExport(version: 1, counters: [good, slash, empty, nul, long])
+      #expect(export.problems().map(\.index) == [2, 3, 4])
+      let failure = await storeError { () throws(VoteStoreError) in
+        _ = try await store.importAll(export, replace: false)
+      }
+      #expect(failure?.kind == .invalid)
+      #expect(failure?.message.hasPrefix("3 problems, nothing imported: ") == true)
+      #expect(
+        failure?.message.contains(#"counters[2].record.key (app.example/): "" is empty"#) == true,
+        "\(failure?.message ?? "")")
+      #expect(
+        failure?.message.contains(#""feature\u{0}1" is not a valid key: character 8"#) == true)
+      #expect(failure?.message.contains("it is 315 characters long") == true)
+      let counters = try await store.statistics().counters
+      #expect(counters == 0)
+    }
   }
 
   /// A store applies the same rules to an export built in code, and changes nothing.

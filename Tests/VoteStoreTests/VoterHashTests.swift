@@ -181,6 +181,49 @@ import Testing
     }
   }
 
+  /// Bug: an export without a single voter id was refused by a store with another voter
+  /// key, though there was nothing to match. It imports; one with voter ids is still refused.
+  @Test(arguments: [
+    (StoreKind.sqlite, StoreKind.sqlite), (.sqlite, .postgres), (.postgres, .sqlite),
+  ])
+  func anExportWithoutVoterIdsImportsUnderAnotherKey(from: StoreKind, to: StoreKind)
+    async throws
+  {
+    try await from.withStore { source, _ in
+      _ = try await source.create(CounterCreation(namespace: "app.example", key: "feature1"))
+      _ = try await source.apply(
+        CounterMutation(namespace: "app.example", key: "feature1", delta: 3))
+      let anonymous = try await source.exportAll()
+      #expect(anonymous.version == 2 && anonymous.voterKey != nil)
+      _ = try await source.apply(
+        CounterMutation(
+          namespace: "app.example", key: "feature2", delta: 1, voter: "ann",
+          createIfMissing: CounterCreation(namespace: "app.example", key: "feature2")))
+      let identified = try await source.exportAll()
+
+      try await to.withStore { target, _ in
+        let own = try await target.exportAll().voterKey
+        #expect(own != anonymous.voterKey)
+        let summary = try await target.importAll(anonymous, replace: false)
+        #expect(summary.imported == 1)
+        let after = try await target.exportAll()
+        #expect(after.voterKey == own)
+        #expect(after.counters.map(\.record.value) == [3])
+        // The store's own key stays: its voters are hashed with it.
+        let vote = try await target.apply(
+          CounterMutation(namespace: "app.example", key: "feature1", delta: 1, voter: "ann"))
+        #expect(vote.record?.value == 4)
+
+        let refused = await storeError { () throws(VoteStoreError) in
+          _ = try await target.importAll(identified, replace: true)
+        }
+        #expect(refused?.kind == .invalid)
+        #expect(refused?.message.contains("its voters could never be matched") == true)
+        #expect(try await target.record(namespace: "app.example", key: "feature2") == nil)
+      }
+    }
+  }
+
   /// Migration 3 on a store written before hashing: clear ids become hashes, voters stay voters.
   @Test(arguments: StoreKind.allCases)
   func existingClearVoterIdsAreHashedByTheMigration(kind: StoreKind) async throws {

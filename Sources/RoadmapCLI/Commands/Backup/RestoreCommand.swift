@@ -9,8 +9,11 @@ struct RestoreCommand: Command {
     discussion: """
       The boards' projects must not exist in the store yet, and no counter of the backup may \
       exist: either is refused before anything is written (exit 1). The store is created when \
-      missing. The backup's voter ids are hashes: restore into a store with the same voter \
-      key (its key file travels with the data directory) for votes to stay idempotent.
+      missing. The backup's voter ids are hashes made with its store's voter key: when it \
+      holds any, the restore is refused (nothing written) unless the target store has that \
+      same key. Give it the key first: for a new data directory, copy the source's \
+      votes.sqlite3-voter-key into it (mode 0600); for PostgreSQL, see docs/storage.md, \
+      'Moving the voter key'. A backup without voter ids restores under any key.
       """)
 
   @Argument(help: "The backup file, or '-' for standard input.")
@@ -50,15 +53,11 @@ struct RestoreCommand: Command {
           throw CommandError.failure(
             "project \(taken.project) already exists in this store; nothing was restored")
         }
-        let byNamespace = Dictionary(
-          grouping: backup.votes.counters.map(\.record), by: \.namespace)
-        for (namespace, records) in byNamespace {
-          let found = try await store.values(namespace: namespace, keys: records.map(\.key))
-          if let key = found.keys.sorted().first {
-            throw CommandError.failure(
-              "the counter \(namespace)/\(key) already exists in this store (and "
-                + "\(found.count - 1) more of the backup's); nothing was restored")
-          }
+        if let clash = try await Self.firstClash(of: backup.votes, in: store) {
+          let more = clash.others == 0 ? "" : " (and \(clash.others) more of the backup's)"
+          throw CommandError.failure(
+            "the counter \(clash.namespace)/\(clash.key) already exists in this store\(more); "
+              + "nothing was restored")
         }
         let summary = try await store.importAll(backup.votes, replace: false)
         try await boards.restore(backup.boards)
@@ -79,5 +78,22 @@ struct RestoreCommand: Command {
     }
     await store.close()
     return 0
+  }
+
+  /// The backup's first counter (by namespace, then key) that `store` already holds, and how
+  /// many others it holds; nil when it holds none. Every namespace is asked, so the count is
+  /// the whole number, and the one named is the same whatever order the namespaces come in.
+  static func firstClash(
+    of votes: VoteExport, in store: any VoteStore
+  ) async throws -> (namespace: String, key: String, others: Int)? {
+    let byNamespace = Dictionary(grouping: votes.counters.map(\.record), by: \.namespace)
+    var clashes: [(namespace: String, key: String)] = []
+    for (namespace, records) in byNamespace {
+      let found = try await store.values(namespace: namespace, keys: records.map(\.key))
+      clashes += found.keys.map { (namespace, $0) }
+    }
+    guard let first = clashes.min(by: { ($0.namespace, $0.key) < ($1.namespace, $1.key) })
+    else { return nil }
+    return (first.namespace, first.key, clashes.count - 1)
   }
 }

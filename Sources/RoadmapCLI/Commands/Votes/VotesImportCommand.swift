@@ -9,7 +9,10 @@ struct VotesImportCommand: Command {
     discussion: """
       Counters that already exist are left as they are (and counted as skipped) unless \
       --replace is given, which overwrites them with the file's counts and voters. A --data-dir \
-      without a store gets a new one.
+      without a store gets a new one. An export with voter ids (hashes) is refused, nothing \
+      imported, unless the store has the voter key they were made with: copy the source's \
+      votes.sqlite3-voter-key into a new data directory first (docs/storage.md, 'Moving the \
+      voter key').
       """)
 
   @Argument(help: "The export to load; '-' reads standard input.")
