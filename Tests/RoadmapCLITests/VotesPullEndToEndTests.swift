@@ -79,9 +79,10 @@ import Testing
     let old = try await SyncSupport.serve(in: directory, name: "old")
     defer { old.process.kill() }
     try await SyncSupport.hit(old, "old-app", "feature1", times: 1)
+    // `roadmapctl` names this protocol as `show --dialect` does.
     let result = try await pull(
       [
-        "--from", SyncSupport.url(old), "--dialect", "ours", "--namespace", "old-app",
+        "--from", SyncSupport.url(old), "--dialect", "roadmapctl", "--namespace", "old-app",
         "--server", SyncSupport.url(old), "--project", "new-app", "--key", "wrong",
       ], in: directory)
     #expect(result.exitCode == 1)

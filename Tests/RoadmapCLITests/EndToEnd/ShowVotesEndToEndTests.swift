@@ -26,7 +26,7 @@ import Testing
     return (server, directory)
   }
 
-  @Test(arguments: ["roadmapctl", "countapi", "counterapi"])
+  @Test(arguments: ["roadmapctl", "ours", "countapi", "counterapi"])
   func votesColumnSortedByVotes(dialect: String) async throws {
     let (server, directory) = try await seeded()
     defer {
