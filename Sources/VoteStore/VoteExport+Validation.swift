@@ -89,6 +89,11 @@ enum ExportRules {
     if let key = draft.key, let problem = CounterNames.keyProblem(key) {
       add("record.key", "\"\(CounterNames.display(key))\" \(problem)")
     }
+    if let imported = draft.imported, !(0...CounterLimits.maximum).contains(imported) {
+      add(
+        "imported",
+        "\(imported) is out of range: an imported count must be 0 to \(CounterLimits.maximum)")
+    }
     if let value = draft.value, !(0...CounterLimits.maximum).contains(value) {
       add("record.value", "\(value) is out of range: a count must be 0 to \(CounterLimits.maximum)")
     }

@@ -251,11 +251,16 @@ public struct VoteExport: Sendable, Equatable, Codable {
     public var record: CounterRecord
     /// The voters who hold a vote on it, sorted: hashes in version 2, clear ids in version 1.
     public var voters: [String]
+    /// What the last import of a board feature's votes set on it (see
+    /// `BoardTables.setImportedVotes`); nil when nothing was imported into it, and then
+    /// absent from the document.
+    public var imported: Int64?
 
     /// Creates an exported counter.
-    public init(record: CounterRecord, voters: [String]) {
+    public init(record: CounterRecord, voters: [String], imported: Int64? = nil) {
       self.record = record
       self.voters = voters
+      self.imported = imported
     }
   }
 

@@ -310,6 +310,53 @@ extension StoreKind {
   }
 
   @Test(arguments: StoreKind.allCases)
+  func whatAnImportSetTravelsInAnExportAndBack(kind: StoreKind) async throws {
+    try await kind.withBoard { votes, board, handle in
+      _ = try await board.write {
+        try $0.setImportedVotes(Self.project, key: "feature1", count: 5, now: 1)
+      }
+      _ = try await votes.apply(
+        CounterMutation(
+          namespace: Self.project, key: "feature1", delta: 1,
+          createIfMissing: CounterCreation(namespace: Self.project, key: "feature1")))
+      _ = try await votes.apply(
+        CounterMutation(
+          namespace: Self.project, key: "feature2", delta: 1,
+          createIfMissing: CounterCreation(namespace: Self.project, key: "feature2")))
+      let inMemory = try await votes.exportAll()
+      #expect(inMemory.counters.map(\.imported) == [5, nil])
+      let streamed = Chunks()
+      _ = try await votes.exportAll { streamed.append($0) }
+      let text = String(decoding: streamed.bytes, as: UTF8.self)
+      #expect(text.components(separatedBy: #""imported" : 5,"#).count == 2)
+      #expect(!text.contains(#""imported" : null"#))
+      let read = try VoteExport.read(streamed.bytes).get()
+      #expect(read.counters.map(\.imported) == [5, nil])
+      // Imported into another store, a rerun of the same import still changes nothing.
+      try await kind.withStore(voterKeyFrom: handle) { other, otherHandle in
+        #expect(try await other.importAll(read, replace: false).imported == 2)
+        #expect(try await other.exportAll().counters.map(\.imported) == [5, nil])
+        let otherBoard = try otherHandle.openBoard(sharing: other)
+        let value = try await otherBoard.write {
+          try $0.setImportedVotes(Self.project, key: "feature1", count: 5, now: 2)
+        }
+        await otherBoard.close()
+        #expect(value == 6)
+      }
+      // `null` reads as never imported; a negative count is refused with its place.
+      let withNull = text.replacingOccurrences(of: #""imported" : 5"#, with: #""imported" : null"#)
+      #expect(
+        try VoteExport.read(Array(withNull.utf8)).get().counters.map(\.imported) == [nil, nil])
+      let negative = text.replacingOccurrences(of: #""imported" : 5"#, with: #""imported" : -1"#)
+      guard case .failure(let problems) = VoteExport.read(Array(negative.utf8)) else {
+        Issue.record("a negative imported count was read")
+        return
+      }
+      #expect("\(problems)".contains("an imported count must be 0 to"))
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
   func tenThousandFeaturesInOneWrite(kind: StoreKind) async throws {
     try await kind.withBoard { _, board, _ in
       try await board.write { tables in
@@ -346,4 +393,24 @@ extension StoreKind {
     }
   }
 
+}
+
+/// The pieces a streamed export was written in, put together.
+final class Chunks: @unchecked Sendable {
+  private let lock = NSLock()
+  private var collected: [UInt8] = []
+
+  /// Appends a piece.
+  func append(_ piece: [UInt8]) {
+    lock.lock()
+    collected += piece
+    lock.unlock()
+  }
+
+  /// Everything so far.
+  var bytes: [UInt8] {
+    lock.lock()
+    defer { lock.unlock() }
+    return collected
+  }
 }

@@ -14,6 +14,8 @@ struct CounterDraft {
   var createdAt: Int64?
   var updatedAt: Int64?
   var voters: [String]?
+  /// What the last import set (`imported`, optional; nil also for `null`).
+  var imported: Int64?
   /// Where each voter was (parallel to `voters`; empty without a file).
   var voterOffsets: [Int] = []
   /// Where each value was, by path below the counter (`record.value`, `voters`).
@@ -41,6 +43,7 @@ struct CounterDraft {
     createdAt = record.createdAt
     updatedAt = record.updatedAt
     voters = counter.voters
+    imported = counter.imported
   }
 
   /// `namespace/key`, shortened and escaped, when both were read.
@@ -59,7 +62,7 @@ struct CounterDraft {
         id: id, namespace: namespace, key: key, value: value, enableReset: enableReset,
         updateLowerBound: updateLowerBound, updateUpperBound: updateUpperBound,
         createdAt: createdAt, updatedAt: updatedAt),
-      voters: voters)
+      voters: voters, imported: imported)
   }
 }
 

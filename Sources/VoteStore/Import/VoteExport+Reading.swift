@@ -160,12 +160,22 @@ private struct ExportReader {
       switch name {
       case "record": try record(&draft, &scanner)
       case "voters": try voters(&draft, &scanner)
+      case "imported":
+        let (value, valueAt) = try scanner.value()
+        draft.offsets[name] = valueAt
+        if case .null = value { return }
+        guard let number = integer(value, path: name, at: valueAt, index: index, skip: &scanner)
+        else {
+          draft.settled.insert(name)
+          return
+        }
+        draft.imported = number
       default:
         problems.append(
           DraftProblem(
             index: index, path: name, offset: keyOffset,
             message: "unknown member \"\(CounterNames.display(name))\" "
-              + "(a counter has record and voters)"))
+              + "(a counter has record, voters and, optionally, imported)"))
         try scanner.skipValue()
       }
     }

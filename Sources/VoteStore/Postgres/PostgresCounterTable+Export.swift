@@ -7,13 +7,14 @@ extension PostgresCounterTable {
       try db.execute(
         """
         DECLARE export_counters NO SCROLL CURSOR FOR
-        SELECT \(Self.columns)
+        SELECT \(Self.columns), imported
         FROM counters ORDER BY namespace COLLATE "C", key COLLATE "C"
         """)
       while true {
         let rows = try db.query("FETCH 1000 FROM export_counters").rows
         if rows.isEmpty { break }
         let records = rows.map(Self.record)
+        let imported = rows.map { $0[9].flatMap { Int64($0) } }
         var voters: [Int64: [String]] = [:]
         for row in try db.query(
           """
@@ -23,7 +24,9 @@ extension PostgresCounterTable {
         ).rows {
           voters[PostgresText.int64(row[0]), default: []].append(row[1] ?? "")
         }
-        for record in records { try writer.add(record, voters: voters[record.id] ?? []) }
+        for (record, imported) in zip(records, imported) {
+          try writer.add(record, voters: voters[record.id] ?? [], imported: imported)
+        }
       }
       try db.execute("CLOSE export_counters")
     }

@@ -63,9 +63,10 @@ struct PostgresCounterTable {
   func exportAll() throws(VoteStoreError) -> VoteExport {
     try db.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
       () throws(VoteStoreError) in
-      let records = try db.query(
-        "SELECT \(Self.columns) FROM counters ORDER BY namespace COLLATE \"C\", key COLLATE \"C\""
-      ).rows.map(Self.record)
+      let rows = try db.query(
+        "SELECT \(Self.columns), imported FROM counters "
+          + "ORDER BY namespace COLLATE \"C\", key COLLATE \"C\""
+      ).rows
       var voters: [Int64: [String]] = [:]
       for row in try db.query(
         "SELECT counter_id, voter FROM voters ORDER BY counter_id, voter COLLATE \"C\""
@@ -73,7 +74,12 @@ struct PostgresCounterTable {
         voters[PostgresText.int64(row[0]), default: []].append(row[1] ?? "")
       }
       return VoteExport(
-        counters: records.map { VoteExport.Counter(record: $0, voters: voters[$0.id] ?? []) })
+        counters: rows.map { row in
+          let record = Self.record(row)
+          return VoteExport.Counter(
+            record: record, voters: voters[record.id] ?? [],
+            imported: row[9].flatMap { Int64($0) })
+        })
     }
   }
 
@@ -212,7 +218,7 @@ struct PostgresCounterTable {
         replace
         ? """
         DO UPDATE SET value = EXCLUDED.value, anonymous = EXCLUDED.anonymous,
-          enable_reset = EXCLUDED.enable_reset,
+          imported = EXCLUDED.imported, enable_reset = EXCLUDED.enable_reset,
           lower = EXCLUDED.lower, upper = EXCLUDED.upper, created_ms = EXCLUDED.created_ms,
           updated_ms = EXCLUDED.updated_ms
         """ : "DO NOTHING"
@@ -223,11 +229,11 @@ struct PostgresCounterTable {
           let row = try db.query(
             """
             INSERT INTO counters (id, namespace, key, value, enable_reset, lower, upper,
-              created_ms, updated_ms, anonymous)
+              created_ms, updated_ms, anonymous, imported)
             VALUES (CASE WHEN $1::bigint > 0
                           AND NOT EXISTS (SELECT 1 FROM counters WHERE id = $1::bigint)
                          THEN $1::bigint ELSE nextval('counters_id_seq') END,
-                    $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                    $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::bigint)
             ON CONFLICT (namespace, key) \(onConflict)
             RETURNING id, (xmax = 0) AS inserted
             """,
@@ -238,6 +244,7 @@ struct PostgresCounterTable {
               String(incoming.updatedAt),
               // Validated before: the voters are distinct and no more than the count.
               String(max(0, incoming.value - Int64(counter.voters.count))),
+              counter.imported.map { String($0) },
             ]
           ).first
         else {

@@ -4,7 +4,8 @@ extension SQLiteCounterTable {
   func export(into writer: inout ExportJSONWriter) throws(VoteStoreError) {
     let counters = try db.statement(
       """
-      SELECT id, namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms
+      SELECT id, namespace, key, value, enable_reset, lower, upper, created_ms, updated_ms,
+        imported
       FROM counters ORDER BY namespace, key
       """)
     let voters = try db.statement(
@@ -18,7 +19,7 @@ extension SQLiteCounterTable {
         updateLowerBound: counters.int64(5), updateUpperBound: counters.int64(6),
         createdAt: counters.int64(7), updatedAt: counters.int64(8))
       let list = try voters.rows([.integer(record.id)]) { $0.text(0) }
-      try writer.add(record, voters: list)
+      try writer.add(record, voters: list, imported: counters.optionalInt64(9))
     }
   }
 }

@@ -49,14 +49,16 @@ struct SQLiteCounterTable {
 
   func exportAll() throws(VoteStoreError) -> VoteExport {
     let records = try db.statement(
-      "SELECT \(Self.columns) FROM counters ORDER BY namespace, key"
-    ).rows { row in Self.record(row) }
+      "SELECT \(Self.columns), imported FROM counters ORDER BY namespace, key"
+    ).rows { row in (Self.record(row), row.optionalInt64(9)) }
     var voters: [Int64: [String]] = [:]
     let pairs = try db.statement("SELECT counter_id, voter FROM voters ORDER BY counter_id, voter")
       .rows { row in (row.int64(0), row.text(1)) }
     for (id, voter) in pairs { voters[id, default: []].append(voter) }
     return VoteExport(
-      counters: records.map { VoteExport.Counter(record: $0, voters: voters[$0.id] ?? []) })
+      counters: records.map { record, imported in
+        VoteExport.Counter(record: record, voters: voters[record.id] ?? [], imported: imported)
+      })
   }
 
   // MARK: Writes
@@ -269,12 +271,13 @@ struct SQLiteCounterTable {
         try db.statement(
           """
           UPDATE counters SET value = ?2, enable_reset = ?3, lower = ?4, upper = ?5,
-            created_ms = ?6, updated_ms = ?7, anonymous = ?8 WHERE id = ?1
+            created_ms = ?6, updated_ms = ?7, anonymous = ?8, imported = ?9 WHERE id = ?1
           """
         ).run([
           .integer(id), .integer(incoming.value), .bool(incoming.enableReset),
           .integer(incoming.updateLowerBound), .integer(incoming.updateUpperBound),
           .integer(incoming.createdAt), .integer(incoming.updatedAt), .integer(anonymous),
+          counter.imported.map { .integer($0) } ?? .null,
         ])
         try db.statement("DELETE FROM voters WHERE counter_id = ?1").run([.integer(id)])
       } else {
@@ -282,15 +285,16 @@ struct SQLiteCounterTable {
         try db.statement(
           """
           INSERT INTO counters (id, namespace, key, value, enable_reset, lower, upper,
-            created_ms, updated_ms, anonymous)
+            created_ms, updated_ms, anonymous, imported)
           VALUES ((SELECT CASE WHEN count(*) = 0 AND ?1 > 0 THEN ?1 END
-                   FROM counters WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+                   FROM counters WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
           """
         ).run([
           .integer(incoming.id), .text(incoming.namespace), .text(incoming.key),
           .integer(incoming.value), .bool(incoming.enableReset),
           .integer(incoming.updateLowerBound), .integer(incoming.updateUpperBound),
           .integer(incoming.createdAt), .integer(incoming.updatedAt), .integer(anonymous),
+          counter.imported.map { .integer($0) } ?? .null,
         ])
         id = db.lastInsertRowID
       }

@@ -85,6 +85,11 @@ final class SQLiteStatement {
   /// The integer in column `index` of the current row.
   func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(handle, index) }
 
+  /// The integer in column `index` of the current row, nil for NULL.
+  func optionalInt64(_ index: Int32) -> Int64? {
+    sqlite3_column_type(handle, index) == SQLITE_NULL ? nil : sqlite3_column_int64(handle, index)
+  }
+
   /// The text in column `index` of the current row ("" for NULL).
   func text(_ index: Int32) -> String {
     guard let bytes = sqlite3_column_text(handle, index) else { return "" }

@@ -31,9 +31,12 @@ struct ExportJSONWriter {
     append("{\n  \"counters\" : [")
   }
 
-  /// Adds one counter and its (sorted) voters.
-  mutating func add(_ record: CounterRecord, voters list: [String]) throws(VoteStoreError) {
+  /// Adds one counter, its (sorted) voters and what the last import set on it, if anything.
+  mutating func add(_ record: CounterRecord, voters list: [String], imported: Int64? = nil)
+    throws(VoteStoreError)
+  {
     append(counters == 0 ? "\n    {\n" : ",\n    {\n")
+    if let imported { append("      \"imported\" : \(imported),\n") }
     append("      \"record\" : {\n")
     append("        \"createdAt\" : \(record.createdAt),\n")
     append("        \"enableReset\" : \(record.enableReset),\n")
