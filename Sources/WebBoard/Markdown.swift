@@ -218,6 +218,26 @@ private struct InlineParser {
     position == 0 || !(chars[position - 1].isLetter || chars[position - 1].isNumber)
   }
 
+  /// The `)` that closes a link's address starting at `start`: parentheses inside it count
+  /// when balanced (`…/Swift_(programming_language)`, `javascript:alert(1)`), as in CommonMark;
+  /// one after a backslash does not count.
+  func destinationEnd(from start: Int) -> Int? {
+    var depth = 0
+    var i = start
+    while i < chars.count {
+      switch chars[i] {
+      case "\\": i += 1
+      case "(": depth += 1
+      case ")":
+        if depth == 0 { return i }
+        depth -= 1
+      default: break
+      }
+      i += 1
+    }
+    return nil
+  }
+
   /// `[label](address)` or `![label](address)` at `start`: its parts and where it ends.
   func link(at start: Int) -> (label: String, address: String, end: Int)? {
     var i = start
@@ -240,7 +260,7 @@ private struct InlineParser {
       j += 1
     }
     guard let labelEnd, labelEnd + 1 < chars.count, chars[labelEnd + 1] == "(",
-      let close = find(")", from: labelEnd + 2)
+      let close = destinationEnd(from: labelEnd + 2)
     else { return nil }
     let label = String(chars[(i + 1)..<labelEnd])
     let address = String(chars[(labelEnd + 2)..<close]).trimmingSpaces()

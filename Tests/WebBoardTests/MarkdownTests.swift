@@ -40,7 +40,16 @@ import WebBoard
     Case(
       markdown: "[Mail](mailto:team@example.org)",
       html: "<p><a href=\"mailto:team@example.org\" rel=\"nofollow noopener\">Mail</a></p>"),
-    Case(markdown: "[x](javascript:alert(1))", html: "<p>x)</p>"),
+    // Balanced parentheses belong to the address, as in CommonMark: nothing is left over.
+    Case(markdown: "[x](javascript:alert(1))", html: "<p>x</p>"),
+    Case(
+      markdown: "See [Swift](https://en.wikipedia.org/wiki/Swift_(programming_language)).",
+      html:
+        "<p>See <a href=\"https://en.wikipedia.org/wiki/Swift_(programming_language)\" "
+        + "rel=\"nofollow noopener\">Swift</a>.</p>"),
+    Case(
+      markdown: "([x](https://a.example/p))",
+      html: "<p>(<a href=\"https://a.example/p\" rel=\"nofollow noopener\">x</a>)</p>"),
     Case(markdown: "[x](JavaScript:alert`1`)", html: "<p>x</p>"),
     Case(markdown: "[x](data:text/html,hi)", html: "<p>x</p>"),
     Case(markdown: "[x](/relative)", html: "<p>x</p>"),
