@@ -42,18 +42,31 @@ import Testing
         + arguments, in: directory)
   }
 
+  /// A board with the roadmap migrated onto it, and what the migration printed.
+  func migratedBoard(in directory: TemporaryDirectory) async throws -> (
+    ServeProcess, ProcessResult
+  ) {
+    try directory.write("neg.json", Self.roadmap)
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    do {
+      let migrated = try await run(
+        [
+          "migrate", "neg.json", "--server", SyncSupport.url(board), "--project", "neg.app",
+          "--key", SyncSupport.token,
+        ], in: directory)
+      #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
+      return (board, migrated)
+    } catch {
+      board.process.kill()
+      throw error
+    }
+  }
+
   @Test func aNegativeCountIsPublishedBackWhileTheBoardStillCountsWhatWasImported() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    try directory.write("neg.json", Self.roadmap)
-    let board = try await SyncSupport.serve(in: directory, name: "board")
+    let (board, migrated) = try await migratedBoard(in: directory)
     defer { board.process.kill() }
-    let migrated = try await run(
-      [
-        "migrate", "neg.json", "--server", SyncSupport.url(board), "--project", "neg.app",
-        "--key", SyncSupport.token,
-      ], in: directory)
-    #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
     #expect(
       migrated.stderrText.contains(
         "the Roadmap JSON published back keeps -3 while that count holds"))
@@ -97,15 +110,8 @@ import Testing
   @Test func onceAVoteMovesTheCountTheBoardsCountWins() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    try directory.write("neg.json", Self.roadmap)
-    let board = try await SyncSupport.serve(in: directory, name: "board")
+    let (board, _) = try await migratedBoard(in: directory)
     defer { board.process.kill() }
-    let migrated = try await run(
-      [
-        "migrate", "neg.json", "--server", SyncSupport.url(board), "--project", "neg.app",
-        "--key", SyncSupport.token,
-      ], in: directory)
-    #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
     try directory.write("neg-published.json", bytes: try await publish(board, in: directory))
 
     // One vote, through the countapi route old app versions use (the board's own counter).
