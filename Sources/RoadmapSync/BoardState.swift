@@ -45,6 +45,18 @@ public struct BoardState: Sendable, Hashable {
       })
   }
 
+  /// One board of what an export document describes (its stages and the features on it), as
+  /// a reader sees that board, with every feature's imported votes.
+  public init(export: ProjectExport, board: String) {
+    self.init(
+      stages: export.stages.filter { $0.board == board },
+      features: export.features.filter { $0.feature.content.board == board }.map {
+        ExistingFeature(
+          id: $0.feature.id, content: $0.feature.content, votes: $0.feature.votes,
+          importedVotes: $0.importedVotes)
+      })
+  }
+
   /// A project with nothing in it.
   public static let empty = BoardState()
 

@@ -41,6 +41,11 @@ public struct ReconcilePlan: Sendable, Hashable {
     /// the migration kept (such as -3) while VoteFirst still counts what it imported. What
     /// the JSON's `votes` is compared with; nil where that is the count.
     public var published: Int? = nil
+    /// What the board last imported, where the counting API's count was compared with it
+    /// (known from an admin export): votes cast on the board since are not drift, only votes
+    /// the counting API has and the board has not taken in are. Nil where the count was
+    /// compared with VoteFirst's count.
+    public var imported: Int? = nil
   }
 
   /// Roadmap ids with no VoteFirst feature.
@@ -70,6 +75,11 @@ public struct ReconcilePlan: Sendable, Hashable {
     let boardVotes = Dictionary(
       board.features.compactMap { f in f.content.ref.map { ($0, f.votes) } },
       uniquingKeysWith: { first, _ in first })
+    let boardImported = Dictionary(
+      board.features.compactMap { f in
+        f.content.ref.flatMap { ref in f.importedVotes.map { (ref, $0) } }
+      },
+      uniquingKeysWith: { first, _ in first })
     var voteFirstByRef: [String: RoadmapFeature] = [:]
     for feature in mapped where voteFirstByRef[feature.id] == nil {
       voteFirstByRef[feature.id] = feature
@@ -91,12 +101,15 @@ public struct ReconcilePlan: Sendable, Hashable {
       // migration kept reads back as -3 while VoteFirst still counts 0).
       let givenBack = other.votes ?? 0
       let roadmapDrifts = feature.votes.map { $0 != givenBack } ?? false
-      let countDrifts = counted.map { $0 != votes } ?? false
+      // A counting API's count against what the board took in from it, where known: the votes
+      // cast on the board since are its own, not drift.
+      let imported = counted == nil ? nil : boardImported[feature.id]
+      let countDrifts = counted.map { $0 != (imported ?? votes) } ?? false
       if roadmapDrifts || countDrifts {
         drift.append(
           VoteDrift(
             ref: feature.id, roadmap: feature.votes, voteFirst: votes, counted: counted,
-            published: givenBack == votes ? nil : givenBack))
+            published: givenBack == votes ? nil : givenBack, imported: imported))
       }
     }
     let onlyOnVoteFirst = mapped.filter { !roadmapIDs.contains($0.id) }.map(\.id)

@@ -230,6 +230,52 @@ import Testing
           + "0 stages created.\n"))
   }
 
+  @Test func withTheKeyReconcileComparesACountingAPIWithWhatTheBoardImported() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", #"[{"id": "1", "title": "Widgets"}]"#)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer {
+      old.process.kill()
+      board.process.kill()
+    }
+    let server = ["--server", SyncSupport.url(board), "--project", "demo-app"]
+    let counts = ["--counts", SyncSupport.url(old), "--namespace", "old-app"]
+    try await SyncSupport.hit(old, "old-app", "feature1", times: 3)
+    let migrated = try await run(
+      ["migrate", "roadmap.json"] + server
+        + [
+          "--key", SyncSupport.token, "--votes-from", SyncSupport.url(old), "--namespace",
+          "old-app",
+        ], in: directory)
+    #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
+    try await SyncSupport.hit(board, "demo-app", "feature1", times: 2)  // the board's own
+    func reconcile(_ extra: [String]) async throws -> ProcessResult {
+      try await Roadmapctl.run(
+        ["reconcile", "roadmap.json"] + server + counts + extra,
+        environment: ["ROADMAPCTL_ADMIN_TOKEN": ""], workingDirectory: directory.url,
+        timeout: .seconds(120))
+    }
+    // Without the key only the totals can be compared.
+    let totals = try await reconcile([])
+    #expect(totals.exitCode == 1)
+    #expect(totals.stdoutText.contains("feature 1: votes: VoteFirst 5, counting API 3"))
+    let withKey = try await reconcile(["--key", SyncSupport.token])
+    #expect(withKey.exitCode == 0, "\(withKey.stdoutText)\(withKey.stderrText)")
+    // A vote on the old API is drift until the board takes it in; the board's stay.
+    try await SyncSupport.hit(old, "old-app", "feature1", times: 1)
+    let drifted = try await reconcile(["--key", SyncSupport.token, "--format", "json"])
+    #expect(drifted.exitCode == 1)
+    #expect(
+      drifted.stdoutText.contains(
+        #"{"ref":"1","roadmap":null,"voteFirst":5,"counted":4,"published":null,"imported":3}"#))
+    let applied = try await reconcile(["--key", SyncSupport.token, "--apply", "to-votefirst"])
+    #expect(applied.exitCode == 0, "\(applied.stderrText)")
+    #expect(try await SyncSupport.value(board, "demo-app", "feature1") == 6)
+    #expect(try await reconcile(["--key", SyncSupport.token]).exitCode == 0)
+  }
+
   @Test func aMigrationCutOffHalfwayFinishesOnTheNextRun() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -115,7 +115,8 @@ import Testing
         "--namespace", "old-app",
       ], in: directory)
     #expect(result.exitCode == 1)
-    #expect(result.stdoutText.contains("feature 3: votes: VoteFirst 0, counting API 1\n"))
+    #expect(
+      result.stdoutText.contains("feature 3: votes: VoteFirst 0 (imported 0), counting API 1\n"))
     #expect(!result.stdoutText.contains("feature 1:"))
     let port = try await SyncSupport.closedPort(in: directory)
     let unreachable = try await reconcile(

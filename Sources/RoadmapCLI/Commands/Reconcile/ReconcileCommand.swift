@@ -68,7 +68,10 @@ struct ReconcileCommand: Command {
 
   @Option(
     valueName: "token", environment: "ROADMAPCTL_ADMIN_TOKEN",
-    help: "The server's admin token, for --apply to-votefirst.")
+    help: """
+      The server's admin token, for --apply to-votefirst; with --counts, the counts are then \
+      compared with what the board imported (the votes cast on the board since are not drift).
+      """)
   var key: String?
 
   @Option(help: "How to print the comparison.")
@@ -101,8 +104,14 @@ struct ReconcileCommand: Command {
     let boardName: String
     if let export {
       let document = try await SyncFiles.export(export, context: context)
-      board = BoardState(export: document)
+      board = BoardState(export: document, board: Board.roadmapSlug)
       boardName = "\(export) (project \(document.project))"
+    } else if counts != nil, let key {
+      // The admin export says what each feature last imported, which a counting API's count
+      // is compared with: the votes cast on the board since are not drift.
+      let client = BoardClient(server: server!, project: project!, key: key)
+      board = BoardState(export: try await client.export(), board: Board.roadmapSlug)
+      boardName = "\(project!) on \(server!)"
     } else {
       board = try await BoardClient(server: server!, project: project!).state()
       boardName = "\(project!) on \(server!)"

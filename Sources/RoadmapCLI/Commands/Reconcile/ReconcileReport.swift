@@ -18,6 +18,7 @@ enum ReconcileReport {
     for drift in plan.voteDrift {
       var parts = [
         "VoteFirst \(drift.voteFirst)" + (drift.published.map { " (published as \($0))" } ?? "")
+          + (drift.imported.map { " (imported \($0))" } ?? "")
       ]
       if let roadmap = drift.roadmap { parts.insert("roadmap \(roadmap)", at: 0) }
       if let counted = drift.counted { parts.append("counting API \(counted)") }
@@ -50,7 +51,7 @@ enum ReconcileReport {
     let drift = plan.voteDrift.map {
       "{\"ref\":\(JSONText.quote($0.ref)),\"roadmap\":\(number($0.roadmap)),"
         + "\"voteFirst\":\($0.voteFirst),\"counted\":\(number($0.counted)),"
-        + "\"published\":\(number($0.published))}"
+        + "\"published\":\(number($0.published)),\"imported\":\(number($0.imported))}"
     }
     return "{\"inSync\":\(plan.inSync),\"onlyInRoadmap\":\(list(plan.onlyInRoadmap)),"
       + "\"onlyOnVoteFirst\":\(list(plan.onlyOnVoteFirst)),"
