@@ -26,9 +26,19 @@ struct RoadmapBridgeVoter: Roadmap.FeatureVoter {
   /// - Parameters:
   ///   - server: where `roadmapctl serve` runs, such as `https://votes.example.com`.
   ///   - namespace: the counters' namespace; the Roadmap package uses the bundle identifier.
-  ///   - voterID: your app's user id, or nil for a random id made once per install.
+  ///   - voterID: your app's user id (1–128 of `A-Z a-z 0-9 _ - . : @ + = /`), or nil for a
+  ///     random id made once per install.
   init(server: URL, namespace: String, voterID: String? = nil) {
-    let identity = voterID.flatMap { try? VoterIdentity(appUserID: $0) } ?? .installation()
+    var identity = VoterIdentity.installation()
+    if let voterID {
+      do {
+        identity = try VoterIdentity(appUserID: voterID)
+      } catch {
+        // An id the server would refuse is a bug to see while developing; a release build
+        // keeps votes working with the per-install id.
+        assertionFailure("RoadmapBridgeVoter: \(error)")
+      }
+    }
     let counting = CountingAPIVoter(
       server: server, namespace: namespace, dialect: .roadmapBridge, identity: identity)
     voter = CoalescingVoter(base: DurableVoter(base: counting))
