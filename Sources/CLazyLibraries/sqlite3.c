@@ -57,6 +57,9 @@ RB_LAZY_FORWARD(rb_sqlite3_library, int, sqlite3_changes, (sqlite3 *db), (db))
 RB_LAZY_FORWARD(rb_sqlite3_library, sqlite3_int64, sqlite3_last_insert_rowid, (sqlite3 *db),
   (db))
 RB_LAZY_FORWARD(rb_sqlite3_library, int, sqlite3_get_autocommit, (sqlite3 *db), (db))
+RB_LAZY_FORWARD(rb_sqlite3_library, int, sqlite3_file_control,
+  (sqlite3 *db, const char *name, int operation, void *argument),
+  (db, name, operation, argument))
 RB_LAZY_FORWARD(rb_sqlite3_library, void *, sqlite3_wal_hook,
   (sqlite3 *db, int (*hook)(void *, sqlite3 *, const char *, int), void *argument),
   (db, hook, argument))

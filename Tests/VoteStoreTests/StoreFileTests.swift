@@ -18,6 +18,41 @@ import VoteStore
     await reopened.close()
   }
 
+  @Test(arguments: [false, true])
+  func aDatabaseFileDeletedOrReplacedUnderTheStoreTakesNoMoreWrites(replaced: Bool) async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(directory: dir.url)
+    let vote = CounterMutation(
+      namespace: "ns.test", key: "k1", delta: 1,
+      createIfMissing: CounterCreation(namespace: "ns.test", key: "k1"))
+    _ = try await store.apply(vote)
+    let file = dir.url.appendingPathComponent(SQLiteVoteStore.fileName)
+    if replaced {
+      // Another file put in its place (a restore done the wrong way, say).
+      let other = dir.url.appendingPathComponent("other")
+      try FileManager.default.copyItem(at: file, to: other)
+      #expect(rename(other.path, file.path) == 0)
+    } else {
+      for suffix in ["", "-wal", "-shm"] {
+        try? FileManager.default.removeItem(atPath: file.path + suffix)
+      }
+    }
+    for _ in 0..<2 {
+      let failure = await storeError { () throws(VoteStoreError) in
+        _ = try await store.apply(vote)
+      }
+      #expect(failure?.kind == .io)
+      #expect(
+        failure?.message.contains(
+          "the database file \(file.path) was deleted or replaced while the store had it open, "
+            + "so nothing was written") == true, "\(String(describing: failure))")
+    }
+    let health = await storeError { () throws(VoteStoreError) in try await store.checkHealth() }
+    #expect(health?.kind == .io)
+    await store.close()
+  }
+
   @Test func anEmptyFileIsRefusedAndKept() async throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }

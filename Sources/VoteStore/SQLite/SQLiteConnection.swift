@@ -76,6 +76,15 @@ final class SQLiteConnection: ClosableConnection, @unchecked Sendable {
   /// Whether no transaction is open (SQLite rolls back by itself after some errors).
   var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
+  /// Whether the database file this connection has open was deleted, renamed or replaced
+  /// since it was opened (`SQLITE_FCNTL_HAS_MOVED`: one `stat` of its path): what is written
+  /// through it then lands in a file no later open finds.
+  var fileHasMoved: Bool {
+    var moved: Int32 = 0
+    return sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK
+      && moved != 0
+  }
+
   /// Finalizes every statement and closes the connection.
   func close() {
     for statement in statements.values { statement.finalize() }

@@ -96,7 +96,8 @@ private struct GroupCommitLoop {
   let changes: SQLiteCounterChanges?
   let afterCommit: @Sendable (SQLiteConnection) -> Void
   /// The failed fsync after which this writer takes no more writes (see ``commit(_:)``).
-  private var failedSync: VoteStoreError?
+  /// Why the writer takes no more writes (a failed sync, a database file gone), once it is so.
+  private var stopped: VoteStoreError?
 
   init(
     connection: SQLiteConnection, changes: SQLiteCounterChanges?,
@@ -124,12 +125,8 @@ private struct GroupCommitLoop {
   /// Runs one group; returns units that must run again because SQLite rolled back the whole
   /// transaction under them (their results were never reported).
   private mutating func runBatch(_ batch: [WriteUnit]) -> [WriteUnit] {
-    if let failedSync {
-      let refusal = VoteStoreError(
-        .io,
-        "the store takes no more writes until it is reopened, after a failed sync: "
-          + failedSync.message)
-      for unit in batch { unit.finish(refusal) }
+    if let stopped {
+      for unit in batch { unit.finish(stopped) }
       return []
     }
     do throws(VoteStoreError) {
@@ -223,14 +220,35 @@ private struct GroupCommitLoop {
   /// writer takes no more writes: after a failed fsync the kernel may have dropped the pages
   /// it could not write, so no later fsync could vouch for the frames before its own
   /// (PostgreSQL stops on a failed fsync for the same reason). The store must be reopened.
+  ///
+  /// Nor is a commit made into a database file that was deleted or replaced under the open
+  /// store: it would be acknowledged and then lost with the file at the next open. Its units
+  /// fail with nothing written, and so does every later write.
   private mutating func commit(_ succeeded: [WriteUnit]) -> [WriteUnit] {
+    if connection.fileHasMoved {
+      rollBack()
+      changes?.discard()
+      let error = VoteStoreError(
+        .io,
+        "the database file \(connection.path) was deleted or replaced while the store had it "
+          + "open, so nothing was written; the store takes no more writes until it is reopened "
+          + "(put the file back, or restart to open what is there now)")
+      stopped = error
+      for unit in succeeded { unit.finish(error) }
+      return []
+    }
     changes?.willCommit()
     do throws(VoteStoreError) {
       try connection.statement("COMMIT").run()
     } catch {
       rollBack()
       changes?.notCommitted()
-      if error.kind == .notDurable { failedSync = error }
+      if error.kind == .notDurable {
+        stopped = VoteStoreError(
+          .io,
+          "the store takes no more writes until it is reopened, after a failed sync: "
+            + error.message)
+      }
       for unit in succeeded { unit.finish(error) }
       return []
     }

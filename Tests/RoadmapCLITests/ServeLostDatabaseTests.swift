@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// The real `roadmapctl serve` when its database file is deleted while it runs: it must not
+/// acknowledge votes that land in the unlinked file (a restart would not find them).
+@Suite struct ServeLostDatabaseTests {
+  @Test func votesAfterTheDatabaseFileIsDeletedAreRefusedAndHealthSaysWhy() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let data = directory.url.appendingPathComponent("data")
+    let server = try await ServeProcess.start(dataDirectory: data)
+    defer { server.process.kill() }
+    #expect(try await server.get("/hit/app.example/kept").body == #"{"value":1}"#)
+
+    let database = data.appendingPathComponent("votes.sqlite3").path
+    for suffix in ["", "-wal", "-shm"] {
+      try? FileManager.default.removeItem(atPath: database + suffix)
+    }
+    for route in ["/hit/app.example/kept", "/hit/app.example/new", "/v1/app.example/kept/up"] {
+      let refused = try await server.get(route)
+      #expect(refused.status == 503, "\(route): \(refused.body)")
+      #expect(refused.body.contains("nothing was changed"), "\(route): \(refused.body)")
+    }
+    let health = try await server.get("/healthz")
+    #expect(health.status == 503)
+    #expect(
+      health.body.contains("was deleted or replaced while the store had it open"), "\(health.body)")
+    #expect(try await server.stop() == 0)
+  }
+}
