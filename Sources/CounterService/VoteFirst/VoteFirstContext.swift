@@ -69,7 +69,7 @@ struct VoteFirstContext: Sendable {
       do {
         return try VoteFirstCoding.decode(type, from: Data(bytes))
       } catch {
-        throw VoteFirstFailure.decoding(error)
+        throw VoteFirstFailure.decoding(error, body: bytes)
       }
     }
 

@@ -40,8 +40,10 @@ struct VoteFirstFailure: Error, Sendable {
   }
 
   /// The failure for a body that did not decode: a missing key is a 422 naming it, anything
-  /// else a 400 naming where it went wrong.
-  static func decoding(_ error: any Error) -> VoteFirstFailure {
+  /// else a 400 naming where it went wrong. With `body`, a number the decoder could not take
+  /// (Foundation reports 1.5 or 1e20 for an integer as "not valid JSON", with no place) is
+  /// named with its place.
+  static func decoding(_ error: any Error, body: [UInt8]? = nil) -> VoteFirstFailure {
     guard let error = error as? DecodingError else {
       return VoteFirstFailure(400, Code.invalidJSON, "the body is not JSON")
     }
@@ -51,6 +53,12 @@ struct VoteFirstFailure: Error, Sendable {
       return VoteFirstFailure(
         422, Code.validationFailed, "\(field ?? key.stringValue) is required", field: field)
     case .dataCorrupted(let context) where context.codingPath.isEmpty:
+      if let body, let (place, number) = firstNonInteger(in: body) {
+        return VoteFirstFailure(
+          400, Code.invalidJSON,
+          "\(place) has the wrong type: \(number) is not a whole number that fits (counts, ids and "
+            + "positions are integers)", field: place)
+      }
       return VoteFirstFailure(
         400, Code.invalidJSON, "the body is not JSON: \(context.debugDescription)")
     case .typeMismatch(_, let context), .valueNotFound(_, let context),
@@ -61,5 +69,32 @@ struct VoteFirstFailure: Error, Sendable {
     @unknown default:
       return VoteFirstFailure(400, Code.invalidJSON, "the body does not decode", field: field)
     }
+  }
+
+  /// The place (`count`, `features[2].stage`) and text of the first number in `body` that is
+  /// not a whole number within Int64, when `body` is JSON at all.
+  static func firstNonInteger(in body: [UInt8]) -> (String, String)? {
+    guard
+      let root = try? JSONSerialization.jsonObject(with: Data(body), options: [.fragmentsAllowed])
+    else { return nil }
+    func search(_ value: Any, _ place: String) -> (String, String)? {
+      if let object = value as? [String: Any] {
+        for key in object.keys.sorted() {
+          if let found = search(object[key]!, place.isEmpty ? key : place + "." + key) {
+            return found
+          }
+        }
+      } else if let array = value as? [Any] {
+        for (index, element) in array.enumerated() {
+          if let found = search(element, "\(place)[\(index)]") { return found }
+        }
+      } else if let number = value as? NSNumber, !(value is Bool) {
+        let double = number.doubleValue
+        let whole = double.rounded() == double && abs(double) < 9.2e18
+        if !whole { return (place.isEmpty ? "the body" : place, number.stringValue) }
+      }
+      return nil
+    }
+    return search(root, "")
   }
 }
