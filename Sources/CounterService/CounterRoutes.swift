@@ -136,7 +136,13 @@ struct CounterRoutes: Sendable {
   /// `raw` with a leading space read as `+`; nil when missing or empty.
   private static func signed(_ raw: String?) -> String? {
     guard let raw, !raw.isEmpty else { return nil }
-    return raw.hasPrefix(" ") ? "+" + raw.dropFirst() : raw
+    let text = raw.hasPrefix(" ") ? "+" + raw.dropFirst() : raw
+    // Leading zeros say nothing (`000000000000000000001` is 1), so no length limit counts them.
+    let sign = text.hasPrefix("-") || text.hasPrefix("+") ? String(text.prefix(1)) : ""
+    let digits = text.dropFirst(sign.count)
+    guard digits.count > 1, digits.first == "0" else { return text }
+    let kept = digits.drop { $0 == "0" }
+    return sign + (kept.isEmpty ? "0" : kept)
   }
 
   /// Refuses (409, nothing changed) a change of `delta` whose result would take the counter

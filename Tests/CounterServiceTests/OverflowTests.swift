@@ -67,6 +67,11 @@ import VoteStore
       Step("/update/ns1/feature1?amount=+\(Self.past)", 400, amountRule),
       Step("/update/ns1/feature1?amount=9223372036854775808", 400, amountRule),
       Step("/update/ns1/feature1?amount=1e3", 400, #"{"error":"amount must be an integer"}"#),
+      // Leading zeros are no part of the size: this is 1 (and the next one past the limit).
+      Step("/update/ns1/feature1?amount=000000000000000000000000001", 200, #"{"value":2}"#),
+      Step("/update/ns1/feature1?amount=-000000000000000000000000001", 200, #"{"value":1}"#),
+      Step("/update/ns1/feature1?amount=0000000000000\(Self.past)", 400, amountRule),
+      Step("/update/ns1/feature1?amount=0000", 200, #"{"value":1}"#),
       Step("/update/ns1/feature1?amount=-", 400, #"{"error":"amount must be an integer"}"#),
       Step("/set/ns1/feature1?value=\(Self.past)", 400, valueRule, headers: Self.admin),
       Step(
