@@ -9,23 +9,54 @@ import RoadmapFormat
 /// per feature; wrapped in a `CoalescingVoter`, the reads that arrive within ``window`` go out as
 /// one `GET /counts/NS?keys=…`. Votes and unvotes pass straight through.
 ///
+/// Each read gets its own answer: when the base voter's batch read is refused or answered
+/// oddly (``VotingError/Kind/refused``, ``VotingError/Kind/badAnswer``: one id the server does
+/// not accept makes it refuse the whole batch), the window's features are read again one at a
+/// time, so only the bad one fails (and `fetch` shows 0 for it alone). A batch that fails for
+/// want of a server (offline, timed out, 429, 5xx) fails every read of the window at once.
+///
 ///     let voter = CoalescingVoter(base: DurableVoter(base: countingVoter))
 public struct CoalescingVoter<Base: FeatureVoter>: FeatureVoter {
   /// The voter that reads and writes.
   public let base: Base
-  /// How long the first read of a batch waits for others to join it, in seconds.
+  /// How long the first read of a batch waits for others to join it, in seconds: between 0
+  /// and ``longestWindow``.
   public let window: TimeInterval
   private let coalescer: ReadCoalescer
 
+  /// The longest ``window``, in seconds (1): reads wait no longer than that for company.
+  public static var longestWindow: TimeInterval { 1 }
+
+  /// The most single reads in flight when a refused batch is read again one feature at a time.
+  static var fallbackConcurrency: Int { 6 }
+
   /// Creates a voter gathering the reads of `window` seconds (20 ms by default) into one.
+  ///
+  /// A `window` that is NaN or negative is 0; one longer than ``longestWindow`` (`.infinity`
+  /// included) is ``longestWindow``.
   public init(base: Base, window: TimeInterval = 0.02) {
     self.base = base
+    let window = window > 0 ? min(window, Self.longestWindow) : 0
     self.window = window
     self.coalescer = ReadCoalescer(window: window) { features in
       do throws(VotingError) {
-        return .success(try await base.counts(for: features))
+        let counts = try await base.counts(for: features)
+        return features.reduce(into: [:]) { $0[$1.id] = .success(counts[$1.id] ?? 0) }
+      } catch  where features.count > 1 && (error.kind == .refused || error.kind == .badAnswer) {
+        // The server answered, but not with counts: one feature it does not take refuses the
+        // whole batch. Read each feature on its own, so only that one fails.
+        return await BoundedConcurrency.map(features, limit: Self.fallbackConcurrency) {
+          feature in
+          do throws(VotingError) {
+            return .success(try await base.count(for: feature))
+          } catch {
+            return .failure(error)
+          }
+        }
       } catch {
-        return .failure(error)
+        // No server to ask (offline, timed out, 429, 5xx): one more request per feature would
+        // fail too.
+        return features.reduce(into: [:]) { $0[$1.id] = .failure(error) }
       }
     }
   }
@@ -76,7 +107,9 @@ public struct CoalescingVoter<Base: FeatureVoter>: FeatureVoter {
 actor ReadCoalescer {
   // A Result rather than a typed-throws function type: stored function types with typed
   // throws need runtime support that iOS 15 and macOS 12 lack.
-  typealias BatchRead = @Sendable ([RoadmapFeature]) async -> Result<[String: Int], VotingError>
+  /// Each feature's count or its own failure, by feature id.
+  typealias BatchRead =
+    @Sendable ([RoadmapFeature]) async -> [String: Result<Int, VotingError>]
 
   private let window: TimeInterval
   private let read: BatchRead
@@ -102,15 +135,15 @@ actor ReadCoalescer {
   }
 
   private func fire() async {
-    try? await Task.sleep(nanoseconds: UInt64(max(0, window) * 1_000_000_000))
+    try? await Task.sleep(nanoseconds: SleepTime.nanoseconds(window))
     let batch = features
     let answers = waiting
     features = []
     waiting = [:]
     scheduled = false
-    let result = await read(batch)
+    let results = await read(batch)
     for (id, continuations) in answers {
-      let answer = result.map { $0[id] ?? 0 }
+      let answer = results[id] ?? .success(0)
       for continuation in continuations { continuation.resume(returning: answer) }
     }
   }

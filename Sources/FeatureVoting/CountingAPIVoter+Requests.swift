@@ -28,32 +28,92 @@ extension CountingAPIVoter {
     }
   }
 
-  /// The counts of `features` through the batch route, in chunks.
-  func batchCounts(_ features: [RoadmapFeature]) async throws(VotingError) -> [String: Int] {
-    var result: [String: Int] = [:]
-    var idsByKey: [String: [String]] = [:]
+  /// The counts of `features` through the batch route, in chunks, each feature with its own
+  /// result.
+  ///
+  /// Keys the batch route cannot take (``isBatchable(_:)``) are read one by one; a chunk the
+  /// server refuses or answers oddly (``VotingError/Kind/refused``,
+  /// ``VotingError/Kind/badAnswer``) is read again one feature at a time. Any other failure of
+  /// a chunk (offline, timed out, 429, 5xx, a URL that cannot be built) is every unread
+  /// feature's failure, without further requests.
+  func batchReadEach(_ features: [RoadmapFeature]) async -> [String: Result<Int, VotingError>] {
+    var result: [String: Result<Int, VotingError>] = [:]
+    var featuresByKey: [String: [RoadmapFeature]] = [:]
     var keyOrder: [String] = []
+    var single: [RoadmapFeature] = []
     for feature in features {
       if feature.isFinished == true {
-        result[feature.id] = 0
+        result[feature.id] = .success(0)
         continue
       }
       let key = keys.key(for: feature.id)
-      if idsByKey[key] == nil { keyOrder.append(key) }
-      idsByKey[key, default: []].append(feature.id)
+      guard Self.isBatchable(key) else {
+        single.append(feature)
+        continue
+      }
+      if featuresByKey[key] == nil { keyOrder.append(key) }
+      featuresByKey[key, default: []].append(feature)
     }
+    var stop: VotingError?
     for chunk in batchChunks(keyOrder) {
-      let url = try batchURL(chunk)
-      let request = TransportRequest(
-        url: url, headers: ["Accept": "application/json"], timeout: timeout)
-      let counts = try await send(request, retry: readRetry) { response throws(VotingError) in
-        try self.interpretBatch(response, url: url.absoluteString)
+      let chunkFeatures = chunk.flatMap { featuresByKey[$0] ?? [] }
+      if let stop {
+        for feature in chunkFeatures { result[feature.id] = .failure(stop) }
+        continue
       }
-      for key in chunk {
-        for id in idsByKey[key] ?? [] { result[id] = counts[key] ?? 0 }
+      do throws(VotingError) {
+        let counts = try await batchRequest(chunk)
+        for key in chunk {
+          for feature in featuresByKey[key] ?? [] {
+            result[feature.id] = .success(counts[key] ?? 0)
+          }
+        }
+      } catch  where Self.fallsBackToSingleReads(error) {
+        result.merge(await readSingly(chunkFeatures)) { _, new in new }
+      } catch {
+        stop = error
+        for feature in chunkFeatures { result[feature.id] = .failure(error) }
       }
+    }
+    if let stop {
+      for feature in single { result[feature.id] = .failure(stop) }
+    } else {
+      result.merge(await readSingly(single)) { _, new in new }
     }
     return result
+  }
+
+  /// One batch request for `keys`: their counts by key.
+  func batchRequest(_ keys: [String]) async throws(VotingError) -> [String: Int] {
+    let url = try batchURL(keys)
+    let request = TransportRequest(
+      url: url, headers: ["Accept": "application/json"], timeout: timeout)
+    return try await send(request, retry: readRetry) { response throws(VotingError) in
+      try self.interpretBatch(response, url: url.absoluteString)
+    }
+  }
+
+  /// Whether a failed batch is worth reading again one feature at a time: the server answered,
+  /// but not with counts (one key it does not take refuses the whole batch).
+  static func fallsBackToSingleReads(_ error: VotingError) -> Bool {
+    error.kind == .refused || error.kind == .badAnswer
+  }
+
+  /// Whether the batch route takes `key`: `roadmapctl serve`'s name rule,
+  /// `^[A-Za-z0-9_\-.]{3,64}$` (which also keeps `,`, the list separator, out).
+  static func isBatchable(_ key: String) -> Bool {
+    let bytes = key.utf8
+    guard (3...64).contains(bytes.count) else { return false }
+    return bytes.allSatisfy { byte in
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+        UInt8(ascii: "."):
+        return true
+      default:
+        return false
+      }
+    }
   }
 
   /// Splits keys into chunks of at most ``maxBatchKeys`` whose encoded list stays under
@@ -92,7 +152,7 @@ extension CountingAPIVoter {
         guard attempt < retry.attempts, retry.isRetryable(error) else { throw error }
         let wait = retry.delay(after: attempt, retryAfter: error.retryAfter)
         do {
-          try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+          try await Task.sleep(nanoseconds: SleepTime.nanoseconds(wait))
         } catch {
           throw .invalidRequest("cancelled while waiting to retry \(request.url.absoluteString)")
         }
@@ -173,5 +233,22 @@ extension CountingAPIVoter {
       after = page.1
     } while after != nil
     return counts
+  }
+}
+
+/// Seconds as a `Task.sleep(nanoseconds:)` argument, without trapping on a number too large to
+/// convert.
+enum SleepTime {
+  /// The longest sleep: `Int64.max` nanoseconds (about 292 years), which the dispatch timers
+  /// under `Task.sleep` still read as a wait (a larger `UInt64` would read as negative).
+  static let longest = UInt64(Int64.max)
+
+  /// `seconds` in nanoseconds: NaN and negatives are 0, anything past ``longest`` is
+  /// ``longest``, `.infinity` included.
+  static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+    guard seconds > 0 else { return 0 }  // NaN compares false too.
+    let nanoseconds = seconds * 1_000_000_000
+    guard nanoseconds < Double(longest) else { return longest }
+    return UInt64(nanoseconds)
   }
 }

@@ -119,42 +119,44 @@ public struct CountingAPIVoter: FeatureVoter {
 
   /// A whole board: one request per ``maxBatchKeys`` keys on a server with a batch route, else
   /// one per feature, at most ``maxConcurrentReads`` at once. The first failure is thrown.
+  ///
+  /// A key the batch route cannot take (one that breaks `roadmapctl serve`'s name rule
+  /// `^[A-Za-z0-9_\-.]{3,64}$`, such as `featuredark mode`) is read on its own, and a batch the
+  /// server refuses or answers oddly is read again one feature at a time, so the error thrown
+  /// is that feature's own.
   public func counts(for features: [RoadmapFeature]) async throws(VotingError) -> [String: Int] {
     let distinct = features.distinctByID
-    if dialect.hasBatchRoute {
-      return try await batchCounts(distinct)
-    }
-    let results = await BoundedConcurrency.map(distinct, limit: maxConcurrentReads) { feature in
+    return try BoundedConcurrency.collect(await readEach(distinct), order: distinct)
+  }
+
+  /// A whole board as ``counts(for:)`` reads it; each feature that could not be read is 0.
+  ///
+  /// A key the batch route cannot take is read on its own, and a batch request the server
+  /// refuses or answers oddly (one id it does not accept makes it refuse the whole batch) falls
+  /// back to one request per feature of that batch, so the other rows still get their counts.
+  /// A batch that fails for want of a server (offline, timed out, 429, 5xx) does not: every row
+  /// not read yet is 0 at once, instead of one more failing request per row.
+  public func fetch(for features: [RoadmapFeature]) async -> [String: Int] {
+    await readEach(features.distinctByID).mapValues { (try? $0.get()) ?? 0 }
+  }
+
+  /// Each feature's count or its own failure: batches where the dialect has a batch route (see
+  /// ``fetch(for:)-([RoadmapFeature])`` for what falls back to single reads), else one read per
+  /// feature, at most ``maxConcurrentReads`` at once.
+  func readEach(_ distinct: [RoadmapFeature]) async -> [String: Result<Int, VotingError>] {
+    guard dialect.hasBatchRoute else { return await readSingly(distinct) }
+    return await batchReadEach(distinct)
+  }
+
+  /// One read per feature, at most ``maxConcurrentReads`` at once.
+  func readSingly(_ features: [RoadmapFeature]) async -> [String: Result<Int, VotingError>] {
+    await BoundedConcurrency.map(features, limit: maxConcurrentReads) { feature in
       do throws(VotingError) {
         return .success(try await self.count(for: feature))
       } catch {
         return .failure(error)
       }
     }
-    return try BoundedConcurrency.collect(results, order: distinct)
-  }
-
-  /// A whole board as ``counts(for:)`` reads it; each feature that could not be read is 0.
-  ///
-  /// A batch request the server refuses or answers oddly (one id it does not accept makes it
-  /// refuse the whole batch) falls back to one request per feature, so the other rows still get
-  /// their counts. A batch that fails for want of a server (offline, timed out, 429, 5xx) does
-  /// not: every row is 0 at once, instead of one more failing request per row.
-  public func fetch(for features: [RoadmapFeature]) async -> [String: Int] {
-    let distinct = features.distinctByID
-    if dialect.hasBatchRoute {
-      do throws(VotingError) {
-        return try await batchCounts(distinct)
-      } catch  where [.refused, .badAnswer].contains(error.kind) {
-        // Fall through to one request per feature.
-      } catch {
-        return Dictionary(distinct.map { ($0.id, 0) }, uniquingKeysWith: { first, _ in first })
-      }
-    }
-    let results = await BoundedConcurrency.map(distinct, limit: maxConcurrentReads) { feature in
-      .success(await self.fetch(for: feature))
-    }
-    return results.mapValues { (try? $0.get()) ?? 0 }
   }
 
   private func refuseFinished(_ feature: RoadmapFeature) throws(VotingError) {

@@ -7,12 +7,33 @@ import Foundation
 /// An ``HTTPTransport`` over `URLSession`, for apps (iOS 15+, macOS 12+) and Linux.
 ///
 /// By default it uses its own ephemeral session with caching off: vote counts must never come
-/// from a cache, and a `GET /hit` must reach the server every time. Connection failures become
-/// ``VotingError/Kind/offline``, an expired ``TransportRequest/timeout``
-/// ``VotingError/Kind/timedOut``. The timeout bounds the whole exchange (URLSession's own
-/// `timeoutInterval` only bounds the silence between packets, and not on every platform), so
-/// the transport also races the request against it and cancels the request when it expires;
-/// the caller never waits on a request that ignores its cancellation.
+/// from a cache, and a `GET /hit` must reach the server every time.
+///
+/// How a failure to get an answer is reported:
+///
+/// - ``VotingError/Kind/offline`` only when the server could not be reached: no network
+///   (`notConnectedToInternet`, `dataNotAllowed`, `internationalRoamingOff`, `callIsActive`),
+///   the host unknown (`cannotFindHost`, `dnsLookupFailed`), the connection refused
+///   (`cannotConnectToHost`) or lost (`networkConnectionLost`). On Linux, FoundationNetworking
+///   reports a refused connection and an unknown host with the same codes. Only these go into
+///   a ``DurableVoter``'s offline queue.
+/// - ``VotingError/Kind/timedOut`` when ``TransportRequest/timeout`` expires (or URLSession's
+///   own `timedOut`).
+/// - ``VotingError/Kind/invalidRequest`` for a cancelled request (the caller's task was
+///   cancelled), a URL that cannot be requested, and every other URL loading failure, which
+///   waiting does not cure: App Transport Security refusing an `http://` URL
+///   (`appTransportSecurityRequiresSecureConnection`), TLS and certificate failures
+///   (`secureConnectionFailed`, `serverCertificate…`, `clientCertificate…`), too many
+///   redirects, a redirect to nowhere, a cancelled authentication, a body over the limit. Its
+///   message names the URLError (`appTransportSecurityRequiresSecureConnection (URLError
+///   -1022)`).
+/// - ``VotingError/Kind/badAnswer`` for an answer that is not HTTP or cannot be parsed.
+///
+/// The timeout bounds the whole exchange (URLSession's own `timeoutInterval` only bounds the
+/// silence between packets, and not on every platform), so the transport also races the
+/// request against it and cancels the request when it expires; the caller never waits on a
+/// request that ignores its cancellation. A timeout that is NaN or not positive expires at
+/// once; one longer than ``longestTimeout`` (`.infinity` included) is ``longestTimeout``.
 public struct URLSessionTransport: HTTPTransport {
   private let session: URLSession
 
@@ -29,11 +50,23 @@ public struct URLSessionTransport: HTTPTransport {
     }
   }
 
+  /// The longest timeout a request gets, in seconds (7 days): longer ones, `.infinity`
+  /// included, are cut to it.
+  public static let longestTimeout: TimeInterval = 7 * 24 * 60 * 60
+
+  /// `timeout` as the transport applies it: NaN and negatives are 0, at most
+  /// ``longestTimeout``.
+  static func effectiveTimeout(_ timeout: TimeInterval) -> TimeInterval {
+    guard timeout > 0 else { return 0 }  // NaN compares false too.
+    return min(timeout, longestTimeout)
+  }
+
   /// Sends `request` through the session.
   public func send(_ request: TransportRequest) async throws(VotingError) -> TransportResponse {
+    // URLSession itself waits for silence up to the timeout; 0 would mean its default there.
+    let silence = max(Self.effectiveTimeout(request.timeout), 0.001)
     var urlRequest = URLRequest(
-      url: request.url, cachePolicy: .reloadIgnoringLocalCacheData,
-      timeoutInterval: request.timeout)
+      url: request.url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: silence)
     urlRequest.httpMethod = request.method
     for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
     urlRequest.httpBody = request.body
@@ -75,9 +108,10 @@ public struct URLSessionTransport: HTTPTransport {
     // A dispatch timer rather than a sleeping task: it fires on time even when Swift's
     // cooperative threads are all busy, so the timeout holds under load.
     // (An expiry after the answer is dropped by the one-shot.)
-    DispatchQueue.global().asyncAfter(
-      deadline: .now() + .milliseconds(Int(max(0, request.timeout) * 1000))
-    ) { shot.finish(.expired) }
+    let nanoseconds = Int(effectiveTimeout(request.timeout) * 1_000_000_000)
+    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+      shot.finish(.expired)
+    }
     shot.whenFinished { task.cancel() }
     task.resume()
     let outcome = await withTaskCancellationHandler {
@@ -89,10 +123,8 @@ public struct URLSessionTransport: HTTPTransport {
     switch outcome {
     case .answer(let data, let response):
       return (data, response)
-    case .failure(let error as URLError):
-      throw map(error, request: request)
     case .failure(let error):
-      throw .offline("\(url): \(error.localizedDescription)")
+      throw map(error, request: request)
     case .expired:
       throw .timedOut(after: request.timeout, url: url)
     case .cancelled:
@@ -100,21 +132,85 @@ public struct URLSessionTransport: HTTPTransport {
     }
   }
 
-  /// The ``VotingError`` for a URL loading failure.
+  /// The ``VotingError`` for a failure of the data task: a `URLError` (or an `NSError` of
+  /// its domain) by its code, anything else as ``VotingError/Kind/invalidRequest``.
+  static func map(_ error: any Error, request: TransportRequest) -> VotingError {
+    if let urlError = error as? URLError { return map(urlError, request: request) }
+    let nsError = error as NSError
+    if nsError.domain == NSURLErrorDomain {
+      #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation's Code(rawValue:) is failable; Apple's is not.
+        let code = URLError.Code(rawValue: nsError.code) ?? .unknown
+      #else
+        let code = URLError.Code(rawValue: nsError.code)
+      #endif
+      return map(URLError(code), request: request)
+    }
+    return .invalidRequest(
+      "the request to \(request.url.absoluteString) failed: \(error.localizedDescription)")
+  }
+
+  /// The ``VotingError`` for a URL loading failure (see the type's documentation).
   static func map(_ error: URLError, request: TransportRequest) -> VotingError {
     let url = request.url.absoluteString
+    let named =
+      "\(name(of: error.code)) (URLError \(error.code.rawValue)): "
+      + error.localizedDescription
     switch error.code {
+    case .notConnectedToInternet, .networkConnectionLost, .cannotFindHost, .cannotConnectToHost,
+      .dnsLookupFailed, .dataNotAllowed, .internationalRoamingOff, .callIsActive:
+      return .offline("\(url): \(named)")
     case .timedOut:
       return .timedOut(after: request.timeout, url: url)
     case .cancelled:
       return .invalidRequest("the request to \(url) was cancelled")
     case .badURL, .unsupportedURL:
-      return .invalidRequest("cannot request \(url): \(error.localizedDescription)")
+      return .invalidRequest("cannot request \(url): \(named)")
     case .badServerResponse, .cannotDecodeRawData, .cannotDecodeContentData,
       .cannotParseResponse:
-      return .badAnswer(error.localizedDescription, url: url)
+      return .badAnswer(named, url: url)
     default:
-      return .offline("\(url): \(error.localizedDescription) (URLError \(error.code.rawValue))")
+      return .invalidRequest("cannot get an answer from \(url): \(named); not retried or queued")
+    }
+  }
+
+  /// The name of a URLError code as Foundation spells it (`secureConnectionFailed`).
+  static func name(of code: URLError.Code) -> String {
+    switch code {
+    case .notConnectedToInternet: "notConnectedToInternet"
+    case .networkConnectionLost: "networkConnectionLost"
+    case .cannotFindHost: "cannotFindHost"
+    case .cannotConnectToHost: "cannotConnectToHost"
+    case .dnsLookupFailed: "dnsLookupFailed"
+    case .dataNotAllowed: "dataNotAllowed"
+    case .internationalRoamingOff: "internationalRoamingOff"
+    case .callIsActive: "callIsActive"
+    case .timedOut: "timedOut"
+    case .cancelled: "cancelled"
+    case .badURL: "badURL"
+    case .unsupportedURL: "unsupportedURL"
+    case .badServerResponse: "badServerResponse"
+    case .cannotDecodeRawData: "cannotDecodeRawData"
+    case .cannotDecodeContentData: "cannotDecodeContentData"
+    case .cannotParseResponse: "cannotParseResponse"
+    case .appTransportSecurityRequiresSecureConnection:
+      "appTransportSecurityRequiresSecureConnection"
+    case .secureConnectionFailed: "secureConnectionFailed"
+    case .serverCertificateHasBadDate: "serverCertificateHasBadDate"
+    case .serverCertificateUntrusted: "serverCertificateUntrusted"
+    case .serverCertificateHasUnknownRoot: "serverCertificateHasUnknownRoot"
+    case .serverCertificateNotYetValid: "serverCertificateNotYetValid"
+    case .clientCertificateRejected: "clientCertificateRejected"
+    case .clientCertificateRequired: "clientCertificateRequired"
+    case .httpTooManyRedirects: "httpTooManyRedirects"
+    case .redirectToNonExistentLocation: "redirectToNonExistentLocation"
+    case .userCancelledAuthentication: "userCancelledAuthentication"
+    case .userAuthenticationRequired: "userAuthenticationRequired"
+    case .dataLengthExceedsMaximum: "dataLengthExceedsMaximum"
+    case .resourceUnavailable: "resourceUnavailable"
+    case .zeroByteResource: "zeroByteResource"
+    case .unknown: "unknown"
+    default: "URLError"
     }
   }
 }

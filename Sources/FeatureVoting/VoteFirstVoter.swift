@@ -10,7 +10,7 @@ import VoteFirstAPI
 /// board again. A Roadmap feature VoteFirst does not have holds 0 votes, and voting for it is
 /// refused (404). A finished feature (`isFinished == true`) makes no call: it counts 0.
 /// Failures keep their reason: the ``VotingError`` kinds follow the client's (refused, rate
-/// limited, offline, server error, bad answer).
+/// limited, offline, timed out, server error, bad answer, invalid request).
 public final class VoteFirstVoter: FeatureVoter {
   /// The client calls go through.
   public let client: any VoteFirstClient
@@ -141,6 +141,8 @@ public final class VoteFirstVoter: FeatureVoter {
       return .rateLimited(retryAfter: error.retryAfter.map(TimeInterval.init), url: place)
     case .offline:
       return .offline(error.message)
+    case .timedOut:
+      return .timedOut(error.message)
     case .serverFailure:
       return .serverError(
         status: error.status ?? 500, detail: reason, url: place,

@@ -20,7 +20,9 @@ public struct VotingError: Error, Sendable, Equatable, CustomStringConvertible {
     private init(_ name: String) { self.name = name }
 
     /// The server could not be reached: no network, the host unknown, the connection refused
-    /// or lost. Votes failing this way go into the offline queue.
+    /// or lost. Votes failing this way go into the offline queue. Other URL loading failures
+    /// (App Transport Security, TLS, redirects) are ``invalidRequest``: waiting does not cure
+    /// them.
     public static let offline = Kind("offline")
     /// The server did not answer within the request's timeout.
     public static let timedOut = Kind("timed out")
@@ -35,7 +37,10 @@ public struct VotingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// body of another dialect, no number where one belongs).
     public static let badAnswer = Kind("bad answer")
     /// The call could not be made as asked: a URL or key that cannot be built, a dialect
-    /// without the route.
+    /// without the route, a cancelled call, or a URL loading failure that is not being
+    /// offline (App Transport Security refusing an `http://` URL, a TLS or certificate failure,
+    /// too many redirects, a redirect to nowhere, a cancelled authentication, a body over the
+    /// limit); the message names the `URLError`.
     public static let invalidRequest = Kind("invalid request")
     /// A local file (voter id, voted state, offline queue, a ``FileVoter`` file) could not be
     /// read or written, or is damaged; ``VotingError/file`` names it.
@@ -80,6 +85,11 @@ public struct VotingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// No answer within `seconds` from `url`.
   public static func timedOut(after seconds: TimeInterval, url: String) -> VotingError {
     VotingError(.timedOut, "no answer from \(url) within \(seconds) s")
+  }
+
+  /// No whole answer in time; `detail` says from where and within how long.
+  public static func timedOut(_ detail: String) -> VotingError {
+    VotingError(.timedOut, "timed out: \(detail)")
   }
 
   /// A 429, with the server's `Retry-After` in seconds when it sent one.

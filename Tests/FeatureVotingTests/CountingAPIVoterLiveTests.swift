@@ -182,4 +182,44 @@ struct BoardFallbackTests {
     #expect(failing.requests.count == 3)
     await server.stop()
   }
+
+  @Test("keys the batch route cannot take are read on their own; the rest stay one batch")
+  func unbatchableKeysAreReadAlone() async throws {
+    let service = try LiveCounter()
+    let writer = CountingAPIVoter(server: service.url, namespace: "ns1", dialect: .countapi)
+    _ = try await writer.castVote(for: RoadmapFeature(id: "2"))
+    let voter = CountingAPIVoter(server: service.url, namespace: "ns1", readRetry: .none)
+    let long = String(repeating: "y", count: 60)
+    let board = features("1", "2", "dark mode", "é", long)
+    let before = service.targets.count
+    #expect(await voter.fetch(for: board) == ["1": 0, "2": 1, "dark mode": 0, "é": 0, long: 0])
+    let sent = Array(service.targets[before...])
+    // One batch of the good keys, and one read per key it could not take; no re-reads.
+    #expect(
+      sent.filter { $0.hasPrefix("/counts/ns1?keys=") } == ["/counts/ns1?keys=feature1,feature2"])
+    #expect(sent.count == 4, "\(sent)")
+    // The throwing batch read names the feature that failed.
+    let error = await votingError { try await voter.counts(for: features("1", "dark mode")) }
+    #expect(error?.kind == .refused && error?.message.contains("featuredark%20mode") == true)
+    await service.stop()
+  }
+
+  @Test("a refused chunk falls back alone; the other chunks keep their batch")
+  func refusedChunkFallsBackAlone() async throws {
+    let server = try LocalServer { router in
+      router.get("/counts/:ns") { request in
+        let keys = request.query("keys") ?? ""
+        if keys.contains("feature0") { return json(#"{"error":"refused"}"#, status: 400) }
+        let counts = keys.split(separator: ",").map { "\"\($0)\":5" }.joined(separator: ",")
+        return json("{\"counts\":{\(counts)}}")
+      }
+      router.get("/get/:ns/:key") { _ in json(#"{"value":7}"#) }
+    }
+    let voter = CountingAPIVoter(
+      server: server.url, namespace: "ns1", readRetry: .none, maxBatchKeys: 2)
+    let counts = try await voter.counts(for: features("0", "1", "2", "3"))
+    #expect(counts == ["0": 7, "1": 7, "2": 5, "3": 5])
+    #expect(server.targets.filter { $0.hasPrefix("/get/") }.count == 2)
+    await server.stop()
+  }
 }

@@ -93,4 +93,27 @@ struct ErrorPathTests {
     #expect(server.targets.count == 1)
     await server.stop()
   }
+
+  @Test("a Retry-After too long to convert, under an infinite maxDelay, waits instead of trapping")
+  func retryAfterTooLargeToConvert() async throws {
+    let server = try LocalServer { router in
+      router.get("/get/:ns/:key") { _ in
+        json(#"{"error":"slow down"}"#, status: 429, headers: ["Retry-After": "99999999999"])
+      }
+    }
+    let patient = CountingAPIVoter(
+      server: server.url, namespace: "ns1", dialect: .countapi,
+      readRetry: RetryPolicy(attempts: 2, initialDelay: 1e300, maxDelay: .infinity))
+    let task = Task { await votingError { try await patient.count(for: RoadmapFeature(id: "1")) } }
+    for _ in 0..<3_000 where server.targets.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+    try #require(!server.targets.isEmpty)
+    try await Task.sleep(for: .milliseconds(300))
+    // Still waiting (a wait read as negative would have retried at once).
+    #expect(server.targets.count == 1)
+    task.cancel()
+    let error = await task.value
+    #expect(error?.kind == .invalidRequest)
+    #expect(error?.message.contains("cancelled") == true)
+    await server.stop()
+  }
 }

@@ -60,4 +60,124 @@ struct TransportTests {
     let past = "Wed, 21 Oct 2015 07:28:00 GMT"
     #expect(TransportResponse(status: 429, headers: ["Retry-After": past]).retryAfter == 0)
   }
+
+  static let offlineCodes: [URLError.Code] = [
+    .notConnectedToInternet, .networkConnectionLost, .cannotFindHost, .cannotConnectToHost,
+    .dnsLookupFailed, .dataNotAllowed, .internationalRoamingOff, .callIsActive,
+  ]
+
+  static let notOfflineCodes: [URLError.Code] = [
+    .appTransportSecurityRequiresSecureConnection, .secureConnectionFailed,
+    .serverCertificateHasBadDate, .serverCertificateUntrusted, .serverCertificateHasUnknownRoot,
+    .serverCertificateNotYetValid, .clientCertificateRejected, .clientCertificateRequired,
+    .httpTooManyRedirects, .redirectToNonExistentLocation, .userCancelledAuthentication,
+    .dataLengthExceedsMaximum, .unknown,
+  ]
+
+  @Test("only no network, an unknown host, a refused or lost connection are offline")
+  func offlineMeansUnreachable() throws {
+    let request = TransportRequest(url: try #require(URL(string: "http://votes.example")))
+    for code in Self.offlineCodes {
+      let error = URLSessionTransport.map(URLError(code), request: request)
+      #expect(error.kind == .offline, "\(code.rawValue): \(error)")
+    }
+    for code in Self.notOfflineCodes {
+      let error = URLSessionTransport.map(URLError(code), request: request)
+      #expect(error.kind == .invalidRequest, "\(code.rawValue): \(error)")
+      #expect(error.message.contains("(URLError \(code.rawValue))"), "\(error)")
+    }
+    let ats = URLSessionTransport.map(
+      URLError(.appTransportSecurityRequiresSecureConnection), request: request)
+    #expect(ats.message.contains("appTransportSecurityRequiresSecureConnection (URLError -1022)"))
+    #expect(URLSessionTransport.map(URLError(.timedOut), request: request).kind == .timedOut)
+    let cancelled = URLSessionTransport.map(URLError(.cancelled), request: request)
+    #expect(cancelled.kind == .invalidRequest && cancelled.message.contains("cancelled"))
+    // An NSError of the URL loading domain is read by its code, like the URLError it is.
+    let bridged = NSError(domain: NSURLErrorDomain, code: URLError.Code.cannotFindHost.rawValue)
+    #expect(URLSessionTransport.map(bridged as any Error, request: request).kind == .offline)
+    let other = URLSessionTransport.map(CocoaError(.fileNoSuchFile) as any Error, request: request)
+    #expect(other.kind == .invalidRequest)
+  }
+
+  @Test("an unknown host is offline")
+  func unknownHostIsOffline() async throws {
+    // .invalid never resolves (RFC 6761).
+    let url = try #require(URL(string: "http://no-such-host.invalid/get/ns1/feature1"))
+    do {
+      _ = try await URLSessionTransport().send(TransportRequest(url: url, timeout: 20))
+      Issue.record("expected a failure")
+    } catch {
+      #expect(error.kind == .offline, "\(error)")
+    }
+  }
+
+  @Test("a TLS failure and a redirect loop are not offline, and name the URLError")
+  func securityAndRedirectFailuresAreNotOffline() async throws {
+    let server = try LocalServer { router in
+      router.get("/loop") { _ in
+        HTTPResponse(
+          status: 302, headers: HTTPHeaders([("Location", "/loop")]), body: Array("x".utf8))
+      }
+    }
+    defer { Task { await server.stop() } }
+    // TLS spoken to a plain HTTP server: the handshake fails.
+    let https = try #require(URL(string: "https://127.0.0.1:\(server.port)/loop"))
+    for url in [https, server.url.appendingPathComponent("loop")] {
+      do {
+        let answer = try await URLSessionTransport().send(TransportRequest(url: url, timeout: 10))
+        Issue.record("expected a failure for \(url), got \(answer.status)")
+      } catch {
+        #expect(error.kind == .invalidRequest, "\(url): \(error)")
+        #expect(error.message.contains("URLError -"), "\(error)")
+      }
+    }
+  }
+
+  @Test("a timeout of .infinity, NaN or a huge number neither traps nor hangs")
+  func timeoutsTooLargeToConvert() async throws {
+    let server = try LocalServer { router in
+      router.get("/value") { _ in json(#"{"value":1}"#) }
+    }
+    defer { Task { await server.stop() } }
+    let url = server.url.appendingPathComponent("value")
+    for timeout in [TimeInterval.infinity, 1e300, .greatestFiniteMagnitude] {
+      let answer = try await URLSessionTransport().send(
+        TransportRequest(url: url, timeout: timeout))
+      #expect(answer.status == 200)
+    }
+    #expect(URLSessionTransport.effectiveTimeout(.infinity) == URLSessionTransport.longestTimeout)
+    #expect(URLSessionTransport.effectiveTimeout(.nan) == 0)
+    #expect(URLSessionTransport.effectiveTimeout(-1) == 0)
+    do {
+      _ = try await URLSessionTransport().send(TransportRequest(url: url, timeout: .nan))
+      Issue.record("a NaN timeout expires at once")
+    } catch {
+      #expect(error.kind == .timedOut, "\(error)")
+    }
+  }
+
+  @Test("a cancelled request is not offline")
+  func cancelledIsNotOffline() async throws {
+    let server = try LocalServer { router in
+      router.get("/slow") { _ in
+        try? await Task.sleep(for: .seconds(5))
+        return json(#"{"value":1}"#)
+      }
+    }
+    defer { Task { await server.stop() } }
+    let url = server.url.appendingPathComponent("slow")
+    let task = Task { () -> VotingError? in
+      do throws(VotingError) {
+        _ = try await URLSessionTransport().send(TransportRequest(url: url, timeout: 10))
+        return nil
+      } catch {
+        return error
+      }
+    }
+    for _ in 0..<3_000 where server.targets.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+    task.cancel()
+    let error = await task.value
+    #expect(error?.kind == .invalidRequest)
+    #expect(error?.message.contains("cancelled") == true)
+  }
 }

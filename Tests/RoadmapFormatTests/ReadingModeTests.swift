@@ -172,4 +172,22 @@ struct ReadingModeTests {
     #expect(extra["url"] == .string("https://x"))
     #expect(extra["n"] == .number("2"))
   }
+
+  @Test(
+    "escaped item keys in localized arrays are language and value, as JSONDecoder reads them",
+    arguments: [RoadmapReadingMode.compatible, .lenient])
+  func escapedLocalizedItemKeys(mode: RoadmapReadingMode) throws {
+    let json = #"""
+      [{"id": "1", "localizedTitle": [{"lang\u0075age": "en", "v\u0061lue": "Dark mode"}],
+        "localizedStatus": [{"\u006canguage": "de", "value": "Geplant"}]}]
+      """#
+    let bytes = Array(json.utf8)
+    let upstream = try #require(upstreamDecodes(bytes))
+    #expect(upstream.first?.localizedTitle?.first?.language == "en")
+    let document = try RoadmapDocument.read(bytes, mode: mode)
+    let feature = try #require(document.features.first)
+    #expect(feature.localizedTitle == [LocalizedValue(language: "en", value: "Dark mode")])
+    #expect(feature.localizedStatus == [LocalizedValue(language: "de", value: "Geplant")])
+    #expect(!document.diagnostics.contains { $0.severity == .error }, "\(document.diagnostics)")
+  }
 }

@@ -591,8 +591,15 @@ extension RoadmapParser {
         } else {
           guard let scanned = readKey() else { return nil }
           name = scanned
-          isLanguage = !name.escaped && tokenEquals(name, "language")
-          isValue = !name.escaped && tokenEquals(name, "value")
+          if name.escaped {
+            // `{"lang\u0075age": …}` is `language` to JSONDecoder, so it is here too.
+            let decoded = decodeString(name)
+            isLanguage = decoded == "language"
+            isValue = decoded == "value"
+          } else {
+            isLanguage = tokenEquals(name, "language")
+            isValue = tokenEquals(name, "value")
+          }
         }
         guard expectColon() else { return nil }
         path.append(.key(start: name.start, end: name.end, escaped: name.escaped))

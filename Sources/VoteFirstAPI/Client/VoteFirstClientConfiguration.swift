@@ -10,7 +10,10 @@ public struct VoteFirstClientConfiguration: Sendable {
   public var apiKey: String?
   /// The admin token for admin calls, sent as `Authorization: Bearer`; nil sends none.
   public var adminToken: String?
-  /// The seconds one call may take. Default 30.
+  /// The seconds one whole call may take, from sending the request to the last byte of the
+  /// answer (not only the silence between packets); past it the call fails with
+  /// ``VoteFirstError/Kind/timedOut``. Default 30; NaN or negative expires at once, at most
+  /// ``VoteFirstHTTPClient/longestTimeout``.
   public var timeout: TimeInterval
 
   /// Creates a configuration.

@@ -18,13 +18,19 @@ public struct VoteFirstError: Error, Sendable, Hashable, CustomStringConvertible
     public static let notFound = Kind("not found")
     /// Too many calls: wait ``VoteFirstError/retryAfter`` seconds (429).
     public static let rateLimited = Kind("rate limited")
-    /// The server could not be reached, or the connection broke or timed out.
+    /// The server could not be reached: no network, the host unknown, the connection refused
+    /// or lost.
     public static let offline = Kind("offline")
+    /// No whole answer within ``VoteFirstClientConfiguration/timeout``: the call may or may
+    /// not have reached the server.
+    public static let timedOut = Kind("timed out")
     /// The server failed (5xx); the call may be retried.
     public static let serverFailure = Kind("server failure")
     /// The answer was not what the contract says (not JSON, wrong shape, not HTTP).
     public static let badAnswer = Kind("bad answer")
-    /// The call could not be made (a URL that cannot be built).
+    /// The call could not be made: a URL that cannot be built, a cancelled call, or a loading
+    /// failure that waiting does not cure (App Transport Security, TLS or certificates,
+    /// redirects, authentication), named in ``VoteFirstError/message``.
     public static let invalidRequest = Kind("invalid request")
 
     /// The kind's name.

@@ -7,9 +7,19 @@ import Foundation
 /// The ``VoteFirstClient`` over HTTP: docs/votefirst-api.md through `URLSession`.
 ///
 /// Every call sends `X-Voter-ID` (this client's voter) and, when configured, `X-API-Key`;
-/// admin calls (in `VoteFirstHTTPClient+Admin.swift`) send the admin token. Connection
-/// failures are ``VoteFirstError/Kind/offline``; answers the contract does not allow are
-/// ``VoteFirstError/Kind/badAnswer``. Caching is off: counts never come from a cache.
+/// admin calls (in `VoteFirstHTTPClient+Admin.swift`) send the admin token. Caching is off:
+/// counts never come from a cache.
+///
+/// ``VoteFirstClientConfiguration/timeout`` is a deadline for the whole call, from sending the
+/// request to the last byte of the answer (URLSession's own `timeoutInterval` only limits the
+/// silence between packets): past it the call is cancelled and fails with
+/// ``VoteFirstError/Kind/timedOut``. Failures to get an answer: ``VoteFirstError/Kind/offline``
+/// only when the server could not be reached (no network, the host unknown, the connection
+/// refused or lost), ``VoteFirstError/Kind/timedOut`` past the deadline,
+/// ``VoteFirstError/Kind/invalidRequest`` for a cancelled call and for every other loading
+/// failure (App Transport Security, TLS and certificates, redirects, authentication, a body
+/// too long), named in the message; answers the contract does not allow are
+/// ``VoteFirstError/Kind/badAnswer``.
 public final class VoteFirstHTTPClient: VoteFirstClient {
   /// Where calls go.
   public let configuration: VoteFirstClientConfiguration
@@ -134,9 +144,10 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
     guard let url = components.url else {
       throw VoteFirstError(.invalidRequest, message: "cannot build a URL for \(path)")
     }
+    // URLSession's own timeout only limits silence; ``load`` enforces the whole call's.
     var request = URLRequest(
       url: url, cachePolicy: .reloadIgnoringLocalCacheData,
-      timeoutInterval: configuration.timeout)
+      timeoutInterval: max(Self.effectiveTimeout(configuration.timeout), 0.001))
     request.httpMethod = operation.method
     typealias Header = VoteFirstContract.Header
     request.setValue(Header.json, forHTTPHeaderField: "Accept")
@@ -153,26 +164,8 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
       }
       request.setValue(Header.json, forHTTPHeaderField: Header.contentType)
     }
-    let data: Data
-    let response: URLResponse
-    do {
-      (data, response) = try await session.data(for: request)
-    } catch let error as URLError {
-      switch error.code {
-      case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData,
-        .cannotDecodeContentData:
-        throw VoteFirstError(
-          .badAnswer, message: "\(url.absoluteString): \(error.localizedDescription)")
-      default:
-        throw VoteFirstError(
-          .offline,
-          message: "\(url.absoluteString): \(error.localizedDescription) (URLError "
-            + "\(error.code.rawValue))")
-      }
-    } catch {
-      throw VoteFirstError(
-        .offline, message: "\(url.absoluteString): \(error.localizedDescription)")
-    }
+    let (data, response) = try await Self.load(
+      request, session: session, timeout: configuration.timeout)
     guard let http = response as? HTTPURLResponse else {
       throw VoteFirstError(.badAnswer, message: "\(url.absoluteString): not an HTTP answer")
     }

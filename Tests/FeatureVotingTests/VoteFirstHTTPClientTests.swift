@@ -1,0 +1,133 @@
+import FeatureVoting
+import Foundation
+import HTTPServer
+import RoadmapFormat
+import Testing
+
+@testable import VoteFirstAPI
+
+/// `VoteFirstHTTPClient`'s failures to get an answer, against a local HTTP server: only an
+/// unreachable server is offline; the timeout is a deadline for the whole call.
+@Suite("VoteFirstHTTPClient transport failures")
+struct VoteFirstHTTPClientTests {
+  static let board = #"""
+    {"project":"demo-app","settings":{},"board":{"slug":"roadmap","name":"Roadmap","isPublic":true,"votingEnabled":true},"stages":[],"tags":[],"boards":[]}
+    """#
+
+  static func client(_ base: URL, timeout: TimeInterval = 10) -> VoteFirstHTTPClient {
+    VoteFirstHTTPClient(
+      configuration: VoteFirstClientConfiguration(
+        baseURL: base, project: "demo-app", timeout: timeout),
+      voterID: "ann")
+  }
+
+  /// The error of `body`, or nil when it returns.
+  static func failure(_ body: () async throws -> Void) async -> VoteFirstError? {
+    do {
+      try await body()
+      return nil
+    } catch {
+      #expect(error is VoteFirstError, "\(error)")
+      return error as? VoteFirstError
+    }
+  }
+
+  @Test("URLError codes: only unreachable is offline; timed out and cancelled have their own")
+  func urlErrorKinds() {
+    let url = "http://votes.example/api/v1/demo-app/board"
+    let offline: [URLError.Code] = [
+      .notConnectedToInternet, .networkConnectionLost, .cannotFindHost, .cannotConnectToHost,
+      .dnsLookupFailed, .dataNotAllowed, .internationalRoamingOff, .callIsActive,
+    ]
+    for code in offline {
+      let error = VoteFirstHTTPClient.loadingError(URLError(code), url: url, timeout: 30)
+      #expect(error.kind == .offline, "\(code.rawValue): \(error)")
+    }
+    let notOffline: [URLError.Code] = [
+      .appTransportSecurityRequiresSecureConnection, .secureConnectionFailed,
+      .serverCertificateUntrusted, .serverCertificateHasUnknownRoot, .httpTooManyRedirects,
+      .redirectToNonExistentLocation, .userCancelledAuthentication, .dataLengthExceedsMaximum,
+    ]
+    for code in notOffline {
+      let error = VoteFirstHTTPClient.loadingError(URLError(code), url: url, timeout: 30)
+      #expect(error.kind == .invalidRequest, "\(code.rawValue): \(error)")
+      #expect(error.message.contains("(URLError \(code.rawValue))"), "\(error)")
+    }
+    let timedOut = VoteFirstHTTPClient.loadingError(URLError(.timedOut), url: url, timeout: 30)
+    #expect(timedOut.kind == .timedOut && timedOut.message.contains("30.0 s"))
+    let cancelled = VoteFirstHTTPClient.loadingError(URLError(.cancelled), url: url, timeout: 30)
+    #expect(cancelled.kind == .invalidRequest && cancelled.message.contains("cancelled"))
+  }
+
+  @Test("a refused connection is offline")
+  func closedPortIsOffline() async throws {
+    let closed = try ClosedPort()
+    let error = await Self.failure { _ = try await Self.client(closed.url).board(slug: nil) }
+    #expect(error?.kind == .offline, "\(String(describing: error))")
+  }
+
+  @Test("a server slower than the timeout is timed out, for the whole call")
+  func slowServerTimesOut() async throws {
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/board") { _ in
+        try? await Task.sleep(for: .seconds(3))
+        return json(Self.board)
+      }
+      router.get("/api/v1/:project/features") { _ in
+        try? await Task.sleep(for: .seconds(3))
+        return json(#"{"features":[],"next":null}"#)
+      }
+    }
+    defer { Task { await server.stop() } }
+    let started = Date()
+    let error = await Self.failure {
+      _ = try await Self.client(server.url, timeout: 0.5).board(slug: nil)
+    }
+    #expect(error?.kind == .timedOut, "\(String(describing: error))")
+    #expect(Date().timeIntervalSince(started) < 2.5)
+    // A VoteFirstVoter keeps the kind.
+    let voter = VoteFirstVoter(client: Self.client(server.url, timeout: 0.5))
+    do throws(VotingError) {
+      _ = try await voter.count(for: RoadmapFeature(id: "1"))
+      Issue.record("expected a timeout")
+    } catch {
+      #expect(error.kind == .timedOut, "\(error)")
+    }
+  }
+
+  @Test("a redirect loop is not offline and names the URLError")
+  func redirectLoopIsNotOffline() async throws {
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/board") { _ in
+        HTTPResponse(
+          status: 302, headers: HTTPHeaders([("Location", "/api/v1/demo-app/board")]),
+          body: Array("x".utf8))
+      }
+    }
+    defer { Task { await server.stop() } }
+    let error = await Self.failure { _ = try await Self.client(server.url).board(slug: nil) }
+    #expect(error?.kind == .invalidRequest, "\(String(describing: error))")
+    #expect(error?.message.contains("URLError -") == true)
+  }
+
+  @Test("a cancelled call is not offline; an infinite timeout is a long one")
+  func cancelledAndInfinite() async throws {
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/board") { request in
+        if request.query("board") == "slow" { try? await Task.sleep(for: .seconds(5)) }
+        return json(Self.board)
+      }
+    }
+    defer { Task { await server.stop() } }
+    let snapshot = try await Self.client(server.url, timeout: .infinity).board(slug: nil)
+    #expect(snapshot.project == "demo-app")
+    let client = Self.client(server.url)
+    let task = Task { await Self.failure { _ = try await client.board(slug: "slow") } }
+    for _ in 0..<3_000 where server.targets.count < 2 {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    task.cancel()
+    let error = await task.value
+    #expect(error?.kind == .invalidRequest && error?.message.contains("cancelled") == true)
+  }
+}
