@@ -70,7 +70,7 @@ struct VoteFirstHTTPClientTests {
   func slowServerTimesOut() async throws {
     let server = try LocalServer { router in
       router.get("/api/v1/:project/board") { _ in
-        try? await Task.sleep(for: .seconds(3))
+        try? await Task.sleep(for: .seconds(20))
         return json(Self.board)
       }
       router.get("/api/v1/:project/features") { _ in
@@ -84,7 +84,9 @@ struct VoteFirstHTTPClientTests {
       _ = try await Self.client(server.url, timeout: 0.5).board(slug: nil)
     }
     #expect(error?.kind == .timedOut, "\(String(describing: error))")
-    #expect(Date().timeIntervalSince(started) < 2.5)
+    // Cut off by the deadline, long before the server would answer (a bound loose enough for
+    // a loaded machine: only the server's 20 s matter).
+    #expect(Date().timeIntervalSince(started) < 15)
     // A VoteFirstVoter keeps the kind.
     let voter = VoteFirstVoter(client: Self.client(server.url, timeout: 0.5))
     do throws(VotingError) {
