@@ -24,7 +24,8 @@ import RoadmapFormat
 ///   atomically (temporary file, `fsync`, `rename`): an app killed mid-write loses nothing.
 ///   A damaged file is a ``VotingError/Kind/storage`` error naming it, never a silent reset.
 ///
-/// Calls from many tasks are safe; writes and queue sends run one at a time, in call order.
+/// Calls from many tasks are safe, and so are several voters over one state file in one process
+/// (they share one in-memory state); writes and queue sends run one at a time, in call order.
 public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
   /// The voter that talks to the server.
   public let base: Base
@@ -32,9 +33,12 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
   public let namespace: String
   /// The voter identity to remove on ``forget()``, if any.
   public let identity: VoterIdentity?
+  /// The state file's ledger, shared by every voter of that file in this process.
   let ledger: VoteLedger
-  let gate = SerialGate()
-  let lastKnown = CountCache()
+  /// The ledger's gate: one write or queue send at a time for every voter of the file.
+  var gate: SerialGate { ledger.gate }
+  /// The last counts seen, shared by every voter of the file.
+  var lastKnown: CountCache { ledger.lastKnown }
 
   /// Creates a voter keeping its state for `namespace` in `directory`.
   ///
@@ -50,7 +54,7 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     self.base = base
     self.namespace = namespace
     self.identity = identity
-    self.ledger = VoteLedger(
+    self.ledger = VoteLedger.shared(
       file: VoteLedger.file(for: namespace, in: directory), namespace: namespace)
   }
 

@@ -6,6 +6,11 @@ import Foundation
 ///
 ///     {"version":1,"namespace":"com.example.app","voted":["1","4"],
 ///      "queue":[{"featureID":"7","action":"vote","castAt":1764570000}],"refusals":[]}
+///
+/// One ledger per file in a process: ``shared(file:namespace:)`` hands every ``DurableVoter`` of
+/// one state file the same ledger, with the same ``gate`` and ``lastKnown`` counts, so two
+/// voters over one file (two views, a voter made in a SwiftUI `body`) never overwrite each
+/// other's changes with a stale copy.
 final class VoteLedger: @unchecked Sendable {
   /// The file's content.
   struct State: Codable, Equatable {
@@ -26,12 +31,33 @@ final class VoteLedger: @unchecked Sendable {
 
   let file: URL
   let namespace: String
+  /// Lets one write or queue send through at a time, for every voter of this file.
+  let gate = SerialGate()
+  /// The last count the server answered per feature, for every voter of this file.
+  let lastKnown = CountCache()
   private let lock = NSLock()
   private var loaded: State?
 
   init(file: URL, namespace: String) {
     self.file = file
     self.namespace = namespace
+  }
+
+  private static let registryLock = NSLock()
+  nonisolated(unsafe) private static var registry: [String: WeakLedger] = [:]
+
+  /// The ledger of `file` in this process: the one already in use for the same standardized
+  /// path, or a new one. Ledgers no voter holds any more are dropped (a later voter reads the
+  /// file again).
+  static func shared(file: URL, namespace: String) -> VoteLedger {
+    let key = file.standardizedFileURL.path
+    registryLock.lock()
+    defer { registryLock.unlock() }
+    if let ledger = registry[key]?.ledger { return ledger }
+    registry = registry.filter { $0.value.ledger != nil }
+    let ledger = VoteLedger(file: file, namespace: namespace)
+    registry[key] = WeakLedger(ledger: ledger)
+    return ledger
   }
 
   /// The file for `namespace` in `directory`: `votes-NS.json`, the namespace percent-encoded.
@@ -132,4 +158,9 @@ extension VoteLedger.State {
     case .unvote: voted.removeAll { $0 == id }
     }
   }
+}
+
+/// A registry entry that does not keep its ledger alive.
+private struct WeakLedger {
+  weak var ledger: VoteLedger?
 }
