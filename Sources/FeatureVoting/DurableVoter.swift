@@ -16,10 +16,12 @@ import RoadmapFormat
 /// - **Offline queue.** A vote or unvote that fails with ``VotingError/Kind/offline`` is queued
 ///   on disk, reads as cast (``hasVoted(for:)``, and counts include it), and is sent, in order,
 ///   by ``flush()`` or before the next call once the server answers again. A vote and an unvote
-///   of the same feature cancel out in the queue. A queued vote the server refuses is undone and
-///   reported with its reason (``FlushReport``, ``takeRefusals()``). A queued vote is sent again
-///   if the app dies between the server's answer and the file update; with a voter id on
-///   `roadmapctl serve` that repeat changes nothing, so each vote counts exactly once.
+///   of the same feature cancel out in the queue. Only a queued vote the server refuses (a
+///   ``VotingError/Kind/refused``) is undone and reported with its reason (``FlushReport``,
+///   ``takeRefusals()``); any other failure, a cancelled flush included, keeps it queued. A
+///   queued vote is sent again if the app dies between the server's answer and the file
+///   update; with a voter id on `roadmapctl serve` that repeat changes nothing, so each vote
+///   counts exactly once.
 /// - **Files.** One JSON file per namespace in the directory the app chooses, replaced
 ///   atomically (temporary file, `fsync`, `rename`): an app killed mid-write loses nothing.
 ///   A damaged file is a ``VotingError/Kind/storage`` error naming it, never a silent reset.

@@ -27,6 +27,9 @@ final class VoteLedger: @unchecked Sendable {
     var message: String
     var reason: String?
     var status: Int?
+    /// The error's kind (``VotingError/Kind/description``); absent in files written before it
+    /// was kept, which still load.
+    var kind: String?
   }
 
   let file: URL
@@ -156,6 +159,53 @@ extension VoteLedger.State {
     switch vote {
     case .vote: if !voted.contains(id) { voted.append(id) }
     case .unvote: voted.removeAll { $0 == id }
+    }
+  }
+}
+
+extension VoteLedger.StoredRefusal {
+  /// The refusal of `vote` as `error` says it.
+  init(_ vote: PendingVote, _ error: VotingError) {
+    self.init(
+      vote: vote, message: error.message, reason: error.reason, status: error.status,
+      kind: error.kind.description)
+  }
+
+  /// The error as it was met: its kind, status, reason and message. An entry without a kind
+  /// (written before kinds were kept) is a refusal when its status is a 4xx, a bad answer when
+  /// it is a 2xx, else ``VotingError/Kind/unexplained``; its message is kept.
+  var error: VotingError {
+    let label = "queued \(vote.action.rawValue) of '\(vote.featureID)'"
+    let kind =
+      kind
+      ?? {
+        switch status ?? 0 {
+        case 400..<500: return VotingError.Kind.refused.description
+        case 200..<300: return VotingError.Kind.badAnswer.description
+        default: return nil
+        }
+      }()
+    switch kind {
+    case VotingError.Kind.refused.description:
+      let status = status ?? 0
+      let reason = reason ?? message
+      // The message is "URL refused (STATUS): REASON"; keep its URL so the message is the same.
+      let tail = " refused (\(status)): \(reason)"
+      let url = message.hasSuffix(tail) ? String(message.dropLast(tail.count)) : label
+      return .refused(status: status, reason: reason, url: url)
+    case VotingError.Kind.badAnswer.description:
+      // The message is "unexpected answer from URL: DETAIL".
+      let prefix = "unexpected answer from "
+      if message.hasPrefix(prefix), let colon = message.range(of: ": ") {
+        let url = String(
+          message[message.index(message.startIndex, offsetBy: prefix.count)..<colon.lowerBound])
+        return .badAnswer(String(message[colon.upperBound...]), status: status, url: url)
+      }
+      return .badAnswer(message, status: status, url: label)
+    case VotingError.Kind.invalidRequest.description:
+      return .invalidRequest(message)
+    default:
+      return .unexplained(message)
     }
   }
 }

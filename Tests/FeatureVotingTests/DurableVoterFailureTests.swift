@@ -37,6 +37,127 @@ struct DurableVoterFailureTests {
     try await service.store.values(namespace: "ns1", keys: keys)
   }
 
+  // MARK: 1. Only a refusal drops a queued vote
+
+  @Test("a flush cancelled mid-request keeps the queued vote")
+  func cancelledFlush() async throws {
+    let directory = try temporaryDirectory()
+    try await queueOffline("1", in: directory)
+    let server = try LocalServer { router in
+      router.get("/hit/:ns/:key") { _ in
+        try? await Task.sleep(for: .seconds(5))
+        return json(#"{"value":1}"#)
+      }
+    }
+    let durable = anonymous(server.url, directory)
+    let flush = Task { try await durable.flush() }
+    let deadline = Date().addingTimeInterval(5)
+    while server.targets.isEmpty && Date() < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    flush.cancel()
+    let report = try await flush.value
+    #expect(report.refused.isEmpty && report.sent.isEmpty)
+    #expect(report.remaining == 1 && report.stoppedBy != nil)
+    #expect(try durable.pendingVotes().map(\.featureID) == ["1"])
+    #expect(try durable.hasVoted(for: RoadmapFeature(id: "1")))
+    #expect(try durable.takeRefusals().isEmpty)
+    await server.stop()
+  }
+
+  @Test("an HTML page (a captive portal) keeps the queued vote, sent once the server answers")
+  func badAnswerKeepsVote() async throws {
+    let directory = try temporaryDirectory()
+    try await queueOffline("1", in: directory)
+    let portal = try LocalServer { router in
+      router.get("/hit/:ns/:key") { _ in
+        HTTPResponse(
+          status: 200, headers: HTTPHeaders([("Content-Type", "text/html")]),
+          body: Array("<html><body>Sign in to the Wi-Fi</body></html>".utf8))
+      }
+    }
+    let behindPortal = anonymous(portal.url, directory)
+    let report = try await behindPortal.flush()
+    #expect(report.stoppedBy?.kind == .badAnswer)
+    #expect(report.refused.isEmpty && report.remaining == 1)
+    // An implicit flush keeps it too, and stores no refusal.
+    _ = await behindPortal.fetch(for: RoadmapFeature(id: "2"))
+    #expect(try behindPortal.takeRefusals().isEmpty)
+    #expect(try behindPortal.hasVoted(for: RoadmapFeature(id: "1")))
+    await portal.stop()
+
+    let service = try LiveCounter()
+    let online = anonymous(service.url, directory)
+    #expect(try await online.flush().sent.map(\.featureID) == ["1"])
+    #expect(try await stored(service, "feature1") == ["feature1": 1])
+    await service.stop()
+  }
+
+  /// A voter of the Roadmap package's three methods that always fails.
+  struct FailingPlainVoter: FeatureVoter {
+    func fetch(for feature: RoadmapFeature) async -> Int { 0 }
+    func vote(for feature: RoadmapFeature) async -> Int? { nil }
+    func unvote(for feature: RoadmapFeature) async -> Int? { nil }
+  }
+
+  @Test("a plain voter's unexplained failure keeps the queued vote")
+  func unexplainedKeepsVote() async throws {
+    let directory = try temporaryDirectory()
+    try await queueOffline("1", in: directory)
+    let plain = DurableVoter(base: FailingPlainVoter(), namespace: "ns1", directory: directory)
+    let report = try await plain.flush()
+    #expect(report.stoppedBy?.kind == .unexplained)
+    #expect(report.refused.isEmpty && report.remaining == 1)
+    #expect(try plain.hasVoted(for: RoadmapFeature(id: "1")))
+  }
+
+  @Test("a refusal taken later is the server's error: its status, reason and message")
+  func takenRefusalKeepsTheError() async throws {
+    let directory = try temporaryDirectory()
+    try await queueOffline("1", in: directory)
+    let service = try LiveCounter { $0.requireVoter = true }
+    let durable = anonymous(service.url, directory)
+    _ = await durable.fetch(for: RoadmapFeature(id: "1"))
+    let refusal = try #require(try durable.takeRefusals().first)
+    #expect(refusal.error.kind == .refused && refusal.error.status == 403)
+    #expect(
+      refusal.error.message.hasPrefix("\(service.url.absoluteString)/hit/ns1/feature1 refused"))
+    #expect(refusal.error.reason?.contains("refuses anonymous votes") == true)
+    await service.stop()
+  }
+
+  @Test("refusals in a state file of an earlier version load with what they kept")
+  func earlierRefusals() async throws {
+    let directory = try temporaryDirectory()
+    let durable = anonymous(try ClosedPort().url, directory)
+    let earlier = """
+      {"namespace":"ns1","queue":[],"refusals":[\
+      {"message":"the request to http://h/hit/ns1/feature1 was cancelled",\
+      "vote":{"action":"vote","castAt":1764570000,"featureID":"1"}},\
+      {"message":"http://h/hit/ns1/feature2 refused (403): no anonymous votes",\
+      "reason":"no anonymous votes","status":403,\
+      "vote":{"action":"vote","castAt":1764570001,"featureID":"2"}},\
+      {"message":"unexpected answer from http://h/hit/ns1/feature3: not JSON","status":200,\
+      "vote":{"action":"vote","castAt":1764570002,"featureID":"3"}}],\
+      "version":1,"voted":["4"]}
+      """
+    try Data(earlier.utf8).write(to: durable.stateFile)
+    #expect(try durable.hasVoted(for: RoadmapFeature(id: "4")))
+    let refusals = try durable.takeRefusals()
+    #expect(refusals.map(\.vote.featureID) == ["1", "2", "3"])
+    let errors = refusals.map(\.error)
+    #expect(errors.map(\.kind) == [.unexplained, .refused, .badAnswer])
+    #expect(errors.map(\.status) == [nil, 403, 200])
+    #expect(
+      errors.map(\.message) == [
+        "the request to http://h/hit/ns1/feature1 was cancelled",
+        "http://h/hit/ns1/feature2 refused (403): no anonymous votes",
+        "unexpected answer from http://h/hit/ns1/feature3: not JSON",
+      ])
+    #expect(errors[1].reason == "no anonymous votes")
+    #expect(try durable.takeRefusals().isEmpty)
+  }
+
   // MARK: 4. Several voters over one state file
 
   @Test("two voters over one state file in one process lose none of each other's votes")
