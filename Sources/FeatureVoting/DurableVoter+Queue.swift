@@ -35,16 +35,11 @@ extension DurableVoter {
     var report = FlushReport()
     while let next = try ledger.state().queue.first {
       let feature = RoadmapFeature(id: next.featureID)
+      let count: Int
       do throws(VotingError) {
-        let count =
+        count =
           next.action == .vote
           ? try await base.castVote(for: feature) : try await base.withdrawVote(for: feature)
-        lastKnown.set(next.featureID, count)
-        try ledger.update { state in
-          state.queue.removeFirst()
-          state.confirm(next.action, next.featureID)
-        }
-        report.sent.append(next)
       } catch {
         // Only a refusal drops a queued vote: anything else (a cancelled task included, which
         // surfaces as another kind) may pass, so the vote waits for the next flush.
@@ -57,6 +52,18 @@ extension DurableVoter {
           if keepRefusals { state.refusals.append(VoteLedger.StoredRefusal(next, error)) }
         }
         report.refused.append(FlushReport.Refusal(vote: next, error: error))
+        continue
+      }
+      lastKnown.set(next.featureID, count)
+      report.sent.append(next)
+      // The server counted it: even when the file cannot record that, this process does (so it
+      // is not sent again from here), and sending stops until the file can be written.
+      if let failure = ledger.record({ state in
+        state.queue.removeFirst()
+        state.confirm(next.action, next.featureID)
+      }) {
+        report.stoppedBy = failure
+        break
       }
     }
     report.remaining = try ledger.state().queue.count
@@ -89,7 +96,10 @@ extension DurableVoter {
           action == .vote
           ? try await base.castVote(for: feature) : try await base.withdrawVote(for: feature)
         lastKnown.set(feature.id, count)
-        try ledger.update { $0.confirm(action, feature.id) }
+        // The server counted it, so this is the answer even when the file cannot record it:
+        // this process then still knows the vote stands (and sends no second one), and the next
+        // write that succeeds saves it.
+        ledger.record { $0.confirm(action, feature.id) }
         return count
       } catch  where error.kind == .offline {
         return try queue(action, feature)

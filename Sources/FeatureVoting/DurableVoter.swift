@@ -24,7 +24,10 @@ import RoadmapFormat
 ///   counts exactly once.
 /// - **Files.** One JSON file per namespace in the directory the app chooses, replaced
 ///   atomically (temporary file, `fsync`, `rename`): an app killed mid-write loses nothing.
-///   A damaged file is a ``VotingError/Kind/storage`` error naming it, never a silent reset.
+///   A damaged file is a ``VotingError/Kind/storage`` error naming it, never a silent reset;
+///   reads then answer the server's counts. A vote the server accepted is answered with its
+///   count even when the file cannot record it; this process still knows the vote stands, and
+///   the next write that succeeds saves it.
 ///
 /// Calls from many tasks are safe, and so are several voters over one state file in one process
 /// (they share one in-memory state); writes and queue sends run one at a time, in call order.
@@ -82,24 +85,26 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
 
   // MARK: Reads
 
-  /// The server's count plus this voter's queued change; queued votes are sent first.
+  /// The server's count plus this voter's queued change; queued votes are sent first. When the
+  /// state file cannot be read (damaged), the server's count as it is.
   public func count(for feature: RoadmapFeature) async throws(VotingError) -> Int {
     if feature.isFinished == true { return 0 }
     await flushIfQueued()
     let raw = try await base.count(for: feature)
     lastKnown.set(feature.id, raw)
-    return max(0, raw + (try ledger.state().pendingDelta(feature.id)))
+    return max(0, raw + ((try? ledger.state())?.pendingDelta(feature.id) ?? 0))
   }
 
-  /// A whole board through the base voter's batch read, with queued changes applied.
+  /// A whole board through the base voter's batch read, with queued changes applied. When the
+  /// state file cannot be read (damaged), the server's counts as they are.
   public func counts(for features: [RoadmapFeature]) async throws(VotingError) -> [String: Int] {
     await flushIfQueued()
     let raw = try await base.counts(for: features)
-    let state = try ledger.state()
+    let state = try? ledger.state()
     var counts: [String: Int] = [:]
     for (id, count) in raw {
       lastKnown.set(id, count)
-      counts[id] = max(0, count + state.pendingDelta(id))
+      counts[id] = max(0, count + (state?.pendingDelta(id) ?? 0))
     }
     return counts
   }

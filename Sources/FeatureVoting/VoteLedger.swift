@@ -39,7 +39,11 @@ final class VoteLedger: @unchecked Sendable {
   /// The last count the server answered per feature, for every voter of this file.
   let lastKnown = CountCache()
   private let lock = NSLock()
+  /// The state as this process knows it.
   private var loaded: State?
+  /// The state as last read from or written to the file (a missing file is a fresh state);
+  /// differs from `loaded` only after ``record(_:)`` could not write a change.
+  private var saved: State?
 
   init(file: URL, namespace: String) {
     self.file = file
@@ -83,17 +87,29 @@ final class VoteLedger: @unchecked Sendable {
     defer { lock.unlock() }
     var state = try current()
     let result = change(&state)
-    if state != loaded {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys]
-      let data: Data
-      do { data = try encoder.encode(state) } catch {
-        throw .storage(file: file.path, "cannot be encoded: \(error)")
-      }
-      try StateFile.write(data, to: file)
-      loaded = state
-    }
+    try save(state)
     return result
+  }
+
+  /// Changes the state like ``update(_:)``, but when the file cannot be written the change is
+  /// kept in this process's state anyway (so this process acts on it, and the next write that
+  /// succeeds saves it) and the write's error is returned. For changes that record what the
+  /// server already did. Nil when the change was saved, or when the state cannot be read at
+  /// all (then nothing changed).
+  @discardableResult
+  func record(_ change: (inout State) -> Void) -> VotingError? {
+    lock.lock()
+    defer { lock.unlock() }
+    var state: State
+    do { state = try current() } catch { return error }
+    change(&state)
+    do {
+      try save(state)
+    } catch {
+      loaded = state
+      return error
+    }
+    return nil
   }
 
   /// Removes the file and forgets the state.
@@ -102,6 +118,21 @@ final class VoteLedger: @unchecked Sendable {
     defer { lock.unlock() }
     try StateFile.remove(file)
     loaded = State(namespace: namespace)
+    saved = loaded
+  }
+
+  /// Writes `state` unless the file already holds it; the caller holds the lock.
+  private func save(_ state: State) throws(VotingError) {
+    if state == saved { return }
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let data: Data
+    do { data = try encoder.encode(state) } catch {
+      throw .storage(file: file.path, "cannot be encoded: \(error)")
+    }
+    try StateFile.write(data, to: file)
+    loaded = state
+    saved = state
   }
 
   private func current() throws(VotingError) -> State {
@@ -109,6 +140,7 @@ final class VoteLedger: @unchecked Sendable {
     guard let data = try StateFile.read(file) else {
       let fresh = State(namespace: namespace)
       loaded = fresh
+      saved = fresh
       return fresh
     }
     do {
@@ -118,6 +150,7 @@ final class VoteLedger: @unchecked Sendable {
           file: file.path, "has version \(state.version); this library reads version 1")
       }
       loaded = state
+      saved = state
       return state
     } catch let error as VotingError {
       throw error

@@ -158,6 +158,84 @@ struct DurableVoterFailureTests {
     #expect(try durable.takeRefusals().isEmpty)
   }
 
+  // MARK: 2. The server's acceptance stands when the disk fails
+
+  @Test("a vote the server accepted is answered even when the state file cannot be written")
+  func acceptedDespiteDisk() async throws {
+    let service = try LiveCounter()
+    // The state directory's parent is a file: nothing can be created there, even by root.
+    let parent = try temporaryDirectory().appendingPathComponent("not-a-directory")
+    try Data("x".utf8).write(to: parent)
+    let directory = parent.appendingPathComponent("state")
+    let feature = RoadmapFeature(id: "1")
+    do {
+      let durable = try identified(service.url, directory)
+      #expect(try await durable.castVote(for: feature) == 1)
+      #expect(try durable.hasVoted(for: feature))
+      // Voting again sends nothing: this process knows the vote stands.
+      #expect(try await durable.castVote(for: feature) == 1)
+      #expect(service.targets.filter { $0.hasPrefix("/hit/") }.count == 1)
+      #expect(!FileManager.default.fileExists(atPath: durable.stateFile.path))
+    }
+    // After a restart the file never learned of the vote, so it is sent again: the server
+    // counts a voter id once.
+    let restarted = try identified(service.url, directory)
+    #expect(try await restarted.castVote(for: feature) == 1)
+    #expect(try await stored(service, "feature1") == ["feature1": 1])
+    await service.stop()
+  }
+
+  @Test("a queued vote the server accepted is not sent again when the file cannot record it")
+  func flushedDespiteDisk() async throws {
+    let root = try temporaryDirectory()
+    let directory = root.appendingPathComponent("state")
+    let service = try LiveCounter()
+    let closed = try ClosedPort()
+    let offline = anonymous(closed.url, directory)
+    let online = anonymous(service.url, directory)
+    #expect(try await offline.castVote(for: RoadmapFeature(id: "1")) == 1)
+    #expect(try await offline.castVote(for: RoadmapFeature(id: "2")) == 1)
+    // The disk goes away under the app: the state directory is now a file.
+    try FileManager.default.moveItem(at: directory, to: root.appendingPathComponent("moved"))
+    try Data("x".utf8).write(to: directory)
+    let report = try await online.flush()
+    #expect(report.sent.map(\.featureID) == ["1"])
+    #expect(report.stoppedBy?.kind == .storage && report.remaining == 1)
+    #expect(try online.pendingVotes().map(\.featureID) == ["2"])
+    #expect(try online.hasVoted(for: RoadmapFeature(id: "1")))
+    // The disk is back: the rest is sent, and the first vote is not sent twice.
+    try FileManager.default.removeItem(at: directory)
+    let again = try await online.flush()
+    #expect(again.sent.map(\.featureID) == ["2"] && again.remaining == 0)
+    #expect(try await stored(service, "feature1", "feature2") == ["feature1": 1, "feature2": 1])
+    let saved =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: online.stateFile)) as? [String: Any]
+    #expect((saved?["voted"] as? [String])?.sorted() == ["1", "2"])
+    #expect((saved?["queue"] as? [Any])?.isEmpty == true)
+    await service.stop()
+  }
+
+  @Test("a damaged state file leaves reads with the server's counts")
+  func damagedStateReads() async throws {
+    let directory = try temporaryDirectory()
+    let service = try LiveCounter()
+    let other = anonymous(service.url, try temporaryDirectory())
+    _ = try await other.castVote(for: RoadmapFeature(id: "1"))
+    let durable = try identified(service.url, directory)
+    try Data("{\"version\":1,\"voted\":".utf8).write(to: durable.stateFile)
+    #expect(try await durable.count(for: RoadmapFeature(id: "1")) == 1)
+    #expect(await durable.fetch(for: RoadmapFeature(id: "1")) == 1)
+    #expect(try await durable.counts(for: features("1", "2")) == ["1": 1, "2": 0])
+    #expect(await durable.fetch(for: features("1", "2")) == ["1": 1, "2": 0])
+    // Writes still refuse to touch it.
+    #expect(
+      await votingError { try await durable.castVote(for: RoadmapFeature(id: "2")) }?.kind
+        == .storage)
+    #expect(try Data(contentsOf: durable.stateFile) == Data("{\"version\":1,\"voted\":".utf8))
+    await service.stop()
+  }
+
   // MARK: 4. Several voters over one state file
 
   @Test("two voters over one state file in one process lose none of each other's votes")
