@@ -114,9 +114,13 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     await flushIfQueued()
     let raw = await base.fetch(for: features)
     let state = try? ledger.state()
-    return raw.mapValues { $0 }.reduce(into: [:]) { counts, entry in
-      counts[entry.key] = max(0, entry.value + (state?.pendingDelta(entry.key) ?? 0))
+    var counts: [String: Int] = [:]
+    for (id, count) in raw {
+      // A 0 here may be a failed read, which must not replace a count already seen.
+      if count != 0 || lastKnown.get(id) == nil { lastKnown.set(id, count) }
+      counts[id] = max(0, count + (state?.pendingDelta(id) ?? 0))
     }
+    return counts
   }
 
   /// Whether this voter's vote for `feature` stands: accepted by the server, or queued.

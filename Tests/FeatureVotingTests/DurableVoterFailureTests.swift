@@ -236,6 +236,26 @@ struct DurableVoterFailureTests {
     await service.stop()
   }
 
+  // MARK: 3. The batch read remembers the counts it saw
+
+  @Test("a vote queued after a board loaded through the batch fetch is the last count plus one")
+  func batchFetchRemembersCounts() async throws {
+    let service = try LiveCounter()
+    let other = anonymous(service.url, try temporaryDirectory())
+    _ = try await other.castVote(for: RoadmapFeature(id: "1"))
+    let seeding = CountingAPIVoter(server: service.url, namespace: "ns1", dialect: .countapi)
+    _ = try await seeding.castVote(for: RoadmapFeature(id: "1"))
+    _ = try await seeding.castVote(for: RoadmapFeature(id: "1"))
+    let durable = try identified(service.url, try temporaryDirectory())
+    #expect(await durable.fetch(for: features("1", "2")) == ["1": 3, "2": 0])
+    await service.stop()
+    #expect(try await durable.castVote(for: RoadmapFeature(id: "1")) == 4)
+    #expect(try durable.pendingVotes().map(\.featureID) == ["1"])
+    // A board read that fails (every row 0) does not replace the counts seen.
+    _ = await durable.fetch(for: features("1", "2"))
+    #expect(try await durable.withdrawVote(for: RoadmapFeature(id: "1")) == 3)
+  }
+
   // MARK: 4. Several voters over one state file
 
   @Test("two voters over one state file in one process lose none of each other's votes")
