@@ -2,28 +2,25 @@ import Foundation
 import RoadmapFormat
 
 extension DurableVoter {
-  /// Sends the offline queue in order. Accepted votes update the voted state; refused ones are
-  /// undone and reported; sending stops at the first failure that may pass (offline, timed out,
-  /// rate limited, server error), leaving it and the rest queued.
+  /// Sends the offline queue in order. Accepted votes update the voted state; votes the server
+  /// refuses (``VotingError/Kind/refused``, a 4xx) are undone and reported. Any other failure
+  /// (offline, timed out, rate limited, server error, an answer that is not a count, a
+  /// cancelled task) stops the sending and leaves that vote and the rest queued, for the next
+  /// flush.
   @discardableResult
   public func flush() async throws(VotingError) -> FlushReport {
     try await gate.run { () throws(VotingError) in try await sendQueue() }
   }
 
   /// The refusals of queued votes sent by an implicit flush (before another call) since the
-  /// last time they were taken, oldest first; taking them clears the list.
+  /// last time they were taken, oldest first; taking them clears the list. Each comes with the
+  /// error as the server gave it (its status, reason and message).
   public func takeRefusals() throws(VotingError) -> [FlushReport.Refusal] {
     let stored = try ledger.update { state in
       defer { state.refusals = [] }
       return state.refusals
     }
-    return stored.map { refusal in
-      FlushReport.Refusal(
-        vote: refusal.vote,
-        error: .refused(
-          status: refusal.status ?? 0, reason: refusal.reason ?? refusal.message,
-          url: "queued \(refusal.vote.action.rawValue) of '\(refusal.vote.featureID)'"))
-    }
+    return stored.map { FlushReport.Refusal(vote: $0.vote, error: $0.error) }
   }
 
   /// Sends the queue if it holds anything; failures stay in the queue (and refusals in the
@@ -38,30 +35,35 @@ extension DurableVoter {
     var report = FlushReport()
     while let next = try ledger.state().queue.first {
       let feature = RoadmapFeature(id: next.featureID)
+      let count: Int
       do throws(VotingError) {
-        let count =
+        count =
           next.action == .vote
           ? try await base.castVote(for: feature) : try await base.withdrawVote(for: feature)
-        lastKnown.set(next.featureID, count)
-        try ledger.update { state in
-          state.queue.removeFirst()
-          state.confirm(next.action, next.featureID)
-        }
-        report.sent.append(next)
       } catch {
-        if DurableVoter.mayPass(error) {
+        // Only a refusal drops a queued vote: anything else (a cancelled task included, which
+        // surfaces as another kind) may pass, so the vote waits for the next flush.
+        if Task.isCancelled || error.kind != .refused {
           report.stoppedBy = error
           break
         }
         try ledger.update { state in
           state.queue.removeFirst()
-          if keepRefusals {
-            state.refusals.append(
-              VoteLedger.StoredRefusal(
-                vote: next, message: error.message, reason: error.reason, status: error.status))
-          }
+          if keepRefusals { state.refusals.append(VoteLedger.StoredRefusal(next, error)) }
         }
         report.refused.append(FlushReport.Refusal(vote: next, error: error))
+        continue
+      }
+      lastKnown.set(next.featureID, count)
+      report.sent.append(next)
+      // The server counted it: even when the file cannot record that, this process does (so it
+      // is not sent again from here), and sending stops until the file can be written.
+      if let failure = ledger.record({ state in
+        state.queue.removeFirst()
+        state.confirm(next.action, next.featureID)
+      }) {
+        report.stoppedBy = failure
+        break
       }
     }
     report.remaining = try ledger.state().queue.count
@@ -94,7 +96,10 @@ extension DurableVoter {
           action == .vote
           ? try await base.castVote(for: feature) : try await base.withdrawVote(for: feature)
         lastKnown.set(feature.id, count)
-        try ledger.update { $0.confirm(action, feature.id) }
+        // The server counted it, so this is the answer even when the file cannot record it:
+        // this process then still knows the vote stands (and sends no second one), and the next
+        // write that succeeds saves it.
+        ledger.record { $0.confirm(action, feature.id) }
         return count
       } catch  where error.kind == .offline {
         return try queue(action, feature)
@@ -126,10 +131,5 @@ extension DurableVoter {
       raw = known
     }
     return max(0, raw + state.pendingDelta(feature.id))
-  }
-
-  /// Whether a failed send may succeed later unchanged (so the vote stays queued).
-  static func mayPass(_ error: VotingError) -> Bool {
-    [.offline, .timedOut, .rateLimited, .serverError, .storage].contains(error.kind)
   }
 }

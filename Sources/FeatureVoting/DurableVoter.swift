@@ -16,15 +16,21 @@ import RoadmapFormat
 /// - **Offline queue.** A vote or unvote that fails with ``VotingError/Kind/offline`` is queued
 ///   on disk, reads as cast (``hasVoted(for:)``, and counts include it), and is sent, in order,
 ///   by ``flush()`` or before the next call once the server answers again. A vote and an unvote
-///   of the same feature cancel out in the queue. A queued vote the server refuses is undone and
-///   reported with its reason (``FlushReport``, ``takeRefusals()``). A queued vote is sent again
-///   if the app dies between the server's answer and the file update; with a voter id on
-///   `roadmapctl serve` that repeat changes nothing, so each vote counts exactly once.
+///   of the same feature cancel out in the queue. Only a queued vote the server refuses (a
+///   ``VotingError/Kind/refused``) is undone and reported with its reason (``FlushReport``,
+///   ``takeRefusals()``); any other failure, a cancelled flush included, keeps it queued. A
+///   queued vote is sent again if the app dies between the server's answer and the file
+///   update; with a voter id on `roadmapctl serve` that repeat changes nothing, so each vote
+///   counts exactly once.
 /// - **Files.** One JSON file per namespace in the directory the app chooses, replaced
 ///   atomically (temporary file, `fsync`, `rename`): an app killed mid-write loses nothing.
-///   A damaged file is a ``VotingError/Kind/storage`` error naming it, never a silent reset.
+///   A damaged file is a ``VotingError/Kind/storage`` error naming it, never a silent reset;
+///   reads then answer the server's counts. A vote the server accepted is answered with its
+///   count even when the file cannot record it; this process still knows the vote stands, and
+///   the next write that succeeds saves it.
 ///
-/// Calls from many tasks are safe; writes and queue sends run one at a time, in call order.
+/// Calls from many tasks are safe, and so are several voters over one state file in one process
+/// (they share one in-memory state); writes and queue sends run one at a time, in call order.
 public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
   /// The voter that talks to the server.
   public let base: Base
@@ -32,9 +38,12 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
   public let namespace: String
   /// The voter identity to remove on ``forget()``, if any.
   public let identity: VoterIdentity?
+  /// The state file's ledger, shared by every voter of that file in this process.
   let ledger: VoteLedger
-  let gate = SerialGate()
-  let lastKnown = CountCache()
+  /// The ledger's gate: one write or queue send at a time for every voter of the file.
+  var gate: SerialGate { ledger.gate }
+  /// The last counts seen, shared by every voter of the file.
+  var lastKnown: CountCache { ledger.lastKnown }
 
   /// Creates a voter keeping its state for `namespace` in `directory`.
   ///
@@ -50,7 +59,7 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     self.base = base
     self.namespace = namespace
     self.identity = identity
-    self.ledger = VoteLedger(
+    self.ledger = VoteLedger.shared(
       file: VoteLedger.file(for: namespace, in: directory), namespace: namespace)
   }
 
@@ -76,24 +85,26 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
 
   // MARK: Reads
 
-  /// The server's count plus this voter's queued change; queued votes are sent first.
+  /// The server's count plus this voter's queued change; queued votes are sent first. When the
+  /// state file cannot be read (damaged), the server's count as it is.
   public func count(for feature: RoadmapFeature) async throws(VotingError) -> Int {
     if feature.isFinished == true { return 0 }
     await flushIfQueued()
     let raw = try await base.count(for: feature)
     lastKnown.set(feature.id, raw)
-    return max(0, raw + (try ledger.state().pendingDelta(feature.id)))
+    return max(0, raw + ((try? ledger.state())?.pendingDelta(feature.id) ?? 0))
   }
 
-  /// A whole board through the base voter's batch read, with queued changes applied.
+  /// A whole board through the base voter's batch read, with queued changes applied. When the
+  /// state file cannot be read (damaged), the server's counts as they are.
   public func counts(for features: [RoadmapFeature]) async throws(VotingError) -> [String: Int] {
     await flushIfQueued()
     let raw = try await base.counts(for: features)
-    let state = try ledger.state()
+    let state = try? ledger.state()
     var counts: [String: Int] = [:]
     for (id, count) in raw {
       lastKnown.set(id, count)
-      counts[id] = max(0, count + state.pendingDelta(id))
+      counts[id] = max(0, count + (state?.pendingDelta(id) ?? 0))
     }
     return counts
   }
@@ -103,9 +114,13 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     await flushIfQueued()
     let raw = await base.fetch(for: features)
     let state = try? ledger.state()
-    return raw.mapValues { $0 }.reduce(into: [:]) { counts, entry in
-      counts[entry.key] = max(0, entry.value + (state?.pendingDelta(entry.key) ?? 0))
+    var counts: [String: Int] = [:]
+    for (id, count) in raw {
+      // A 0 here may be a failed read, which must not replace a count already seen.
+      if count != 0 || lastKnown.get(id) == nil { lastKnown.set(id, count) }
+      counts[id] = max(0, count + (state?.pendingDelta(id) ?? 0))
     }
+    return counts
   }
 
   /// Whether this voter's vote for `feature` stands: accepted by the server, or queued.

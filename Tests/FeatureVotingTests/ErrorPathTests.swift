@@ -41,7 +41,7 @@ struct ErrorPathTests {
     await server.stop()
   }
 
-  @Test("a state directory that cannot be made is an error naming the file, and nothing is sent")
+  @Test("a state directory that cannot be made: the accepted vote stands, queuing one fails")
   func stateDirectoryBlocked() async throws {
     let blocker = try temporaryDirectory().appendingPathComponent("plain-file")
     try Data("x".utf8).write(to: blocker)
@@ -49,8 +49,17 @@ struct ErrorPathTests {
     let durable = DurableVoter(
       base: CountingAPIVoter(server: service.url, namespace: "ns1", dialect: .countapi),
       namespace: "ns1", directory: blocker.appendingPathComponent("state"))
-    // The vote reaches the server, but the state cannot be kept: the error says where.
-    let error = await votingError { try await durable.castVote(for: RoadmapFeature(id: "1")) }
+    // The vote reaches the server, which counted it: that is the answer, though the state
+    // cannot be kept on disk, and this process still knows the vote stands.
+    #expect(try await durable.castVote(for: RoadmapFeature(id: "1")) == 1)
+    #expect(try durable.hasVoted(for: RoadmapFeature(id: "1")))
+    #expect(try await durable.castVote(for: RoadmapFeature(id: "1")) == 1)
+    #expect(service.targets.filter { $0.hasPrefix("/hit/") }.count == 1)
+    // A vote that would have to be queued cannot be: the error says where.
+    let offline = DurableVoter(
+      base: CountingAPIVoter(server: try ClosedPort().url, namespace: "ns1", dialect: .countapi),
+      namespace: "ns1", directory: blocker.appendingPathComponent("state"))
+    let error = await votingError { try await offline.castVote(for: RoadmapFeature(id: "2")) }
     #expect(error?.kind == .storage)
     #expect(error?.file?.hasPrefix(blocker.path) == true)
     await service.stop()

@@ -1,0 +1,292 @@
+import FeatureVoting
+import Foundation
+import HTTPServer
+import RoadmapFormat
+import Testing
+
+/// `DurableVoter` when things go wrong between the queue, the server and the disk: failures that
+/// are not refusals, cancelled flushes, state files that cannot be written or read, several
+/// voters over one state file.
+@Suite("DurableVoter failures")
+struct DurableVoterFailureTests {
+  /// An anonymous countapi voter for `ns1` (every vote is sent once, never retried).
+  func anonymous(_ server: URL, _ directory: URL) -> DurableVoter<CountingAPIVoter> {
+    DurableVoter(
+      base: CountingAPIVoter(
+        server: server, namespace: "ns1", dialect: .countapi, readRetry: RetryPolicy(attempts: 1)),
+      namespace: "ns1", directory: directory)
+  }
+
+  /// A `roadmapctl serve` voter for `ns1` with the voter id `alice`.
+  func identified(_ server: URL, _ directory: URL) throws -> DurableVoter<CountingAPIVoter> {
+    DurableVoter(
+      base: CountingAPIVoter(
+        server: server, namespace: "ns1", identity: try VoterIdentity(appUserID: "alice"),
+        readRetry: RetryPolicy(attempts: 1)),
+      directory: directory)
+  }
+
+  /// Queues a vote for feature `id` in `directory` with the server unreachable.
+  func queueOffline(_ id: String, in directory: URL) async throws {
+    let closed = try ClosedPort()
+    #expect(try await anonymous(closed.url, directory).castVote(for: RoadmapFeature(id: id)) == 1)
+  }
+
+  /// `ns1`'s counts in `service`'s store.
+  func stored(_ service: LiveCounter, _ keys: String...) async throws -> [String: Int64] {
+    try await service.store.values(namespace: "ns1", keys: keys)
+  }
+
+  // MARK: 1. Only a refusal drops a queued vote
+
+  @Test("a flush cancelled mid-request keeps the queued vote")
+  func cancelledFlush() async throws {
+    let directory = try temporaryDirectory()
+    try await queueOffline("1", in: directory)
+    let server = try LocalServer { router in
+      router.get("/hit/:ns/:key") { _ in
+        try? await Task.sleep(for: .seconds(5))
+        return json(#"{"value":1}"#)
+      }
+    }
+    let durable = anonymous(server.url, directory)
+    let flush = Task { try await durable.flush() }
+    let deadline = Date().addingTimeInterval(5)
+    while server.targets.isEmpty && Date() < deadline {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    flush.cancel()
+    let report = try await flush.value
+    #expect(report.refused.isEmpty && report.sent.isEmpty)
+    #expect(report.remaining == 1 && report.stoppedBy != nil)
+    #expect(try durable.pendingVotes().map(\.featureID) == ["1"])
+    #expect(try durable.hasVoted(for: RoadmapFeature(id: "1")))
+    #expect(try durable.takeRefusals().isEmpty)
+    await server.stop()
+  }
+
+  @Test("an HTML page (a captive portal) keeps the queued vote, sent once the server answers")
+  func badAnswerKeepsVote() async throws {
+    let directory = try temporaryDirectory()
+    try await queueOffline("1", in: directory)
+    let portal = try LocalServer { router in
+      router.get("/hit/:ns/:key") { _ in
+        HTTPResponse(
+          status: 200, headers: HTTPHeaders([("Content-Type", "text/html")]),
+          body: Array("<html><body>Sign in to the Wi-Fi</body></html>".utf8))
+      }
+    }
+    let behindPortal = anonymous(portal.url, directory)
+    let report = try await behindPortal.flush()
+    #expect(report.stoppedBy?.kind == .badAnswer)
+    #expect(report.refused.isEmpty && report.remaining == 1)
+    // An implicit flush keeps it too, and stores no refusal.
+    _ = await behindPortal.fetch(for: RoadmapFeature(id: "2"))
+    #expect(try behindPortal.takeRefusals().isEmpty)
+    #expect(try behindPortal.hasVoted(for: RoadmapFeature(id: "1")))
+    await portal.stop()
+
+    let service = try LiveCounter()
+    let online = anonymous(service.url, directory)
+    #expect(try await online.flush().sent.map(\.featureID) == ["1"])
+    #expect(try await stored(service, "feature1") == ["feature1": 1])
+    await service.stop()
+  }
+
+  /// A voter of the Roadmap package's three methods that always fails.
+  struct FailingPlainVoter: FeatureVoter {
+    func fetch(for feature: RoadmapFeature) async -> Int { 0 }
+    func vote(for feature: RoadmapFeature) async -> Int? { nil }
+    func unvote(for feature: RoadmapFeature) async -> Int? { nil }
+  }
+
+  @Test("a plain voter's unexplained failure keeps the queued vote")
+  func unexplainedKeepsVote() async throws {
+    let directory = try temporaryDirectory()
+    try await queueOffline("1", in: directory)
+    let plain = DurableVoter(base: FailingPlainVoter(), namespace: "ns1", directory: directory)
+    let report = try await plain.flush()
+    #expect(report.stoppedBy?.kind == .unexplained)
+    #expect(report.refused.isEmpty && report.remaining == 1)
+    #expect(try plain.hasVoted(for: RoadmapFeature(id: "1")))
+  }
+
+  @Test("a refusal taken later is the server's error: its status, reason and message")
+  func takenRefusalKeepsTheError() async throws {
+    let directory = try temporaryDirectory()
+    try await queueOffline("1", in: directory)
+    let service = try LiveCounter { $0.requireVoter = true }
+    let durable = anonymous(service.url, directory)
+    _ = await durable.fetch(for: RoadmapFeature(id: "1"))
+    let refusal = try #require(try durable.takeRefusals().first)
+    #expect(refusal.error.kind == .refused && refusal.error.status == 403)
+    #expect(
+      refusal.error.message.hasPrefix("\(service.url.absoluteString)/hit/ns1/feature1 refused"))
+    #expect(refusal.error.reason?.contains("refuses anonymous votes") == true)
+    await service.stop()
+  }
+
+  @Test("refusals in a state file of an earlier version load with what they kept")
+  func earlierRefusals() async throws {
+    let directory = try temporaryDirectory()
+    let durable = anonymous(try ClosedPort().url, directory)
+    let earlier = """
+      {"namespace":"ns1","queue":[],"refusals":[\
+      {"message":"the request to http://h/hit/ns1/feature1 was cancelled",\
+      "vote":{"action":"vote","castAt":1764570000,"featureID":"1"}},\
+      {"message":"http://h/hit/ns1/feature2 refused (403): no anonymous votes",\
+      "reason":"no anonymous votes","status":403,\
+      "vote":{"action":"vote","castAt":1764570001,"featureID":"2"}},\
+      {"message":"unexpected answer from http://h/hit/ns1/feature3: not JSON","status":200,\
+      "vote":{"action":"vote","castAt":1764570002,"featureID":"3"}}],\
+      "version":1,"voted":["4"]}
+      """
+    try Data(earlier.utf8).write(to: durable.stateFile)
+    #expect(try durable.hasVoted(for: RoadmapFeature(id: "4")))
+    let refusals = try durable.takeRefusals()
+    #expect(refusals.map(\.vote.featureID) == ["1", "2", "3"])
+    let errors = refusals.map(\.error)
+    #expect(errors.map(\.kind) == [.unexplained, .refused, .badAnswer])
+    #expect(errors.map(\.status) == [nil, 403, 200])
+    #expect(
+      errors.map(\.message) == [
+        "the request to http://h/hit/ns1/feature1 was cancelled",
+        "http://h/hit/ns1/feature2 refused (403): no anonymous votes",
+        "unexpected answer from http://h/hit/ns1/feature3: not JSON",
+      ])
+    #expect(errors[1].reason == "no anonymous votes")
+    #expect(try durable.takeRefusals().isEmpty)
+  }
+
+  // MARK: 2. The server's acceptance stands when the disk fails
+
+  @Test("a vote the server accepted is answered even when the state file cannot be written")
+  func acceptedDespiteDisk() async throws {
+    let service = try LiveCounter()
+    // The state directory's parent is a file: nothing can be created there, even by root.
+    let parent = try temporaryDirectory().appendingPathComponent("not-a-directory")
+    try Data("x".utf8).write(to: parent)
+    let directory = parent.appendingPathComponent("state")
+    let feature = RoadmapFeature(id: "1")
+    do {
+      let durable = try identified(service.url, directory)
+      #expect(try await durable.castVote(for: feature) == 1)
+      #expect(try durable.hasVoted(for: feature))
+      // Voting again sends nothing: this process knows the vote stands.
+      #expect(try await durable.castVote(for: feature) == 1)
+      #expect(service.targets.filter { $0.hasPrefix("/hit/") }.count == 1)
+      #expect(!FileManager.default.fileExists(atPath: durable.stateFile.path))
+    }
+    // After a restart the file never learned of the vote, so it is sent again: the server
+    // counts a voter id once.
+    let restarted = try identified(service.url, directory)
+    #expect(try await restarted.castVote(for: feature) == 1)
+    #expect(try await stored(service, "feature1") == ["feature1": 1])
+    await service.stop()
+  }
+
+  @Test("a queued vote the server accepted is not sent again when the file cannot record it")
+  func flushedDespiteDisk() async throws {
+    let root = try temporaryDirectory()
+    let directory = root.appendingPathComponent("state")
+    let service = try LiveCounter()
+    let closed = try ClosedPort()
+    let offline = anonymous(closed.url, directory)
+    let online = anonymous(service.url, directory)
+    #expect(try await offline.castVote(for: RoadmapFeature(id: "1")) == 1)
+    #expect(try await offline.castVote(for: RoadmapFeature(id: "2")) == 1)
+    // The disk goes away under the app: the state directory is now a file.
+    try FileManager.default.moveItem(at: directory, to: root.appendingPathComponent("moved"))
+    try Data("x".utf8).write(to: directory)
+    let report = try await online.flush()
+    #expect(report.sent.map(\.featureID) == ["1"])
+    #expect(report.stoppedBy?.kind == .storage && report.remaining == 1)
+    #expect(try online.pendingVotes().map(\.featureID) == ["2"])
+    #expect(try online.hasVoted(for: RoadmapFeature(id: "1")))
+    // The disk is back: the rest is sent, and the first vote is not sent twice.
+    try FileManager.default.removeItem(at: directory)
+    let again = try await online.flush()
+    #expect(again.sent.map(\.featureID) == ["2"] && again.remaining == 0)
+    #expect(try await stored(service, "feature1", "feature2") == ["feature1": 1, "feature2": 1])
+    let saved =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: online.stateFile)) as? [String: Any]
+    #expect((saved?["voted"] as? [String])?.sorted() == ["1", "2"])
+    #expect((saved?["queue"] as? [Any])?.isEmpty == true)
+    await service.stop()
+  }
+
+  @Test("a damaged state file leaves reads with the server's counts")
+  func damagedStateReads() async throws {
+    let directory = try temporaryDirectory()
+    let service = try LiveCounter()
+    let other = anonymous(service.url, try temporaryDirectory())
+    _ = try await other.castVote(for: RoadmapFeature(id: "1"))
+    let durable = try identified(service.url, directory)
+    try Data("{\"version\":1,\"voted\":".utf8).write(to: durable.stateFile)
+    #expect(try await durable.count(for: RoadmapFeature(id: "1")) == 1)
+    #expect(await durable.fetch(for: RoadmapFeature(id: "1")) == 1)
+    #expect(try await durable.counts(for: features("1", "2")) == ["1": 1, "2": 0])
+    #expect(await durable.fetch(for: features("1", "2")) == ["1": 1, "2": 0])
+    // Writes still refuse to touch it.
+    #expect(
+      await votingError { try await durable.castVote(for: RoadmapFeature(id: "2")) }?.kind
+        == .storage)
+    #expect(try Data(contentsOf: durable.stateFile) == Data("{\"version\":1,\"voted\":".utf8))
+    await service.stop()
+  }
+
+  // MARK: 3. The batch read remembers the counts it saw
+
+  @Test("a vote queued after a board loaded through the batch fetch is the last count plus one")
+  func batchFetchRemembersCounts() async throws {
+    let service = try LiveCounter()
+    let other = anonymous(service.url, try temporaryDirectory())
+    _ = try await other.castVote(for: RoadmapFeature(id: "1"))
+    let seeding = CountingAPIVoter(server: service.url, namespace: "ns1", dialect: .countapi)
+    _ = try await seeding.castVote(for: RoadmapFeature(id: "1"))
+    _ = try await seeding.castVote(for: RoadmapFeature(id: "1"))
+    let durable = try identified(service.url, try temporaryDirectory())
+    #expect(await durable.fetch(for: features("1", "2")) == ["1": 3, "2": 0])
+    await service.stop()
+    #expect(try await durable.castVote(for: RoadmapFeature(id: "1")) == 4)
+    #expect(try durable.pendingVotes().map(\.featureID) == ["1"])
+    // A board read that fails (every row 0) does not replace the counts seen.
+    _ = await durable.fetch(for: features("1", "2"))
+    #expect(try await durable.withdrawVote(for: RoadmapFeature(id: "1")) == 3)
+  }
+
+  // MARK: 4. Several voters over one state file
+
+  @Test("two voters over one state file in one process lose none of each other's votes")
+  func twoVotersOneFile() async throws {
+    let directory = try temporaryDirectory()
+    let service = try LiveCounter()
+    let one = try identified(service.url, directory)
+    let two = try identified(service.url, directory)
+    // Both have read the (empty) state before either votes.
+    #expect(try !one.hasVoted(for: RoadmapFeature(id: "1")))
+    #expect(try !two.hasVoted(for: RoadmapFeature(id: "1")))
+    #expect(try await one.castVote(for: RoadmapFeature(id: "1")) == 1)
+    #expect(try await two.castVote(for: RoadmapFeature(id: "2")) == 1)
+    #expect(try two.hasVoted(for: RoadmapFeature(id: "1")))
+    // Many at once, alternating voters (a voter made in every SwiftUI `body`).
+    try await withThrowingTaskGroup(of: Int.self) { group in
+      for id in 3..<13 {
+        let fresh = try identified(service.url, directory)
+        let voter = id.isMultiple(of: 2) ? one : fresh
+        group.addTask { try await voter.castVote(for: RoadmapFeature(id: "\(id)")) }
+      }
+      for try await count in group { #expect(count == 1) }
+    }
+    let saved =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: one.stateFile)) as? [String: Any]
+    #expect((saved?["voted"] as? [String])?.count == 12)
+    #expect(try one.votedFeatureIDs().count == 12)
+    // Voting again through the other voter sends nothing.
+    #expect(try await two.castVote(for: RoadmapFeature(id: "1")) == 1)
+    #expect(service.targets.filter { $0.hasPrefix("/hit/") }.count == 12)
+    await service.stop()
+  }
+}
