@@ -154,7 +154,7 @@ public struct URLSessionTransport: HTTPTransport {
   static func map(_ error: URLError, request: TransportRequest) -> VotingError {
     let url = request.url.absoluteString
     let named =
-      "\(name(of: error.code)) (URLError \(error.code.rawValue)): "
+      "\(error.code.foundationName) (URLError \(error.code.rawValue)): "
       + error.localizedDescription
     switch error.code {
     case .notConnectedToInternet, .networkConnectionLost, .cannotFindHost, .cannotConnectToHost,
@@ -171,46 +171,6 @@ public struct URLSessionTransport: HTTPTransport {
       return .badAnswer(named, url: url)
     default:
       return .invalidRequest("cannot get an answer from \(url): \(named); not retried or queued")
-    }
-  }
-
-  /// The name of a URLError code as Foundation spells it (`secureConnectionFailed`).
-  static func name(of code: URLError.Code) -> String {
-    switch code {
-    case .notConnectedToInternet: "notConnectedToInternet"
-    case .networkConnectionLost: "networkConnectionLost"
-    case .cannotFindHost: "cannotFindHost"
-    case .cannotConnectToHost: "cannotConnectToHost"
-    case .dnsLookupFailed: "dnsLookupFailed"
-    case .dataNotAllowed: "dataNotAllowed"
-    case .internationalRoamingOff: "internationalRoamingOff"
-    case .callIsActive: "callIsActive"
-    case .timedOut: "timedOut"
-    case .cancelled: "cancelled"
-    case .badURL: "badURL"
-    case .unsupportedURL: "unsupportedURL"
-    case .badServerResponse: "badServerResponse"
-    case .cannotDecodeRawData: "cannotDecodeRawData"
-    case .cannotDecodeContentData: "cannotDecodeContentData"
-    case .cannotParseResponse: "cannotParseResponse"
-    case .appTransportSecurityRequiresSecureConnection:
-      "appTransportSecurityRequiresSecureConnection"
-    case .secureConnectionFailed: "secureConnectionFailed"
-    case .serverCertificateHasBadDate: "serverCertificateHasBadDate"
-    case .serverCertificateUntrusted: "serverCertificateUntrusted"
-    case .serverCertificateHasUnknownRoot: "serverCertificateHasUnknownRoot"
-    case .serverCertificateNotYetValid: "serverCertificateNotYetValid"
-    case .clientCertificateRejected: "clientCertificateRejected"
-    case .clientCertificateRequired: "clientCertificateRequired"
-    case .httpTooManyRedirects: "httpTooManyRedirects"
-    case .redirectToNonExistentLocation: "redirectToNonExistentLocation"
-    case .userCancelledAuthentication: "userCancelledAuthentication"
-    case .userAuthenticationRequired: "userAuthenticationRequired"
-    case .dataLengthExceedsMaximum: "dataLengthExceedsMaximum"
-    case .resourceUnavailable: "resourceUnavailable"
-    case .zeroByteResource: "zeroByteResource"
-    case .unknown: "unknown"
-    default: "URLError"
     }
   }
 }

@@ -79,7 +79,7 @@ extension VoteFirstHTTPClient {
         .invalidRequest, message: "the call to \(url) failed: \(error.localizedDescription)")
     }
     let named =
-      "\(urlErrorName(urlError.code)) (URLError \(urlError.code.rawValue)): "
+      "\(urlError.code.foundationName) (URLError \(urlError.code.rawValue)): "
       + urlError.localizedDescription
     switch urlError.code {
     case .notConnectedToInternet, .networkConnectionLost, .cannotFindHost, .cannotConnectToHost,
@@ -95,46 +95,6 @@ extension VoteFirstHTTPClient {
     default:
       return VoteFirstError(
         .invalidRequest, message: "cannot get an answer from \(url): \(named); not retried")
-    }
-  }
-
-  /// The name of a URLError code as Foundation spells it (`secureConnectionFailed`).
-  static func urlErrorName(_ code: URLError.Code) -> String {
-    switch code {
-    case .notConnectedToInternet: "notConnectedToInternet"
-    case .networkConnectionLost: "networkConnectionLost"
-    case .cannotFindHost: "cannotFindHost"
-    case .cannotConnectToHost: "cannotConnectToHost"
-    case .dnsLookupFailed: "dnsLookupFailed"
-    case .dataNotAllowed: "dataNotAllowed"
-    case .internationalRoamingOff: "internationalRoamingOff"
-    case .callIsActive: "callIsActive"
-    case .timedOut: "timedOut"
-    case .cancelled: "cancelled"
-    case .badURL: "badURL"
-    case .unsupportedURL: "unsupportedURL"
-    case .badServerResponse: "badServerResponse"
-    case .cannotDecodeRawData: "cannotDecodeRawData"
-    case .cannotDecodeContentData: "cannotDecodeContentData"
-    case .cannotParseResponse: "cannotParseResponse"
-    case .appTransportSecurityRequiresSecureConnection:
-      "appTransportSecurityRequiresSecureConnection"
-    case .secureConnectionFailed: "secureConnectionFailed"
-    case .serverCertificateHasBadDate: "serverCertificateHasBadDate"
-    case .serverCertificateUntrusted: "serverCertificateUntrusted"
-    case .serverCertificateHasUnknownRoot: "serverCertificateHasUnknownRoot"
-    case .serverCertificateNotYetValid: "serverCertificateNotYetValid"
-    case .clientCertificateRejected: "clientCertificateRejected"
-    case .clientCertificateRequired: "clientCertificateRequired"
-    case .httpTooManyRedirects: "httpTooManyRedirects"
-    case .redirectToNonExistentLocation: "redirectToNonExistentLocation"
-    case .userCancelledAuthentication: "userCancelledAuthentication"
-    case .userAuthenticationRequired: "userAuthenticationRequired"
-    case .dataLengthExceedsMaximum: "dataLengthExceedsMaximum"
-    case .resourceUnavailable: "resourceUnavailable"
-    case .zeroByteResource: "zeroByteResource"
-    case .unknown: "unknown"
-    default: "URLError"
     }
   }
 }
@@ -196,5 +156,48 @@ final class LoadRace: @unchecked Sendable {
     }
     hooks.append(hook)
     lock.unlock()
+  }
+}
+
+extension URLError.Code {
+  /// The code's name as Foundation spells it (`secureConnectionFailed`), for messages; shared
+  /// with FeatureVoting's transport.
+  package var foundationName: String {
+    switch self {
+    case .notConnectedToInternet: "notConnectedToInternet"
+    case .networkConnectionLost: "networkConnectionLost"
+    case .cannotFindHost: "cannotFindHost"
+    case .cannotConnectToHost: "cannotConnectToHost"
+    case .dnsLookupFailed: "dnsLookupFailed"
+    case .dataNotAllowed: "dataNotAllowed"
+    case .internationalRoamingOff: "internationalRoamingOff"
+    case .callIsActive: "callIsActive"
+    case .timedOut: "timedOut"
+    case .cancelled: "cancelled"
+    case .badURL: "badURL"
+    case .unsupportedURL: "unsupportedURL"
+    case .badServerResponse: "badServerResponse"
+    case .cannotDecodeRawData: "cannotDecodeRawData"
+    case .cannotDecodeContentData: "cannotDecodeContentData"
+    case .cannotParseResponse: "cannotParseResponse"
+    case .appTransportSecurityRequiresSecureConnection:
+      "appTransportSecurityRequiresSecureConnection"
+    case .secureConnectionFailed: "secureConnectionFailed"
+    case .serverCertificateHasBadDate: "serverCertificateHasBadDate"
+    case .serverCertificateUntrusted: "serverCertificateUntrusted"
+    case .serverCertificateHasUnknownRoot: "serverCertificateHasUnknownRoot"
+    case .serverCertificateNotYetValid: "serverCertificateNotYetValid"
+    case .clientCertificateRejected: "clientCertificateRejected"
+    case .clientCertificateRequired: "clientCertificateRequired"
+    case .httpTooManyRedirects: "httpTooManyRedirects"
+    case .redirectToNonExistentLocation: "redirectToNonExistentLocation"
+    case .userCancelledAuthentication: "userCancelledAuthentication"
+    case .userAuthenticationRequired: "userAuthenticationRequired"
+    case .dataLengthExceedsMaximum: "dataLengthExceedsMaximum"
+    case .resourceUnavailable: "resourceUnavailable"
+    case .zeroByteResource: "zeroByteResource"
+    case .unknown: "unknown"
+    default: "URLError"
+    }
   }
 }
