@@ -70,11 +70,11 @@ struct VoteFirstHTTPClientTests {
   func slowServerTimesOut() async throws {
     let server = try LocalServer { router in
       router.get("/api/v1/:project/board") { _ in
-        try? await Task.sleep(for: .seconds(20))
+        try? await Task.sleep(for: .seconds(90))
         return json(Self.board)
       }
       router.get("/api/v1/:project/features") { _ in
-        try? await Task.sleep(for: .seconds(3))
+        try? await Task.sleep(for: .seconds(90))
         return json(#"{"features":[],"next":null}"#)
       }
     }
@@ -85,8 +85,8 @@ struct VoteFirstHTTPClientTests {
     }
     #expect(error?.kind == .timedOut, "\(String(describing: error))")
     // Cut off by the deadline, long before the server would answer (a bound loose enough for
-    // a loaded machine: only the server's 20 s matter).
-    #expect(Date().timeIntervalSince(started) < 15)
+    // a loaded machine: only the server's 90 s matter).
+    #expect(Date().timeIntervalSince(started) < 60)
     // A VoteFirstVoter keeps the kind.
     let voter = VoteFirstVoter(client: Self.client(server.url, timeout: 0.5))
     do throws(VotingError) {
