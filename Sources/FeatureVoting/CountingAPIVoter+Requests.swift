@@ -104,16 +104,7 @@ extension CountingAPIVoter {
   static func isBatchable(_ key: String) -> Bool {
     let bytes = key.utf8
     guard (3...64).contains(bytes.count) else { return false }
-    return bytes.allSatisfy { byte in
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
-        UInt8(ascii: "."):
-        return true
-      default:
-        return false
-      }
-    }
+    return bytes.allSatisfy(CounterKeyBytes.isAllowed)
   }
 
   /// Splits keys into chunks of at most ``maxBatchKeys`` whose encoded list stays under

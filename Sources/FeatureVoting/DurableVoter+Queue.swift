@@ -48,7 +48,7 @@ extension DurableVoter {
           break
         }
         try ledger.update { state in
-          state.queue.removeFirst()
+          state.dequeue(next)
           if keepRefusals { state.refusals.append(VoteLedger.StoredRefusal(next, error)) }
         }
         report.refused.append(FlushReport.Refusal(vote: next, error: error))
@@ -59,7 +59,7 @@ extension DurableVoter {
       // The server counted it: even when the file cannot record that, this process does (so it
       // is not sent again from here), and sending stops until the file can be written.
       if let failure = ledger.record({ state in
-        state.queue.removeFirst()
+        state.dequeue(next)
         state.confirm(next.action, next.featureID)
       }) {
         report.stoppedBy = failure

@@ -31,6 +31,9 @@ import RoadmapFormat
 ///
 /// Calls from many tasks are safe, and so are several voters over one state file in one process
 /// (they share one in-memory state); writes and queue sends run one at a time, in call order.
+/// Several processes over one state file (an app and its extension in one App Group container)
+/// lose none of each other's votes: every change is made to the file's current content under
+/// a lock file (`votes-NS.json.lock`), taken only while the file is read and replaced.
 public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
   /// The voter that talks to the server.
   public let base: Base

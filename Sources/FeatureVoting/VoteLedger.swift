@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// One namespace's voting state on this device, in one JSON file written atomically: the
 /// features the server accepted this voter's vote for, the offline queue, and refusals not yet
 /// reported.
@@ -11,6 +19,12 @@ import Foundation
 /// one state file the same ledger, with the same ``gate`` and ``lastKnown`` counts, so two
 /// voters over one file (two views, a voter made in a SwiftUI `body`) never overwrite each
 /// other's changes with a stale copy.
+///
+/// Across processes (an app and its extension in one App Group container) every change is made
+/// to the file's current content: it takes ``lockFile`` (`flock`, held only while the file is
+/// read, changed and replaced, never across a network call), reads the file again, applies the
+/// change and writes. Reads look at the file each time and decode it again only when its bytes
+/// changed, so each process sees the other's votes and queue.
 final class VoteLedger: @unchecked Sendable {
   /// The file's content.
   struct State: Codable, Equatable {
@@ -39,15 +53,26 @@ final class VoteLedger: @unchecked Sendable {
   /// The last count the server answered per feature, for every voter of this file.
   let lastKnown = CountCache()
   private let lock = NSLock()
-  /// The state as this process knows it.
+  /// The state as this process knows it: the file's, with ``unsaved`` applied.
   private var loaded: State?
-  /// The state as last read from or written to the file (a missing file is a fresh state);
-  /// differs from `loaded` only after ``record(_:)`` could not write a change.
+  /// The state as last read from or written to the file (a missing file is a fresh state).
   private var saved: State?
+  /// The file's bytes when `saved` was read or written (nil: no file), to tell when another
+  /// process has changed it.
+  private var savedBytes: Data?
+  /// Changes ``record(_:)`` could not write, applied again over whatever the file holds until
+  /// a write succeeds (what the server already did, which this process must not forget).
+  private var unsaved: [(inout State) -> Void] = []
 
   init(file: URL, namespace: String) {
     self.file = file
     self.namespace = namespace
+  }
+
+  /// The lock file every process takes around a change of the state file: `FILE.lock`, next to
+  /// it (left in place when the state is removed, so two processes never lock two files).
+  var lockFile: URL {
+    file.deletingLastPathComponent().appendingPathComponent(file.lastPathComponent + ".lock")
   }
 
   private static let registryLock = NSLock()
@@ -72,58 +97,73 @@ final class VoteLedger: @unchecked Sendable {
     directory.appendingPathComponent("votes-\(PercentEncoding.segment(namespace)).json")
   }
 
-  /// The current state (read from the file on first use).
+  /// The current state: the file's as it is now (read again when another process changed it),
+  /// with this process's changes the file could not take.
   func state() throws(VotingError) -> State {
     lock.lock()
     defer { lock.unlock() }
     return try current()
   }
 
-  /// Changes the state and writes it to the file before returning; on a write failure the
-  /// state stays as it was.
+  /// Changes the file's current state and writes it before returning, holding ``lockFile`` so
+  /// no other process writes in between; on a failure the state stays as it was.
   @discardableResult
   func update<T>(_ change: (inout State) -> T) throws(VotingError) -> T {
     lock.lock()
     defer { lock.unlock() }
-    var state = try current()
-    let result = change(&state)
-    try save(state)
-    return result
+    return try FileLock.holding(lockFile) { () throws(VotingError) in
+      var state = try current()
+      let result = change(&state)
+      try save(state)
+      return result
+    }
   }
 
-  /// Changes the state like ``update(_:)``, but when the file cannot be written the change is
-  /// kept in this process's state anyway (so this process acts on it, and the next write that
-  /// succeeds saves it) and the write's error is returned. For changes that record what the
-  /// server already did. Nil when the change was saved, or when the state cannot be read at
-  /// all (then nothing changed).
+  /// Changes the state like ``update(_:)``, but when the file cannot be written (or locked) the
+  /// change is kept in this process's state anyway (so this process acts on it, and the next
+  /// write that succeeds saves it) and the write's error is returned. For changes that record
+  /// what the server already did. Nil when the change was saved, or when the state cannot be
+  /// read at all (then nothing changed).
   @discardableResult
-  func record(_ change: (inout State) -> Void) -> VotingError? {
+  func record(_ change: @escaping (inout State) -> Void) -> VotingError? {
     lock.lock()
     defer { lock.unlock() }
-    var state: State
-    do { state = try current() } catch { return error }
-    change(&state)
     do {
-      try save(state)
+      try FileLock.holding(lockFile) { () throws(VotingError) in
+        var state = try current()
+        change(&state)
+        try save(state)
+      }
+      return nil
     } catch {
+      // Not kept when the state cannot even be read: nothing changed then.
+      guard var state = loaded ?? (try? current()) else { return error }
+      change(&state)
+      unsaved.append(change)
       loaded = state
       return error
     }
-    return nil
   }
 
   /// Removes the file and forgets the state.
   func remove() throws(VotingError) {
     lock.lock()
     defer { lock.unlock() }
-    try StateFile.remove(file)
+    try FileLock.holding(lockFile) { () throws(VotingError) in try StateFile.remove(file) }
     loaded = State(namespace: namespace)
     saved = loaded
+    savedBytes = nil
+    unsaved = []
   }
 
-  /// Writes `state` unless the file already holds it; the caller holds the lock.
+  /// Writes `state` unless the file already holds it; the caller holds both locks and has just
+  /// read the file (``current()``).
   private func save(_ state: State) throws(VotingError) {
-    if state == saved { return }
+    if state == saved {
+      unsaved = []
+      loaded = state
+      return
+    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     let data: Data
@@ -133,24 +173,50 @@ final class VoteLedger: @unchecked Sendable {
     try StateFile.write(data, to: file)
     loaded = state
     saved = state
+    savedBytes = data
+    unsaved = []
   }
 
+  /// The state, from the file's bytes as they are now; the caller holds `lock`. A file that
+  /// cannot be read after this process has read it once is taken as unchanged (this process
+  /// goes on with what it knows); one that is no state file is an error, and never overwritten.
   private func current() throws(VotingError) -> State {
-    if let loaded { return loaded }
-    guard let data = try StateFile.read(file) else {
-      let fresh = State(namespace: namespace)
-      loaded = fresh
-      saved = fresh
-      return fresh
+    let data: Data?
+    do throws(VotingError) {
+      data = try StateFile.read(file)
+    } catch {
+      if let loaded { return loaded }
+      throw error
     }
+    if let loaded, saved != nil, data == savedBytes { return loaded }
+    // No file where this process had one: removed (another process's forget()), or out of
+    // reach (its directory moved or replaced); only the first is a fresh state, and not while
+    // this process holds changes its writes could not save (it knows more than the disk).
+    if data == nil, let loaded, !unsaved.isEmpty || !Self.isAbsent(file) { return loaded }
+    var state = try decode(data)
+    saved = state
+    savedBytes = data
+    for change in unsaved { change(&state) }
+    loaded = state
+    return state
+  }
+
+  /// Whether nothing is at `url` in a directory that is there (`ENOENT`), rather than the path
+  /// being out of reach (`ENOTDIR`, `EACCES`, ...).
+  private static func isAbsent(_ url: URL) -> Bool {
+    var info = stat()
+    return stat(url.path, &info) != 0 && errno == ENOENT
+  }
+
+  /// The state `data` holds (nil: no file, a fresh state).
+  private func decode(_ data: Data?) throws(VotingError) -> State {
+    guard let data else { return State(namespace: namespace) }
     do {
       let state = try JSONDecoder().decode(State.self, from: data)
       guard state.version == 1 else {
         throw VotingError.storage(
           file: file.path, "has version \(state.version); this library reads version 1")
       }
-      loaded = state
-      saved = state
       return state
     } catch let error as VotingError {
       throw error
@@ -176,8 +242,10 @@ extension VoteLedger.State {
     return pending.action == .vote ? 1 : -1
   }
 
-  /// Queues `vote`; a queued opposite of the same feature cancels out with it instead.
+  /// Queues `vote`; a queued opposite of the same feature cancels out with it instead, and a
+  /// vote that already stands as asked (another process queued the same) adds nothing.
   mutating func enqueue(_ vote: PendingVote) {
+    if hasVoted(vote.featureID) == (vote.action == .vote) { return }
     if let index = queue.lastIndex(where: { $0.featureID == vote.featureID }),
       queue[index].action != vote.action
     {
@@ -185,6 +253,11 @@ extension VoteLedger.State {
     } else {
       queue.append(vote)
     }
+  }
+
+  /// Takes `vote` out of the queue, if it is still there (another process may have sent it).
+  mutating func dequeue(_ vote: PendingVote) {
+    if let index = queue.firstIndex(of: vote) { queue.remove(at: index) }
   }
 
   /// Records that the server accepted `vote`.

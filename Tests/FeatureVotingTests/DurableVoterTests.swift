@@ -138,7 +138,11 @@ struct DurableVoterTests {
     #expect(try !one.hasVoted(for: RoadmapFeature(id: "1")))
     #expect(try two.hasVoted(for: RoadmapFeature(id: "1")))
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-    #expect(files == ["voter-id", "votes-app.one.json", "votes-app.two.json"])
+    #expect(
+      files == [
+        "voter-id", "votes-app.one.json", "votes-app.one.json.lock", "votes-app.two.json",
+        "votes-app.two.json.lock",
+      ])
     await service.stop()
   }
 
@@ -178,7 +182,7 @@ struct DurableVoterTests {
     let durable = voter(service.url, directory: directory)
     for id in 0..<20 { _ = try await durable.castVote(for: RoadmapFeature(id: "\(id)")) }
     let files = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-    #expect(files == ["voter-id", "votes-com.example.app.json"])
+    #expect(files == ["voter-id", "votes-com.example.app.json", "votes-com.example.app.json.lock"])
     let saved =
       try JSONSerialization.jsonObject(with: Data(contentsOf: durable.stateFile)) as? [String: Any]
     #expect((saved?["voted"] as? [String])?.count == 20)
@@ -193,7 +197,12 @@ struct DurableVoterTests {
     #expect(try await durable.castVote(for: RoadmapFeature(id: "1")) == 1)
     let firstID = try #require(service.requests.last?.headers["X-Voter-ID"])
     try await durable.forget()
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    // Only the empty lock file stays (removing it could let two processes lock two files).
+    let left = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+    #expect(left == ["votes-com.example.app.json.lock"])
+    if let lock = left.first {
+      #expect(try Data(contentsOf: directory.appendingPathComponent(lock)).isEmpty)
+    }
     #expect(try !durable.hasVoted(for: RoadmapFeature(id: "1")))
     // A new voter now: its vote counts too.
     #expect(try await durable.castVote(for: RoadmapFeature(id: "1")) == 2)

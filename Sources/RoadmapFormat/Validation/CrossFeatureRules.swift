@@ -132,16 +132,7 @@ struct CrossFeatureRules {
     return text(left) == text(right)
   }
 
-  static func isCounterKeyByte(_ byte: UInt8) -> Bool {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-      UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
-      UInt8(ascii: "."):
-      return true
-    default:
-      return false
-    }
-  }
+  static func isCounterKeyByte(_ byte: UInt8) -> Bool { CounterKeyBytes.isAllowed(byte) }
 
   // MARK: Languages
 
