@@ -116,20 +116,24 @@ struct VoteFirstHTTPClientTests {
   func cancelledAndInfinite() async throws {
     let server = try LocalServer { router in
       router.get("/api/v1/:project/board") { request in
-        if request.query("board") == "slow" { try? await Task.sleep(for: .seconds(5)) }
+        // Longer than any loaded machine takes to send the cancel (the answer must not win).
+        if request.query("board") == "slow" { try? await Task.sleep(for: .seconds(90)) }
         return json(Self.board)
       }
     }
     defer { Task { await server.stop() } }
     let snapshot = try await Self.client(server.url, timeout: .infinity).board(slug: nil)
     #expect(snapshot.project == "demo-app")
-    let client = Self.client(server.url)
+    // A timeout past the server's sleep: only the cancel can end the call.
+    let client = Self.client(server.url, timeout: 120)
     let task = Task { await Self.failure { _ = try await client.board(slug: "slow") } }
     for _ in 0..<3_000 where server.targets.count < 2 {
       try await Task.sleep(for: .milliseconds(10))
     }
     task.cancel()
     let error = await task.value
-    #expect(error?.kind == .invalidRequest && error?.message.contains("cancelled") == true)
+    #expect(
+      error?.kind == .invalidRequest && error?.message.contains("cancelled") == true,
+      "\(String(describing: error))")
   }
 }

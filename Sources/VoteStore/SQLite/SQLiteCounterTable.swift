@@ -306,3 +306,64 @@ struct SQLiteCounterTable {
     return summary
   }
 }
+
+extension SQLiteCounterTable {
+  /// Applies the votes of a gathering (``VoteGatherer``): each counter's (`units`, indices into
+  /// `mutations` in their order) as ``applyInOrder(_:now:)`` does, the results in the order of
+  /// `mutations`.
+  ///
+  /// The counters run straight, inside one savepoint for the lot. A counter whose lone write is
+  /// refused (``VoteStoreError/isRefusal``) undoes the lot, which runs again with a savepoint per
+  /// counter, so that only the refused counter's votes fail. Any other error fails them all
+  /// (the writer undoes the unit).
+  func applyGathered(
+    _ mutations: [CounterMutation], units: [[Int]], now: Int64
+  ) throws(VoteStoreError) -> [Result<MutationResult, VoteStoreError>] {
+    if units.count == 1 {
+      // One counter: applyInOrder answers a refusal of one of several votes itself, and a
+      // lone vote's refusal is the unit's own.
+      return try applyInOrder(mutations, now: now)
+    }
+    try db.statement("SAVEPOINT gathered").run()
+    do throws(VoteStoreError) {
+      let results = try applyUnits(mutations, units: units, now: now, careful: false)
+      try db.statement("RELEASE gathered").run()
+      return results
+    } catch  where error.isRefusal && !db.isAutocommit {
+      try db.statement("ROLLBACK TO gathered").run()
+      let results = try applyUnits(mutations, units: units, now: now, careful: true)
+      try db.statement("RELEASE gathered").run()
+      return results
+    }
+  }
+
+  /// Each unit's votes through ``applyInOrder(_:now:)``; `careful`: each in a savepoint, a
+  /// refused one answered with its refusal.
+  private func applyUnits(
+    _ mutations: [CounterMutation], units: [[Int]], now: Int64, careful: Bool
+  ) throws(VoteStoreError) -> [Result<MutationResult, VoteStoreError>] {
+    var results = [Result<MutationResult, VoteStoreError>](
+      repeating: .failure(.closed), count: mutations.count)
+    for unit in units {
+      let votes = units.count == 1 ? mutations : unit.map { mutations[$0] }
+      guard careful else {
+        for (index, result) in zip(unit, try applyInOrder(votes, now: now)) {
+          results[index] = result
+        }
+        continue
+      }
+      try db.statement("SAVEPOINT counter").run()
+      do throws(VoteStoreError) {
+        for (index, result) in zip(unit, try applyInOrder(votes, now: now)) {
+          results[index] = result
+        }
+        try db.statement("RELEASE counter").run()
+      } catch  where error.isRefusal && !db.isAutocommit {
+        try db.statement("ROLLBACK TO counter").run()
+        try db.statement("RELEASE counter").run()
+        for index in unit { results[index] = .failure(error) }
+      }
+    }
+    return results
+  }
+}

@@ -23,6 +23,8 @@ public final class SQLiteVoteStore: VoteStore {
   private let readers: ConnectionPool<SQLiteConnection>
   private let checkpointer: SQLiteCheckpointer
   private let health = WriteHealthTracker()
+  /// Votes handed over while the writer has not begun the last hand-over join it.
+  let gatherer = VoteGatherer()
   private let voterKey: VoterKey
   /// The counts in memory, with ``SQLiteVoteStoreOptions/memoryCache``.
   let cache: CounterCache?
@@ -393,11 +395,13 @@ public final class SQLiteVoteStore: VoteStore {
   }
 
   /// ``submit(_:completion:)`` for many mutations in one hand-over to the writer: they join
-  /// the next group commit as one unit per counter, each counter's in their order (its
-  /// anonymous increments with one read and one write when they all fit, else one savepoint
-  /// per mutation, so a refused one is undone and answered alone; a creation past the limits
-  /// is refused before the writer), and `completion` runs once on the writer thread with
-  /// every result, in the order of `mutations`, once all are durable (or failed).
+  /// the hand-overs before them that the writer has not begun yet (``VoteGatherer``), and run
+  /// in the next group commit one counter at a time, each counter's votes of every such
+  /// hand-over in their order (its anonymous increments with one read and one write when they
+  /// all fit, else one savepoint per mutation, so a refused one is undone and answered alone;
+  /// a creation past the limits is refused before the writer). `completion` runs once on the
+  /// writer thread with every result, in the order of `mutations`, once all are durable (or
+  /// failed).
   public func submitBatch(
     _ mutations: [CounterMutation],
     completion: @escaping @Sendable ([Result<MutationResult, VoteStoreError>]) -> Void
@@ -445,60 +449,50 @@ public final class SQLiteVoteStore: VoteStore {
     for index in accepted.indices where accepted[index].voter != nil {
       accepted[index].voter = accepted[index].voter.map(voterKey.hash)
     }
-    let units = Self.counterUnits(accepted)
     let (health, checkpointer) = (self.health, self.checkpointer)
+    let finish: @Sendable ([Result<MutationResult, VoteStoreError>]) -> Void = {
+      [refused] results in
+      var failure: VoteStoreError?
+      var succeeded = false
+      for result in results {
+        switch result {
+        case .success: succeeded = true
+        case .failure(let error): failure = error
+        }
+      }
+      if succeeded { health.record(nil) }
+      if let failure {
+        health.record(failure)
+        if failure.kind == .full { checkpointer.requestTruncate() }
+      }
+      guard !refused.isEmpty else { return completion(results) }
+      var all: [Result<MutationResult, VoteStoreError>] = []
+      all.reserveCapacity(results.count + refused.count)
+      var next = results.makeIterator()
+      var refusals = refused.makeIterator()
+      var refusal = refusals.next()
+      for index in 0..<(results.count + refused.count) {
+        if let (at, error) = refusal, at == index {
+          all.append(.failure(error))
+          refusal = refusals.next()
+        } else if let result = next.next() {
+          all.append(result)
+        }
+      }
+      completion(all)
+    }
+    guard let gathering = gatherer.add(accepted, finish: finish) else { return }
+    let gatherer = self.gatherer
     writer.submitBatch(
-      count: units.count,
-      { [accepted, units] db, unit throws(VoteStoreError) in
-        try SQLiteCounterTable(db: db).applyInOrder(
-          units.count == 1 ? accepted : units[unit].map { accepted[$0] },
-          now: currentMilliseconds())
+      count: 1,
+      { db, _ throws(VoteStoreError) in
+        let mutations = gatherer.seal(gathering)
+        return try SQLiteCounterTable(db: db).applyGathered(
+          mutations, units: Self.counterUnits(mutations), now: currentMilliseconds())
       },
-      completion: { [refused, units, count = accepted.count] unitResults in
-        var results: [Result<MutationResult, VoteStoreError>]
-        if units.count == 1, let only = unitResults.first, case .success(let each) = only,
-          each.count == count
-        {
-          results = each  // one counter (the common batch): its results are the batch's
-        } else {
-          results = .init(repeating: .failure(.closed), count: count)
-          for (unit, outcome) in zip(units, unitResults) {
-            switch outcome {
-            case .success(let each):
-              for (index, result) in zip(unit, each) { results[index] = result }
-            case .failure(let error):
-              for index in unit { results[index] = .failure(error) }
-            }
-          }
-        }
-        var failure: VoteStoreError?
-        var succeeded = false
-        for result in results {
-          switch result {
-          case .success: succeeded = true
-          case .failure(let error): failure = error
-          }
-        }
-        if succeeded { health.record(nil) }
-        if let failure {
-          health.record(failure)
-          if failure.kind == .full { checkpointer.requestTruncate() }
-        }
-        guard !refused.isEmpty else { return completion(results) }
-        var all: [Result<MutationResult, VoteStoreError>] = []
-        all.reserveCapacity(results.count + refused.count)
-        var next = results.makeIterator()
-        var refusals = refused.makeIterator()
-        var refusal = refusals.next()
-        for index in 0..<(results.count + refused.count) {
-          if let (at, error) = refusal, at == index {
-            all.append(.failure(error))
-            refusal = refusals.next()
-          } else if let result = next.next() {
-            all.append(result)
-          }
-        }
-        completion(all)
+      completion: { results in
+        _ = gatherer.seal(gathering)  // answered without running (a closed store) too
+        gathering.answer(results.first ?? .failure(.closed))
       })
   }
 
@@ -640,7 +634,7 @@ public final class SQLiteVoteStore: VoteStore {
   public func writeHealth() -> StoreWriteHealth { health.health() }
 
   /// Runs `work` in the writer's next group commit and records its outcome.
-  private func write<T>(
+  func write<T>(
     _ work: @escaping (SQLiteConnection) throws(VoteStoreError) -> T
   ) async throws(VoteStoreError) -> T {
     try writeLock?.ensure()

@@ -135,6 +135,11 @@ private struct GroupCommitLoop {
       for unit in batch { unit.finish(error) }
       return []
     }
+    if batch.count == 1 {
+      // A group of one (the usual group of votes, gathered into one job): no savepoint, since
+      // undoing the unit is undoing the transaction.
+      return runAlone(batch[0])
+    }
     if batch.count > 1 {
       switch runWithoutSavepoints(batch) {
       case .succeeded: return commit(batch)
@@ -176,6 +181,23 @@ private struct GroupCommitLoop {
       }
     }
     return commit(succeeded)
+  }
+
+  /// Runs a group of one unit in the open transaction, without a savepoint: when it fails, the
+  /// transaction is rolled back and the unit answered with its error.
+  private mutating func runAlone(_ unit: WriteUnit) -> [WriteUnit] {
+    if unit.run(connection) { return commit([unit]) }
+    if connection.isAutocommit {
+      // SQLite rolled back the transaction itself (after FULL, IOERR, ...): the unit's error
+      // stands, as in a savepoint of a larger group.
+      changes?.discard()
+      unit.finish(nil)
+      return []
+    }
+    rollBack()
+    changes?.discard()
+    unit.finish(nil)  // the unit recorded its own error
+    return []
   }
 
   /// What ``runWithoutSavepoints(_:)`` did.
