@@ -29,17 +29,14 @@ struct DurableVoterProcessTests {
     )
   }
 
-  @Test("two processes voting at once through one state directory: every vote kept")
-  func twoProcessesOnline() async throws {
-    let directory = try temporaryDirectory()
-    let service = try LiveCounter()
+  /// Runs two `file-voter-stress durable` processes at once over `directory`, each voting for
+  /// `votes` features of its own (`a-0`..., `b-0`...) through `server`; their feature ids.
+  static func voteInTwoProcesses(
+    _ server: URL, _ directory: URL, votes: Int
+  ) async throws -> [String] {
     let helper = try HelperBinary.url("file-voter-stress")
-    let votes = 15
     let arguments = ["a", "b"].map { prefix in
-      [
-        "durable", service.url.absoluteString, directory.path, "com.example.app", prefix,
-        "\(votes)",
-      ]
+      ["durable", server.absoluteString, directory.path, "com.example.app", prefix, "\(votes)"]
     }
     let (argumentsA, argumentsB) = (arguments[0], arguments[1])
     async let first = HelperBinary.run(helper, argumentsA)
@@ -48,7 +45,14 @@ struct DurableVoterProcessTests {
       #expect(status == 0, "\(err)")
       #expect(out == "cast \(votes)\n")
     }
-    let ids = ["a", "b"].flatMap { prefix in (0..<votes).map { "\(prefix)-\($0)" } }
+    return ["a", "b"].flatMap { prefix in (0..<votes).map { "\(prefix)-\($0)" } }
+  }
+
+  @Test("two processes voting at once through one state directory: every vote kept")
+  func twoProcessesOnline() async throws {
+    let directory = try temporaryDirectory()
+    let service = try LiveCounter()
+    let ids = try await Self.voteInTwoProcesses(service.url, directory, votes: 15)
     #expect(try stateFile(directory).voted == ids.sorted())
     #expect(try voter(service.url, directory).votedFeatureIDs() == ids.sorted())
     let keys = ids.map { "feature\($0)" }
@@ -61,19 +65,7 @@ struct DurableVoterProcessTests {
   func twoProcessesOffline() async throws {
     let directory = try temporaryDirectory()
     let closed = try ClosedPort()
-    let helper = try HelperBinary.url("file-voter-stress")
-    let votes = 12
-    let arguments = ["a", "b"].map { prefix in
-      [
-        "durable", closed.url.absoluteString, directory.path, "com.example.app", prefix,
-        "\(votes)",
-      ]
-    }
-    let (argumentsA, argumentsB) = (arguments[0], arguments[1])
-    async let first = HelperBinary.run(helper, argumentsA)
-    async let second = HelperBinary.run(helper, argumentsB)
-    for (status, _, err) in try await [first, second] { #expect(status == 0, "\(err)") }
-    let ids = ["a", "b"].flatMap { prefix in (0..<votes).map { "\(prefix)-\($0)" } }
+    let ids = try await Self.voteInTwoProcesses(closed.url, directory, votes: 12)
     #expect(try stateFile(directory).queued == ids.sorted())
 
     closed.release()
