@@ -10,6 +10,11 @@ import Foundation
 
 /// An advisory, exclusive lock on a lock file (`flock`), shared by every process that uses it.
 enum FileLock {
+  /// The lock file of `file`: `FILE.lock`, next to it.
+  static func lockFile(for file: URL) -> URL {
+    file.deletingLastPathComponent().appendingPathComponent(file.lastPathComponent + ".lock")
+  }
+
   /// Runs `body` holding the exclusive lock on `url` (created if needed). Blocks until the lock
   /// is free: call it off Swift's cooperative threads.
   static func holding<T>(_ url: URL, _ body: () throws(VotingError) -> T) throws(VotingError) -> T {

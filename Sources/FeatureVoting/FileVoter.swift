@@ -41,9 +41,7 @@ public struct FileVoter: FeatureVoter {
   }
 
   /// The lock file next to the vote file.
-  public var lockFile: URL {
-    file.deletingLastPathComponent().appendingPathComponent(file.lastPathComponent + ".lock")
-  }
+  public var lockFile: URL { FileLock.lockFile(for: file) }
 
   /// The count; 0 on failure and for a finished feature.
   public func fetch(for feature: RoadmapFeature) async -> Int {

@@ -71,9 +71,7 @@ final class VoteLedger: @unchecked Sendable {
 
   /// The lock file every process takes around a change of the state file: `FILE.lock`, next to
   /// it (left in place when the state is removed, so two processes never lock two files).
-  var lockFile: URL {
-    file.deletingLastPathComponent().appendingPathComponent(file.lastPathComponent + ".lock")
-  }
+  var lockFile: URL { FileLock.lockFile(for: file) }
 
   private static let registryLock = NSLock()
   nonisolated(unsafe) private static var registry: [String: WeakLedger] = [:]
