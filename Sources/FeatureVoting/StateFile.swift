@@ -12,12 +12,23 @@ import Foundation
 /// content, never a mix: write a temporary file next to the target, `fsync` it, `rename` it
 /// over the target, then `fsync` the directory.
 enum StateFile {
-  /// The file's content, or nil when it does not exist.
+  /// The file's content, or nil when it does not exist (nor can, a file standing where its
+  /// directory should: writing it then says why).
+  ///
+  /// Whether it exists is what `open` said, in the same call that opened it: asking again
+  /// after a failed read would take a file another process created in between for one that
+  /// cannot be read.
   static func read(_ url: URL) throws(VotingError) -> Data? {
+    var fd: Int32
+    repeat { fd = open(url.path, O_RDONLY | O_CLOEXEC) } while fd < 0 && errno == EINTR
+    guard fd >= 0 else {
+      if errno == ENOENT || errno == ENOTDIR { return nil }
+      throw .storage(file: url.path, "cannot be read: \(errorText())")
+    }
+    let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     do {
-      return try Data(contentsOf: url)
+      return try handle.readToEnd() ?? Data()
     } catch {
-      if !FileManager.default.fileExists(atPath: url.path) { return nil }
       throw .storage(file: url.path, "cannot be read: \(error.localizedDescription)")
     }
   }
