@@ -139,6 +139,14 @@ struct ReadingModeTests {
       Array(#"[{"id": "1", "x": ""#.utf8) + [0xFF] + Array(#""}]"#.utf8),
       Array(#"[{"id": ""#.utf8) + [0xFF] + Array(#""}]"#.utf8),
       Array(#"[{"id": "1", "x"#.utf8) + [0xFF] + Array(#"": 1}]"#.utf8),
+      // Invalid UTF-8 inside an unknown key's value, which JSONDecoder skips without decoding.
+      Array(#"[{"id": "1", "n": [{""#.utf8) + [0xFF] + Array(#"": 1}]}]"#.utf8),
+      Array(#"[{"id": "1", "n": {""#.utf8) + [0xFF] + Array(#"": 1}}]"#.utf8),
+      Array(#"[{"id": "1", "n": [""#.utf8) + [0xFF] + Array(#""]}]"#.utf8),
+      // UTF-16 and UTF-32, with and without a byte-order mark.
+      [0x5B, 0x00, 0x5D, 0x00], [0xFF, 0xFE, 0x5B, 0x00, 0x5D, 0x00], [0x00, 0x5B, 0x00, 0x5D],
+      [0xFE, 0xFF, 0x00, 0x5B, 0x00, 0x5D], [0x5B, 0, 0, 0, 0x5D, 0, 0, 0],
+      Array(#"[{"id": "1"}]"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }),
     ])
   func agreesWithJSONDecoder(_ bytes: [UInt8]) {
     let upstream = upstreamDecodes(bytes)

@@ -80,7 +80,7 @@ struct SyntaxDiagnosticsTests {
     Case(
       "NUL byte in a string", Array(#"[{"id": "a"#.utf8) + [0x00] + Array(#""}]"#.utf8), "not-text",
       1, 1),
-    Case("UTF-16 without BOM", [0x5B, 0x00, 0x5D, 0x00], "not-text", 1, 1),
+    Case("UTF-16 without BOM", [0x5B, 0x00, 0x5D, 0x00], "invalid-encoding", 1, 1),
     Case("control byte first", [0x1B] + Array("[]".utf8), "not-text", 1, 1),
     Case("invalid UTF-8 first", [0xC3, 0x28] + Array("[]".utf8), "not-text", 1, 1),
     Case("garbage after the array", "[] x", "trailing-content", 1, 4),

@@ -1,6 +1,7 @@
 /// Reading from raw bytes without copying them.
 extension RoadmapDocument {
-  /// Reads a document from a buffer of UTF-8 bytes.
+  /// Reads a document from a buffer of UTF-8 bytes (or UTF-16 or UTF-32, which the Roadmap
+  /// package's JSONDecoder reads too: then the document's first diagnostic says so).
   ///
   /// - Parameters:
   ///   - buffer: the document.
@@ -9,6 +10,15 @@ extension RoadmapDocument {
   public static func read(_ buffer: UnsafeBufferPointer<UInt8>, mode: RoadmapReadingMode)
     throws(RoadmapReadError) -> RoadmapDocument
   {
+    if let converted = TextEncoding.transcode(buffer) {
+      // UTF-16 or UTF-32: read as the app reads it, converted to UTF-8 (positions are in the
+      // converted text, whose lines are the file's).
+      var document = try converted.utf8.withUnsafeBufferPointer {
+        buffer throws(RoadmapReadError) in try read(buffer, mode: mode)
+      }
+      document.diagnostics.insert(converted.diagnostic, at: 0)
+      return document
+    }
     let outcome = ParseOutcome.parse(buffer, collectWarnings: true)
     let diagnostics = ParseOutcome.diagnostics(
       outcome.issues, suppressed: outcome.suppressed, in: buffer,
@@ -38,5 +48,12 @@ extension RoadmapDocument {
       throw RoadmapReadError(diagnostic: stopping)
     }
     return RoadmapDocument(features: outcome.features, diagnostics: diagnostics)
+  }
+
+  /// The UTF-8 text that the positions of a UTF-16 or UTF-32 document's diagnostics refer to
+  /// (the document converted as the app's JSONDecoder converts it; its lines are the
+  /// document's), or nil when they refer to `bytes` themselves.
+  public static func convertedText(of bytes: [UInt8]) -> [UInt8]? {
+    bytes.withUnsafeBufferPointer { TextEncoding.transcode($0)?.utf8 }
   }
 }

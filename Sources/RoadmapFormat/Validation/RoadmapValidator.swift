@@ -119,6 +119,7 @@ public struct RoadmapValidator: Sendable {
       storage: options.compatible && rejected ? .loaded([]) : storage,
       featureCount: report.featureCount)
     deferred.knownLines = report.knownLines
+    deferred.convertedText = report.convertedText
     return deferred
   }
 
@@ -128,6 +129,22 @@ public struct RoadmapValidator: Sendable {
     _ buffer: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>?,
     keepFeatures: Bool, pages: DocumentBytes? = nil, releaseStride: Int = 4 << 20
   ) -> (report: ValidationReport, rejected: Bool) {
+    if let converted = TextEncoding.transcode(buffer) {
+      // UTF-16 or UTF-32, which the app reads: every rule runs on the UTF-8 text it reads.
+      var (report, rejected) = converted.utf8.withUnsafeBufferPointer {
+        run($0, previous: previous, keepFeatures: keepFeatures)
+      }
+      report.diagnostics.insert(converted.diagnostic, at: 0)
+      report.convertedText = converted.utf8
+      return (report, rejected)
+    }
+    if let previous, let converted = TextEncoding.transcode(previous) {
+      return converted.utf8.withUnsafeBufferPointer {
+        run(
+          buffer, previous: $0, keepFeatures: keepFeatures, pages: pages,
+          releaseStride: releaseStride)
+      }
+    }
     var outcome = ParseOutcome.parse(
       buffer, collectWarnings: true, keepValues: keepFeatures, pages: pages,
       releaseStride: releaseStride)

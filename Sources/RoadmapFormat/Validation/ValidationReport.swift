@@ -13,6 +13,10 @@ public struct ValidationReport: Sendable {
   /// Offsets whose line the reader knew (one per top-level feature, in offset order), for
   /// finding a diagnostic's line in the document without counting every line before it.
   public var knownLines: [KnownLine] = []
+  /// The UTF-8 text the positions refer to when the document was UTF-16 or UTF-32 (converted
+  /// as the app's JSONDecoder converts it; its lines are the document's); nil when they refer
+  /// to the document's own bytes.
+  public var convertedText: [UInt8]?
   private var storage: FeatureStorage
 
   /// The features that loaded (lenient reading; empty in compatible mode when the Roadmap
@@ -68,6 +72,9 @@ enum FeatureStorage: Sendable {
   }
 
   static func read(_ buffer: UnsafeBufferPointer<UInt8>) -> [RoadmapFeature] {
-    ParseOutcome.parse(buffer, collectWarnings: false, keepValues: true).features
+    if let converted = TextEncoding.transcode(buffer) {
+      return converted.utf8.withUnsafeBufferPointer(read)
+    }
+    return ParseOutcome.parse(buffer, collectWarnings: false, keepValues: true).features
   }
 }

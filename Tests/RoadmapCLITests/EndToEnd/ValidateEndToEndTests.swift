@@ -51,6 +51,28 @@ import Testing
     #expect(result.stdoutText.contains("broken.json: 2 features, 1 error (invalid)\n"))
   }
 
+  /// A file saved as UTF-16 (Windows Notepad's "Unicode"): the app reads it, so every rule
+  /// runs, and the excerpts show its text, not its bytes.
+  @Test func aUTF16FileIsCheckedAsItsText() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let units = [UInt16(0xFEFF)] + Array(Fixtures.numericID.utf16)
+    _ = try directory.write(
+      "utf16.json", bytes: units.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
+    let result = try await validate(["utf16.json"], in: directory)
+    let utf8 = try await validate(["broken.json"], in: directory)
+    #expect(result.exitCode == 1)
+    let lines = result.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
+    try #require(lines.count > 6)
+    #expect(lines[0].hasPrefix("utf16.json:1:1: error: the file is UTF-16 (little-endian); "))
+    #expect(lines[0].hasSuffix("[invalid-encoding]"))
+    // Then exactly what the UTF-8 file gets, excerpt and caret included.
+    #expect(
+      lines.dropFirst(3).joined(separator: "\n")
+        == utf8.stdoutText.replacingOccurrences(of: "broken.json", with: "utf16.json")
+        .replacingOccurrences(of: "1 error", with: "2 errors"))
+  }
+
   @Test func trailingCommaIsAnError() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }

@@ -1,27 +1,51 @@
 import Foundation
 import Testing
 
-/// `Fuzz/run.sh` compiles the parser's sources outside the package, from a list of its own: the
-/// list must still name every file they need, or the fuzzer stops building unnoticed (it did
-/// once, after the header encoding moved to a file of its own).
+/// `Fuzz/run.sh` compiles each fuzz target with its sources outside the package. The HTTP
+/// parser's target names its files one by one: the list must still name every file they need,
+/// or the fuzzer stops building unnoticed (it did once, after the header encoding moved to a
+/// file of its own). The Roadmap target takes the whole RoadmapFormat module.
 @Suite struct FuzzScriptTests {
-  @Test func theFuzzTargetsSourcesTypecheckTogether() async throws {
-    let root = PackageFiles.packageRoot
+  static let root = PackageFiles.packageRoot
+
+  /// The `.swift` paths the script names.
+  static func namedFiles() throws -> [String] {
     let script = try String(
       contentsOf: root.appendingPathComponent("Fuzz/run.sh"), encoding: .utf8)
-    let files = script.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\\" })
+    return script.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\\" })
       .map(String.init)
       .filter { ($0.hasPrefix("Sources/") || $0.hasPrefix("Fuzz/")) && $0.hasSuffix(".swift") }
+  }
+
+  static func typecheck(_ arguments: [String]) async throws -> Int32 {
+    try await Roadmapctl.runTool(
+      "/usr/bin/env", ["swiftc", "-parse-as-library", "-typecheck"] + arguments,
+      workingDirectory: root)
+  }
+
+  @Test func theHTTPTargetsSourcesTypecheckTogether() async throws {
+    let files = try Self.namedFiles().filter { $0 != "Fuzz/RoadmapFuzzTarget.swift" }
     #expect(files.contains("Fuzz/ParserFuzzTarget.swift"))
     #expect(files.contains("Sources/HTTPServer/HTTPRequestParser.swift"))
     for file in files {
       #expect(
-        FileManager.default.fileExists(atPath: root.appendingPathComponent(file).path), "\(file)")
+        FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(file).path),
+        "\(file)")
     }
-    let status = try await Roadmapctl.runTool(
-      "/usr/bin/env",
-      ["swiftc", "-parse-as-library", "-typecheck", "-module-name", "ParserFuzz"] + files,
-      workingDirectory: root)
+    let status = try await Self.typecheck(["-module-name", "ParserFuzz"] + files)
     #expect(status == 0, "the sources Fuzz/run.sh lists do not typecheck together")
+  }
+
+  @Test func theRoadmapTargetTypechecksWithItsModule() async throws {
+    #expect(try Self.namedFiles().contains("Fuzz/RoadmapFuzzTarget.swift"))
+    let module = Self.root.appendingPathComponent("Sources/RoadmapFormat")
+    let sources = try #require(FileManager.default.enumerator(atPath: module.path))
+      .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+      .map { "Sources/RoadmapFormat/\($0)" }
+    #expect(sources.count > 10)
+    let status = try await Self.typecheck(
+      ["-module-name", "RoadmapFuzz", "-package-name", "RoadmapBridge"] + sources
+        + ["Fuzz/RoadmapFuzzTarget.swift"])
+    #expect(status == 0, "Fuzz/RoadmapFuzzTarget.swift does not typecheck with RoadmapFormat")
   }
 }

@@ -15,7 +15,8 @@ enum SyncFiles {
     let report = RoadmapValidator().validate(loaded.bytes)
     let diagnostics = loaded.transportProblems + report.diagnostics
     let file = ValidatedFile(
-      displayPath: loaded.displayPath, bytes: loaded.bytes, diagnostics: diagnostics,
+      displayPath: loaded.displayPath, bytes: report.convertedText ?? loaded.bytes,
+      diagnostics: diagnostics,
       featureCount: report.featureCount,
       isValid: !diagnostics.contains { $0.severity == .error })
     guard file.isValid else {

@@ -121,8 +121,9 @@ struct ShowCommand: Command {
   /// Diagnostics as human lines with source excerpts, for standard error.
   static func describe(_ diagnostics: [Diagnostic], in input: LoadedInput) -> String {
     let file = ValidatedFile(
-      displayPath: input.displayPath, bytes: input.bytes, diagnostics: diagnostics,
-      featureCount: 0, isValid: false)
+      displayPath: input.displayPath,
+      bytes: RoadmapDocument.convertedText(of: input.bytes) ?? input.bytes,
+      diagnostics: diagnostics, featureCount: 0, isValid: false)
     return HumanFormatter.render([file], summaries: false)
   }
 }

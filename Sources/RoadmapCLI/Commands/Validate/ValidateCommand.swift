@@ -147,11 +147,14 @@ struct ValidateCommand: Command {
     }
     var featureCount = 0
     var knownLines: [KnownLine] = []
+    var document = input.document
     if input.transportErrors.isEmpty {
       let report = validator.validate(input.document, previous: previous)
       diagnostics += report.diagnostics
       featureCount = report.featureCount
       knownLines = report.knownLines
+      // A UTF-16 or UTF-32 file: excerpts come from the UTF-8 text the positions refer to.
+      if let text = report.convertedText { document = DocumentBytes(text) }
     }
     for index in diagnostics.indices {
       diagnostics[index].line = max(1, diagnostics[index].line)
@@ -161,7 +164,7 @@ struct ValidateCommand: Command {
       $0.severity == .error || (strict && $0.severity == .warning)
     }
     return ValidatedFile(
-      displayPath: input.displayPath, document: input.document, knownLines: knownLines,
+      displayPath: input.displayPath, document: document, knownLines: knownLines,
       diagnostics: diagnostics, featureCount: featureCount, isValid: !failing)
   }
 }
