@@ -1,38 +1,16 @@
 // libFuzzer entry point for RoadmapFormat's reader, validator and writer. Not a package target:
 // Fuzz/run.sh compiles it together with the module's sources using
-// `swiftc -sanitize=fuzzer,address` (`Fuzz/run.sh roadmap`).
+// `swiftc -sanitize=fuzzer,address` (`Fuzz/run.sh roadmap`), with the app model's mirror of the
+// tests (Tests/RoadmapFormatTests/UpstreamFeature.swift).
 
 import Foundation
 
-/// The Roadmap package's model as the app decodes it (synthesized Codable, a plain
-/// JSONDecoder), written from the facts in COMPAT.md: what "compatible" is measured against.
-private struct AppFeature: Codable, Equatable {
-  struct Localized: Codable, Equatable {
-    var language: String
-    var value: String
-  }
-  var id: String
-  var title: String?
-  var status: String?
-  var description: String?
-  var isFinished: Bool?
-  var votes: Int?
-  var localizedTitle: [Localized]?
-  var localizedStatus: [Localized]?
-  var localizedDescription: [Localized]?
-}
-
-/// What the app reads from `bytes`, or nil where it shows an empty roadmap.
-private func appReads(_ bytes: [UInt8]) -> [AppFeature]? {
-  try? JSONDecoder().decode([AppFeature].self, from: Data(bytes))
-}
-
 /// `feature` as the app's model holds it.
-private func asApp(_ feature: RoadmapFeature) -> AppFeature {
-  func items(_ values: [LocalizedValue]?) -> [AppFeature.Localized]? {
-    values?.map { AppFeature.Localized(language: $0.language, value: $0.value) }
+private func asApp(_ feature: RoadmapFeature) -> UpstreamFeature {
+  func items(_ values: [LocalizedValue]?) -> [UpstreamFeature.Localized]? {
+    values?.map { UpstreamFeature.Localized(language: $0.language, value: $0.value) }
   }
-  return AppFeature(
+  return UpstreamFeature(
     id: feature.id, title: feature.title, status: feature.status,
     description: feature.description, isFinished: feature.isFinished, votes: feature.votes,
     localizedTitle: items(feature.localizedTitle),
@@ -66,7 +44,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   do { compatible = try RoadmapDocument.read(bytes, mode: .compatible) } catch {
     refusal = error.diagnostic.code
   }
-  let app = appReads(bytes)
+  let app = upstreamDecodes(bytes)
   // Known and not yet matched: JSONDecoder never looks inside the strings of values it skips
   // (unknown keys' values, localized items' unknown keys), so it takes a raw line break or NUL
   // there, where this reader stops at an unterminated string or a binary file.
@@ -91,7 +69,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
       }
       precondition(again.features == lenient.features, "written JSON reads back different")
       precondition(
-        appReads(written) == lenient.features.map(asApp),
+        upstreamDecodes(written) == lenient.features.map(asApp),
         "the app reads the written JSON differently")
     }
   }

@@ -67,19 +67,10 @@ enum TextEncoding: Sendable, Equatable {
     let body = UnsafeBufferPointer(rebasing: buffer[bom...])
     switch encoding {
     case .utf16LittleEndian, .utf16BigEndian:
-      let little = encoding == .utf16LittleEndian
-      var units: [UInt16] = []
-      units.reserveCapacity(body.count / 2)
-      var index = 0
-      while index + 1 < body.count {
-        let (first, second) = (UInt16(body[index]), UInt16(body[index + 1]))
-        units.append(little ? first | second << 8 : first << 8 | second)
-        index += 2
-      }
-      var iterator = units.makeIterator()
+      var units = CodeUnits(body: body, little: encoding == .utf16LittleEndian)
       var decoder = UTF16()
       while true {
-        switch decoder.decode(&iterator) {
+        switch decoder.decode(&units) {
         case .scalarValue(let scalar): UTF8.encode(scalar) { output.append($0) }
         case .emptyInput: return done()
         case .error: return nil
@@ -89,16 +80,30 @@ enum TextEncoding: Sendable, Equatable {
       let little = encoding == .utf32LittleEndian
       var index = 0
       while index + 3 < body.count {
-        let bytes = (0..<4).map { UInt32(body[index + $0]) }
-        let value =
-          little
-          ? bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24
-          : bytes[0] << 24 | bytes[1] << 16 | bytes[2] << 8 | bytes[3]
+        var value: UInt32 = 0
+        for offset in 0..<4 {
+          value = value << 8 | UInt32(body[little ? index + 3 - offset : index + offset])
+        }
         guard let scalar = Unicode.Scalar(value) else { return nil }
         UTF8.encode(scalar) { output.append($0) }
         index += 4
       }
       return done()
+    }
+  }
+
+  /// The UTF-16 code units of `body`, read in pairs of bytes without a copy (an incomplete
+  /// last pair is dropped).
+  private struct CodeUnits: IteratorProtocol {
+    let body: UnsafeBufferPointer<UInt8>
+    let little: Bool
+    var index = 0
+
+    mutating func next() -> UInt16? {
+      guard index + 1 < body.count else { return nil }
+      let (first, second) = (UInt16(body[index]), UInt16(body[index + 1]))
+      index += 2
+      return little ? first | second << 8 : first << 8 | second
     }
   }
 }
