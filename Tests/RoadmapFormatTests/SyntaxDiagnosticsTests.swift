@@ -78,8 +78,9 @@ struct SyntaxDiagnosticsTests {
     Case("UTF-16", [0xFF, 0xFE, 0x5B, 0x00, 0x5D, 0x00], "invalid-encoding", 1, 1),
     Case("PNG image", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00], "not-text", 1, 1),
     Case(
-      "NUL byte in a string", Array(#"[{"id": "a"#.utf8) + [0x00] + Array(#""}]"#.utf8), "not-text",
-      1, 1),
+      "NUL byte in a string", Array(#"[{"id": "a"#.utf8) + [0x00] + Array(#""}]"#.utf8),
+      "control-character-in-string", 1, 11),
+    Case("NUL byte that makes it look like UTF-16", [0x5B, 0x00, 0x00, 0x5D], "not-text", 1, 1),
     Case("UTF-16 without BOM", [0x5B, 0x00, 0x5D, 0x00], "invalid-encoding", 1, 1),
     Case("control byte first", [0x1B] + Array("[]".utf8), "not-text", 1, 1),
     Case("invalid UTF-8 first", [0xC3, 0x28] + Array("[]".utf8), "not-text", 1, 1),
@@ -141,10 +142,22 @@ struct SyntaxDiagnosticsTests {
 
   @Test("stops after too many errors instead of reporting without end")
   func stopsAfterTooManyErrors() {
-    let json = "[" + (1...500).map { #"{"id": "\#($0)",},"# }.joined() + "]"
+    let json = "[" + (1...500).map { #"{"id": "\#($0)", "title": "a\qb"},"# }.joined() + "]"
     let report = validate(json)
     #expect(report.first("too-many-errors") != nil)
     #expect(report.diagnostics.count <= 102)
+  }
+
+  @Test("errors the app does not reject (trailing commas) do not stop the reading")
+  func acceptedErrorsDoNotStop() throws {
+    let json = "[" + (1...500).map { #"{"id": "\#($0)",}"# }.joined(separator: ",") + ",]"
+    let bytes = Array(json.utf8)
+    #expect(upstreamDecodes(bytes)?.count == 500)
+    let report = RoadmapValidator().validate(bytes)
+    #expect(report.first("too-many-errors") == nil)
+    #expect(report.codes.filter { $0 == "trailing-comma" }.count == 501)
+    let document = try RoadmapDocument.read(bytes, mode: .compatible)
+    #expect(document.features.count == 500)
   }
 
   @Test("CRLF line endings count as one line break")

@@ -34,7 +34,12 @@ enum PathComponent: Sendable {
 /// Collects the diagnostics of one parse.
 final class IssueSink {
   var issues: [Issue] = []
+  /// Every syntax error so far.
   var syntaxErrors = 0
+  /// The syntax errors that make the app reject the file: the parse stops after
+  /// `RoadmapParser.maxSyntaxErrors` of them. The others (inside strings and numbers the app
+  /// skips) cannot put the parse out of step, and `maxPerCode` bounds what they keep.
+  var rejectingSyntaxErrors = 0
   var perCode: [String: Int] = [:]
   /// Codes whose diagnostics went over the per-code limit, with how many were not listed.
   var suppressed: [String: (count: Int, severity: Severity)] = [:]

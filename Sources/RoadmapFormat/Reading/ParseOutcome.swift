@@ -79,9 +79,10 @@ struct ParseOutcome {
 
   /// An offset in the second half of a pretty-printed top-level array that is probably the start
   /// of a top-level element: a `{` indented like the first element, at the start of a line after
-  /// a line ending in `},` (a raw line break cannot be inside a string). Whether it really is one
-  /// is confirmed by the first half's parse reaching it as an element; nil if there is no
-  /// candidate (compact files are read in one pass).
+  /// a line ending in `},`. Whether it really is one is confirmed by the first half's parse
+  /// reaching it as an element (a raw line break can be inside a string the app skips, so a
+  /// candidate can be inside one); nil if there is no candidate (compact files are read in one
+  /// pass).
   static func splitPoint(in buffer: UnsafeBufferPointer<UInt8>) -> (element: Int, arrayOpen: Int)? {
     func isSpace(_ byte: UInt8) -> Bool {
       byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09

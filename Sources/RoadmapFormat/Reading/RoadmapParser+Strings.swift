@@ -61,7 +61,7 @@ extension RoadmapParser {
         }
         continue
       }
-      if byte == 0x0A || byte == 0x0D {
+      if (byte == 0x0A || byte == 0x0D) && !lineBreakIsInsideString(at: index) {
         token.end = index
         token.unterminated = true
         token.corrupt = true
@@ -79,6 +79,34 @@ extension RoadmapParser {
           + "write it as \(Self.escapeSpelling(byte))")
       index += 1
     }
+  }
+
+  /// Whether the raw line break at `index`, inside a string, is read as part of that string
+  /// (a control character) rather than as the end of a string left open on its line.
+  ///
+  /// Where the value is one the app uses, a raw line break is taken for a missing closing
+  /// quote: the app rejects the file either way, and the lines after it are read as they were
+  /// meant. In a value the app skips (an unknown key, a repeated key), `JSONDecoder` does not
+  /// look at the characters, so it reads the string to its closing quote and loads the file.
+  /// The string is read that way too when that quote is followed by what may come after a
+  /// string (`,` `}` `]` `:`); otherwise JSON cannot be read that way and the app rejects the
+  /// file too, so the line break is taken for the missing quote, which explains it best.
+  ///
+  /// Once a string is found to run past its line breaks, the others up to its closing quote
+  /// are not looked ahead again (`lineBreaksReadUntil`), so a long string costs one pass.
+  mutating func lineBreakIsInsideString(at index: Int) -> Bool {
+    guard ignoredDepth > 0 else { return false }
+    if index < lineBreaksReadUntil { return true }
+    var close = index + 1
+    while close < count && base[close] != 0x22 {
+      close += base[close] == 0x5C ? 2 : 1
+    }
+    guard close < count else { return false }
+    var next = close + 1
+    while next < count, [0x20, 0x09, 0x0A, 0x0D].contains(base[next]) { next += 1 }
+    guard next < count, [0x2C, 0x7D, 0x5D, 0x3A].contains(base[next]) else { return false }
+    lineBreaksReadUntil = close
+    return true
   }
 
   /// `token`, once its bytes are checked for valid UTF-8 if any of those `passed` was not ASCII.
@@ -144,6 +172,8 @@ extension RoadmapParser {
   static func escapeSpelling(_ byte: UInt8) -> String {
     switch byte {
     case 0x09: "\\t"
+    case 0x0A: "\\n"
+    case 0x0D: "\\r"
     case 0x08: "\\b"
     case 0x0C: "\\f"
     default: "\\u\(String(format4: byte))"

@@ -3,7 +3,8 @@
 /// It reads the top-level array straight into `RoadmapFeature` values (no intermediate tree),
 /// keeps byte offsets for diagnostics and turns them into lines and columns only at the end.
 /// Nesting is bounded by `maxDepth`; every recovery consumes input, and the parse stops after
-/// `maxSyntaxErrors` syntax errors, so no input can loop, crash or grow memory beyond its size.
+/// `maxSyntaxErrors` syntax errors the app rejects (others are kept up to `maxPerCode` each), so
+/// no input can loop, crash or grow memory beyond its size.
 struct RoadmapParser {
   static let maxDepth = 512
   static let maxSyntaxErrors = 100
@@ -33,6 +34,9 @@ struct RoadmapParser {
   var scratch: [UInt8] = []
   /// The last string ended at a line break; the comma that follows is probably inside it.
   var afterUnterminated = false
+  /// The offset of the closing quote of a skipped string found to run past its raw line
+  /// breaks (see `lineBreakIsInsideString(at:)`).
+  var lineBreaksReadUntil = 0
   /// Above zero while parsing a value the Roadmap package skips without looking inside.
   var ignoredDepth = 0
   /// Set when a value of the current feature could not be read faithfully.
@@ -96,10 +100,11 @@ struct RoadmapParser {
     guard !stopped else { return }
     report(code, .error, at: offset, rejected: rejected, related: related, message())
     sink.syntaxErrors += 1
+    if rejected { sink.rejectingSyntaxErrors += 1 }
     if fatal {
       sink.stopped = true
       sink.fatal = true
-    } else if sink.syntaxErrors >= Self.maxSyntaxErrors {
+    } else if sink.rejectingSyntaxErrors >= Self.maxSyntaxErrors {
       report(
         "too-many-errors", .error, at: offset, rejected: true,
         "stopped reading after \(Self.maxSyntaxErrors) syntax errors; fix these first")

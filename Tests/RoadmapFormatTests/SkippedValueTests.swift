@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+
+@testable import RoadmapFormat
+
+/// Raw control characters (line breaks and NUL included) inside the strings of values the app
+/// skips: `JSONDecoder` never looks at those characters, so it loads the file; the compatible
+/// reading must too, while the validator still reports them.
+@Suite("Control characters in skipped values")
+struct SkippedValueTests {
+  /// Where a raw byte goes: the text before and after it.
+  struct Place: Sendable, CustomTestStringConvertible {
+    var name: String
+    var before: String
+    var after: String
+    var testDescription: String { name }
+
+    func bytes(_ byte: UInt8) -> [UInt8] { Array(before.utf8) + [byte] + Array(after.utf8) }
+  }
+
+  static let places: [Place] = [
+    Place(name: "unknown key's value", before: #"[{"id":"1","x":"a"#, after: #"b"}]"#),
+    Place(name: "unknown key", before: #"[{"id":"1","x"#, after: #"y":1}]"#),
+    Place(name: "key inside an unknown value", before: #"[{"id":"1","x":{"k"#, after: #"":1}}]"#),
+    Place(name: "string in an unknown array", before: #"[{"id":"1","x":["a"#, after: #"b"]}]"#),
+    Place(
+      name: "localized item's unknown key",
+      before: #"[{"id":"1","localizedTitle":[{"language":"en","value":"v","x"#,
+      after: #"":1}]}]"#),
+    Place(
+      name: "localized item's unknown value",
+      before: #"[{"id":"1","localizedTitle":[{"language":"en","value":"v","x":""#,
+      after: #""}]}]"#),
+    Place(
+      name: "localized item's language key",
+      before: #"[{"id":"1","localizedTitle":[{"language"#, after: #"":"en","value":"v"}]}]"#),
+    Place(name: "repeated key's value", before: #"[{"id":"1","id":"a"#, after: #""}]"#),
+    Place(name: "first of a repeated key", before: #"[{"id":"a"#, after: #"","id":"1"}]"#),
+    Place(name: "title", before: #"[{"id":"1","title":"a"#, after: #"b"}]"#),
+    Place(name: "between elements", before: #"[{"id":"1"}"#, after: #"]"#),
+    Place(
+      name: "two line breaks in one skipped string", before: #"[{"id":"1","x":"a"#,
+      after: "\n\n\"},\n{\"id\":\"2\",\"title\":\"b\"}]"),
+  ]
+
+  @Test(
+    "compatible reading accepts exactly what JSONDecoder accepts, with its fields",
+    arguments: places, [0x00, 0x09, 0x0A, 0x0D, 0x1F] as [UInt8])
+  func agreesWithJSONDecoder(place: Place, byte: UInt8) {
+    let bytes = place.bytes(byte)
+    let upstream = upstreamDecodes(bytes)
+    let ours = try? RoadmapDocument.read(bytes, mode: .compatible)
+    #expect(
+      (ours != nil) == (upstream != nil), "ours: \(ours != nil), JSONDecoder: \(upstream != nil)")
+    if let ours, let upstream {
+      #expect(ours.features.map(\.id) == upstream.map(\.id))
+      #expect(ours.features.map(\.title) == upstream.map(\.title))
+    }
+  }
+
+  @Test("the JSONDecoder cases above do load (the table is not all refusals)")
+  func someAreAccepted() {
+    let accepted = Self.places.filter { upstreamDecodes($0.bytes(0x0A)) != nil }.map(\.name)
+    #expect(
+      accepted == [
+        "unknown key's value", "key inside an unknown value", "string in an unknown array",
+        "localized item's unknown value", "repeated key's value", "between elements",
+        "two line breaks in one skipped string",
+      ])
+    #expect(upstreamDecodes(Self.places[0].bytes(0x00)) != nil)
+  }
+
+  @Test("a raw line break in a skipped value is an error the app does not reject, at its place")
+  func lineBreakInSkippedValue() throws {
+    let json = "[\n  {\"id\": \"1\", \"notes\": \"first line\nsecond line\"},\n  {\"id\": \"2\"}\n]"
+    let report = RoadmapValidator().validate(Array(json.utf8))
+    let found = report.diagnostics.filter { $0.code == "control-character-in-string" }
+    #expect(found.count == 1)
+    let diagnostic = try #require(found.first)
+    #expect(diagnostic.line == 2)
+    #expect(diagnostic.column == 35)
+    #expect(diagnostic.message.contains(#"write it as \n"#))
+    #expect(!report.codes.contains("unterminated-string"))
+    let document = try RoadmapDocument.read(Array(json.utf8), mode: .compatible)
+    #expect(document.features.map(\.id) == ["1", "2"])
+    #expect(document.features[0].extra["notes"] == .string("first line\nsecond line"))
+  }
+
+  @Test("a raw carriage return in a skipped value is spelled \\r in the message")
+  func carriageReturn() throws {
+    let bytes = Array(#"[{"id": "1", "x": "a"#.utf8) + [0x0D] + Array(#"b"}]"#.utf8)
+    let report = RoadmapValidator().validate(bytes)
+    let diagnostic = try #require(report.first("control-character-in-string"))
+    #expect(diagnostic.message.contains(#"write it as \r"#))
+  }
+
+  @Test("a skipped string really left open on its line is still an unterminated string")
+  func reallyUnterminated() throws {
+    let json = """
+      [
+        {"id": "1", "notes": "oops
+        },
+        {"id": "2", "title": "Two"},
+        {"id": "3", "title": "Three"}
+      ]
+      """
+    let bytes = Array(json.utf8)
+    #expect(upstreamDecodes(bytes) == nil)
+    let report = RoadmapValidator().validate(bytes)
+    let diagnostic = try #require(report.first("unterminated-string"))
+    #expect(diagnostic.line == 2)
+    #expect(!report.codes.contains("control-character-in-string"))
+    #expect(throws: RoadmapReadError.self) { try RoadmapDocument.read(bytes, mode: .compatible) }
+    // The lines after it are read as they were meant.
+    let lenient = try RoadmapDocument.read(bytes, mode: .lenient)
+    #expect(lenient.features.map(\.id).suffix(2) == ["2", "3"])
+  }
+
+  @Test("a skipped string open to the end of the file is an unterminated string")
+  func openToTheEnd() throws {
+    let bytes = Array("[{\"id\": \"1\", \"x\": \"a\nb".utf8)
+    #expect(upstreamDecodes(bytes) == nil)
+    let report = RoadmapValidator().validate(bytes)
+    #expect(report.first("unterminated-string")?.line == 1)
+  }
+
+  @Test("many line breaks in one long skipped string are each reported once, in order")
+  func manyLineBreaks() throws {
+    let text = (0..<500).map { "line \($0)" }.joined(separator: "\n")
+    let json = "[{\"id\": \"1\", \"x\": \"\(text)\", \"title\": \"T\"}]"
+    let bytes = Array(json.utf8)
+    #expect(upstreamDecodes(bytes)?.first?.title == "T")
+    let document = try RoadmapDocument.read(bytes, mode: .compatible)
+    #expect(document.features.first?.title == "T")
+    #expect(document.features.first?.extra["x"] == .string(text))
+    let outcome = bytes.withUnsafeBufferPointer { ParseOutcome.parse($0, collectWarnings: true) }
+    let lines = outcome.issues.filter { $0.code == "control-character-in-string" }
+    #expect(lines.count + (outcome.suppressed["control-character-in-string"]?.count ?? 0) == 499)
+    #expect(lines.map(\.offset) == lines.map(\.offset).sorted())
+  }
+
+  @Test("more raw control characters in skipped values than the syntax error limit still load")
+  func moreThanTheLimit() throws {
+    let value = String(repeating: "a\tb\u{1F}c", count: RoadmapParser.maxSyntaxErrors)
+    let bytes = Array("[{\"id\": \"1\", \"x\": \"\(value)\"}, {\"id\": \"2\"}]".utf8)
+    #expect(upstreamDecodes(bytes)?.count == 2)
+    let document = try RoadmapDocument.read(bytes, mode: .compatible)
+    #expect(document.features.map(\.id) == ["1", "2"])
+    let report = RoadmapValidator().validate(bytes)
+    #expect(!report.codes.contains("too-many-errors"))
+    #expect(report.codes.filter { $0 == "control-character-in-string" }.count == 200)
+  }
+
+  @Test("a NUL byte in a skipped value early in the file is not taken for a binary file")
+  func earlyNUL() throws {
+    let bytes = Array(#"[{"id": "1", "x": "a"#.utf8) + [0x00] + Array(#""}]"#.utf8)
+    let report = RoadmapValidator().validate(bytes)
+    #expect(!report.codes.contains("not-text"))
+    let diagnostic = try #require(report.first("control-character-in-string"))
+    #expect(diagnostic.column == 21)
+    #expect(diagnostic.message.contains(#"\u0000"#))
+    #expect(try RoadmapDocument.read(bytes, mode: .compatible).features.map(\.id) == ["1"])
+  }
+
+  @Test("a NUL between values is an unexpected character, and the app rejects it")
+  func nulOutsideStrings() throws {
+    let bytes = Array(#"[{"id": "1"},"#.utf8) + [0x00] + Array(#"{"id": "2"}]"#.utf8)
+    #expect(upstreamDecodes(bytes) == nil)
+    let report = RoadmapValidator().validate(bytes)
+    let diagnostic = try #require(report.first("unexpected-character"))
+    #expect(diagnostic.message.contains("control character 0x0"))
+    #expect(throws: RoadmapReadError.self) { try RoadmapDocument.read(bytes, mode: .compatible) }
+  }
+
+  @Test("a candidate split point inside a multi-line skipped string gives the one-pass result")
+  func splitInsideSkippedString() throws {
+    // Each feature's notes look like the next element: a line ending in "}," then "  {" at the
+    // first element's indentation; the other elements are indented deeper, so only the notes
+    // offer a split.
+    var json = "[\n"
+    for index in 0..<200 {
+      let indent = index == 0 ? "  " : "    "
+      json += indent + "{\"id\": \"\(index)\", \"notes\": \"before\n  },\n  {fake\"},\n"
+    }
+    json += "    {\"id\": \"last\"}\n]"
+    let bytes = Array(json.utf8)
+    #expect(upstreamDecodes(bytes)?.count == 201)
+    let split = try #require(bytes.withUnsafeBufferPointer { ParseOutcome.splitPoint(in: $0) })
+    let single = bytes.withUnsafeBufferPointer {
+      ParseOutcome.parse($0, collectWarnings: true, parallelThreshold: .max)
+    }
+    // The candidate found is inside a string, not an element.
+    #expect(!single.records.contains { $0.offset == split.element })
+    ParallelParseTests.compare(bytes)
+    let document = try RoadmapDocument.read(bytes, mode: .compatible)
+    #expect(document.features.count == 201)
+  }
+}
