@@ -196,3 +196,24 @@ struct SkippedValueTests {
     #expect(document.features.count == 201)
   }
 }
+
+/// JSONDecoder's nesting limit (512 levels, the top-level array counted) in a skipped value.
+@Suite("Nesting limit in skipped values")
+struct SkippedNestingTests {
+  @Test(
+    "compatible reading accepts the depths JSONDecoder accepts",
+    arguments: [509, 510, 511, 512, 600], [true, false])
+  func agreesWithJSONDecoder(depth: Int, arrays: Bool) {
+    let json =
+      arrays
+      ? #"[{"id":"1","x":"# + String(repeating: "[", count: depth)
+        + String(repeating: "]", count: depth) + "}]"
+      : #"[{"id":"1","x":"# + String(repeating: #"{"a":"#, count: depth) + "1"
+        + String(repeating: "}", count: depth) + "}]"
+    let bytes = Array(json.utf8)
+    let upstream = upstreamDecodes(bytes)
+    let ours = try? RoadmapDocument.read(bytes, mode: .compatible)
+    #expect(
+      (ours != nil) == (upstream != nil), "ours: \(ours != nil), JSONDecoder: \(upstream != nil)")
+  }
+}
