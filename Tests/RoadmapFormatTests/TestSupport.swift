@@ -1,5 +1,6 @@
 import Foundation
 import RoadmapFormat
+import Testing
 
 /// Validates a JSON text with the given options.
 func validate(_ json: String, options: ValidationOptions = .init(), previous: String? = nil)
@@ -20,6 +21,23 @@ extension ValidationReport {
 
   /// The codes of the errors.
   var errorCodes: [String] { diagnostics.filter { $0.severity == .error }.map(\.code) }
+}
+
+/// Expects the compatible reading to accept `bytes` exactly when Foundation's `JSONDecoder`
+/// (what the app uses) does, and then to read the same ids, titles and votes.
+func expectAgreementWithJSONDecoder(
+  _ bytes: [UInt8], sourceLocation: Testing.SourceLocation = #_sourceLocation
+) {
+  let upstream = upstreamDecodes(bytes)
+  let ours = try? RoadmapDocument.read(bytes, mode: .compatible)
+  #expect(
+    (ours != nil) == (upstream != nil), "ours: \(ours != nil), JSONDecoder: \(upstream != nil)",
+    sourceLocation: sourceLocation)
+  if let ours, let upstream {
+    #expect(ours.features.map(\.id) == upstream.map(\.id), sourceLocation: sourceLocation)
+    #expect(ours.features.map(\.votes) == upstream.map(\.votes), sourceLocation: sourceLocation)
+    #expect(ours.features.map(\.title) == upstream.map(\.title), sourceLocation: sourceLocation)
+  }
 }
 
 /// The package root (two levels above this file's folder).
