@@ -84,7 +84,8 @@ let package = Package(
             "-l_FoundationCollections", "-l_FoundationCShims", "-l_FoundationICU", "-lstdc++",
           ], .when(platforms: [.linux], configuration: .release))
       ]),
-    // Child processes for tests without Foundation's Process (see Tests/TestProcess).
+    // Support shared by test targets (see Tests/TestProcess): child processes without
+    // Foundation's Process, and generated hostile traffic for the counter service.
     .target(name: "TestProcess", path: "Tests/TestProcess"),
     .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
@@ -101,7 +102,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "CounterServiceTests",
-      dependencies: ["CounterService", "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI"]),
+      dependencies: [
+        "CounterService", "HTTPServer", "VoteStore", "RoadmapFormat", "VoteFirstAPI", "TestProcess",
+      ]),
     .testTarget(
       name: "RoadmapCLITests",
       dependencies: [

@@ -77,6 +77,20 @@ final class WireConnection: @unchecked Sendable {
     return try readAnswer(head: method == "HEAD")
   }
 
+  /// Sends one request with `fields` in order and `body` (with its `Content-Length` when it
+  /// is not empty) and reads its answer.
+  func exchange(
+    _ method: String, _ target: String, fields: [(name: String, value: String)] = [],
+    body: [UInt8] = []
+  ) throws -> WireAnswer {
+    var text = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+    for field in fields { text += "\(field.name): \(field.value)\r\n" }
+    if !body.isEmpty { text += "Content-Length: \(body.count)\r\n" }
+    text += "\r\n"
+    try sendAll(Array(text.utf8) + body)
+    return try readAnswer(head: method == "HEAD")
+  }
+
   /// Writes all of `bytes`.
   private func sendAll(_ bytes: [UInt8]) throws {
     var sent = 0

@@ -18,12 +18,21 @@ enum BoardJSON {
     }
   }
 
-  /// The text `q` searches: titles and descriptions in every language, lower-cased.
+  /// The text `q` searches: titles and descriptions in every language, in ``searchForm(_:)``.
   static func searchText(_ content: FeatureContent) -> String {
     var parts = [content.title, content.description]
     parts += (content.localizedTitle ?? []).map(\.value)
     parts += (content.localizedDescription ?? []).map(\.value)
-    return parts.joined(separator: "\n").lowercased()
+    return searchForm(parts.joined(separator: "\n"))
+  }
+
+  /// `text` as searches compare it, the stored text and `q` alike: lower-cased, without U+0000
+  /// (PostgreSQL text cannot hold it, and a title may: so the search column is the same on
+  /// both stores, and a `q` with a NUL searches for the rest).
+  static func searchForm(_ text: String) -> String {
+    let lowered = text.lowercased()
+    guard lowered.utf8.contains(0) else { return lowered }
+    return String(lowered.unicodeScalars.filter { $0 != "\u{0}" }.map(Character.init))
   }
 
   /// The stored row of a feature.

@@ -56,7 +56,9 @@ extension VoteFirstContext {
       }
       cursor = decoded
     }
-    let search = request.query(Query.search).flatMap { $0.isEmpty ? nil : $0.lowercased() }
+    let search = request.query(Query.search).map(BoardJSON.searchForm).flatMap {
+      $0.isEmpty ? nil : $0
+    }
     let voter = try call.voter()
     let listing = FeatureListing(order: order, at: cursor?.at ?? call.now)
     if let view {
