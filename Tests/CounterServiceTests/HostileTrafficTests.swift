@@ -70,6 +70,9 @@ struct HostileTrafficTests {
       "\(described) → \(response.status) \(String(decoding: response.body, as: UTF8.self))",
       sourceLocation: sourceLocation)
     let type = response.headers["Content-Type"] ?? ""
+    let problem = HostileTraffic.unescapedMarkup(
+      in: String(decoding: response.body, as: UTF8.self), contentType: type)
+    #expect(problem == nil, "\(described): \(problem ?? "")", sourceLocation: sourceLocation)
     if type.contains("json") && !response.body.isEmpty {
       let parsed = try? JSONSerialization.jsonObject(
         with: Data(response.body), options: [.fragmentsAllowed])

@@ -95,6 +95,11 @@ struct ServeHostileTrafficTests {
           continue
         }
         statuses.append(answer.status)
+        if let problem = HostileTraffic.unescapedMarkup(
+          in: answer.body, contentType: answer.header("Content-Type") ?? "")
+        {
+          problems.append("\(described): \(problem)")
+        }
         if answer.status >= 500 {
           problems.append("\(described) → \(answer.status) \(answer.body.prefix(300))")
         }

@@ -39,6 +39,18 @@ public struct HostileTraffic {
   private let adminToken: String
   private var state: UInt64
 
+  /// What in an answer's body shows that the markup this traffic stores came out unescaped
+  /// (a script, an event handler, a `javascript:` link in an HTML page), or nil.
+  public static func unescapedMarkup(in body: String, contentType: String) -> String? {
+    guard contentType.lowercased().contains("html") else { return nil }
+    let lowered = body.lowercased()
+    for sign in ["<script>alert(1)", "onmouseover=\"alert(1)", "<img src=x", "href=\"javascript:"]
+    where lowered.contains(sign) {
+      return "an HTML page holds \(sign)"
+    }
+    return nil
+  }
+
   /// A generator for `project`, whose admin calls mostly carry `adminToken`.
   public init(seed: UInt64, project: String, adminToken: String) {
     state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
@@ -116,6 +128,9 @@ public struct HostileTraffic {
       #""One""#, #""""#, #""\u0000""#, #""é\n\t""#, #""\ud800""#, "1", "null", "true", "[]",
       "{}", "\"" + String(repeating: "w", count: 300) + "\"",
       "\"" + String(repeating: "z", count: 2100) + "\"", ##""#feature{id}""##,
+      // Markup for the web board's pages, which must come out escaped.
+      #""<script>alert(1)</script>""#, #""\" onmouseover=\"alert(1)""#,
+      #""[link](javascript:alert(1)) **bold** <img src=x onerror=alert(1)>""#,
     ])
   }
 
@@ -251,7 +266,14 @@ public struct HostileTraffic {
     let id =
       chance(70)
       ? pick(["1", "2", "3"]) : pick(["0", "-1", "99", "abc", "9223372036854775808", "1.0"])
-    switch below(4) {
+    switch below(5) {
+    case 4:
+      let page = pick([
+        "/b/\(project)", "/b/\(project)/changelog", "/b/\(project)/theme.css",
+        "/b/\(project)/features/\(id)", "/b/\(project)/\(pick(["roadmap", "beta", "x"]))",
+        "/assets/\(pick(["board.css", "board-0000.css", "..%2F..%2Fetc%2Fpasswd", "x"]))",
+      ])
+      return (page, pick(["GET", "GET", "GET", "HEAD", "POST"]), false)
     case 0:
       let prefix = pick(["/get", "/hit", "/update", "/set", "/info"])
       let target = chance(80) ? "\(prefix)/\(name())/\(name())" : "\(prefix)/\(name())"
