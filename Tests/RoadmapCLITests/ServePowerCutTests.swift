@@ -232,3 +232,82 @@ private final class Tally: @unchecked Sendable {
     }
   }
 }
+
+/// Every board write `roadmapctl serve` acknowledged survives a power cut too: features are
+/// upserted from several connections as fast as they are answered, the power goes in
+/// mid-stream, and a server started on what is left holds every feature that was answered.
+@Suite struct ServeBoardPowerCutTests {
+  @Test func everyAcknowledgedBoardWriteSurvivesAPowerCut() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let (server, data) = try await ServePowerCutTests.startUnderTheShim(
+      in: directory.url,
+      ["--admin-token", VoteFirstServer.token, "--write-limit", "0", "--read-limit", "0"])
+    defer { server.process.kill() }
+    let port = server.port
+    let fields = [
+      (name: "Authorization", value: "Bearer \(VoteFirstServer.token)"),
+      (name: "Content-Type", value: "application/json"),
+    ]
+    let acknowledged = RefSet()
+    let sent = RefSet()
+    let writers = Task {
+      try await WireClient.concurrently(4) { client in
+        guard let connection = try? WireConnection(port: port) else { return }
+        for index in 0... {
+          let ref = "w\(client)-\(index)"
+          sent.insert(ref)
+          let body = #"{"title":"Feature \#(ref)","importedVotes":\#(index)}"#
+          guard
+            let answer = try? connection.exchange(
+              "PUT", "/api/v1/demo-app/features/ref/\(ref)", fields: fields,
+              body: Array(body.utf8)),
+            answer.status == 201
+          else { return }
+          acknowledged.insert(ref)
+        }
+      }
+    }
+    for _ in 0..<1200 where acknowledged.count < 120 {
+      try await Task.sleep(nanoseconds: 25_000_000)
+    }
+    server.process.signal(SIGKILL)
+    #expect(try await server.process.waitForExit() == 128 + SIGKILL)
+    _ = try await writers.value
+
+    let kept = try PowerCut.cut(data)
+    #expect(kept.contains("votes.sqlite3-wal"), "kept after the cut: \(kept)")
+    let restarted = try await ServeProcess.start(
+      dataDirectory: data, ["--admin-token", VoteFirstServer.token])
+    defer { restarted.process.kill() }
+    let export = try await restarted.get(
+      "/api/v1/demo-app/export", headers: ["Authorization": "Bearer \(VoteFirstServer.token)"])
+    #expect(export.status == 200)
+    let features = export.object["features"] as? [[String: Any]] ?? []
+    let restored = Set(features.compactMap { $0["ref"] as? String })
+    let answered = acknowledged.refs
+    #expect(answered.count >= 60)
+    #expect(
+      answered.subtracting(restored).isEmpty, "lost: \(answered.subtracting(restored).sorted())")
+    #expect(restored.subtracting(sent.refs).isEmpty)
+    // Each kept feature's imported votes came with it, in the same transaction.
+    for feature in features {
+      guard let ref = feature["ref"] as? String, let index = Int(ref.split(separator: "-")[1])
+      else { continue }
+      #expect(feature["importedVotes"] as? Int == index, "\(ref)")
+      let count = try await restarted.get("/get/demo-app/feature\(ref)")
+      #expect(count.object["value"] as? Int == index, "\(ref): \(count.body)")
+    }
+    #expect(try await restarted.stop() == 0)
+  }
+}
+
+/// Refs noted from many client threads.
+private final class RefSet: @unchecked Sendable {
+  private let lock = NSLock()
+  private var set: Set<String> = []
+
+  func insert(_ ref: String) { lock.withLock { _ = set.insert(ref) } }
+  var refs: Set<String> { lock.withLock { set } }
+  var count: Int { lock.withLock { set.count } }
+}
