@@ -29,6 +29,74 @@ struct ServeHostileTrafficTests {
     }
   }
 
+  @Test("a mutated export imports whole or not at all, alike on SQLite and PostgreSQL")
+  func mutatedImports() async throws {
+    try await VoteFirstServer.with(.sqlite) { sqlite in
+      try await VoteFirstServer.with(.postgres) { postgres in
+        let ports = [sqlite.serve.port, postgres.serve.port]
+        let problems = try await WireClient.onThread {
+          try Self.importMutations(ports: ports, seed: 5, count: 80)
+        }
+        #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
+      }
+    }
+  }
+
+  /// Seeds a project on the first server, then imports `count` mutations of its export into
+  /// new projects on every server; returns what went wrong.
+  static func importMutations(ports: [Int], seed: UInt64, count: Int) throws -> [String] {
+    let links = try ports.map { try Link(port: $0) }
+    let admin = [(name: "Authorization", value: "Bearer \(VoteFirstServer.token)")]
+    let json = admin + [(name: "Content-Type", value: "application/json")]
+    for (method, path, body) in [
+      ("POST", "/stages", #"{"name":"Planned"}"#), ("POST", "/tags", #"{"name":"iOS"}"#),
+      ("PUT", "/features/ref/one", #"{"title":"One","importedVotes":7}"#),
+      ("PUT", "/features/ref/two", #"{"title":"Two","stage":1,"tags":[1],"progress":40}"#),
+      ("POST", "/releases", #"{"title":"1.0","date":"2026-11-01T00:00:00Z","features":[1]}"#),
+      ("POST", "/suggestions", #"{"title":"Dark mode","description":"Please"}"#),
+    ] {
+      let answer = try links[0].exchange(
+        method, "/api/v1/\(project)" + path, fields: json, body: Array(body.utf8))
+      guard (200..<300).contains(answer.status) else {
+        return ["seeding \(method) \(path): \(answer.status) \(answer.body)"]
+      }
+    }
+    let export = try links[0].exchange("GET", "/api/v1/\(project)/export", fields: admin)
+    guard
+      let original = try JSONSerialization.jsonObject(with: Data(export.body.utf8))
+        as? [String: Any]
+    else { return ["the export is not a JSON object: \(export.body.prefix(200))"] }
+    var mutator = ExportMutator(seed: seed)
+    var problems: [String] = []
+    for round in 0..<count {
+      let (body, change) = mutator.mutate(original)
+      let target = "imported-\(round)"
+      var statuses: [Int] = []
+      for link in links {
+        let answer = try link.exchange(
+          "POST", "/api/v1/\(target)/import", fields: json, body: Array(body.utf8))
+        statuses.append(answer.status)
+        if answer.status >= 500 { problems.append("\(change): \(answer.status) \(answer.body)") }
+        guard !(200..<300).contains(answer.status) else { continue }
+        let after = try link.exchange("GET", "/api/v1/\(target)/export", fields: admin)
+        for key in ["features", "stages", "tags", "releases", "suggestions"]
+        where !((after.object[key] as? [Any])?.isEmpty ?? true) {
+          problems.append("\(change) (port \(link.port)): refused, but \(key) left")
+        }
+        for ref in ["one", "two"] {
+          let counter = try link.exchange("GET", "/get/\(target)/feature\(ref)")
+          if counter.status != 404 {
+            problems.append("\(change) (port \(link.port)): refused, but counter \(ref) left")
+          }
+        }
+      }
+      if Set(statuses).count > 1 {
+        problems.append("\(change): SQLite \(statuses[0]), PostgreSQL \(statuses.last!)")
+      }
+    }
+    return problems
+  }
+
   /// One keep-alive connection to a server, opened again when the server closes it.
   final class Link {
     let port: Int
