@@ -4,20 +4,14 @@ import Foundation
 /// or out of range, an array element repeated, the text cut short, or none), as JSON text;
 /// deterministic for a seed.
 public struct ExportMutator {
-  private var state: UInt64
+  private var random: SeededRandom
 
   /// A mutator whose changes follow from `seed`.
-  public init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 | 1 }
+  public init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-  private mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  private mutating func next() -> UInt64 { random.next() }
 
-  private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+  private mutating func below(_ bound: Int) -> Int { random.below(bound) }
 
   private mutating func value() -> Any {
     let values: [Any] = [

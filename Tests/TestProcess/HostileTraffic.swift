@@ -37,7 +37,7 @@ public struct HostileRequest: Sendable {
 public struct HostileTraffic {
   private let project: String
   private let adminToken: String
-  private var state: UInt64
+  private var random: SeededRandom
 
   /// What in an answer's body shows that the markup this traffic stores came out unescaped
   /// (a script, an event handler, a `javascript:` link in an HTML page), or nil.
@@ -53,22 +53,16 @@ public struct HostileTraffic {
 
   /// A generator for `project`, whose admin calls mostly carry `adminToken`.
   public init(seed: UInt64, project: String, adminToken: String) {
-    state = seed &* 0x9E37_79B9_7F4A_7C15 | 1
+    random = SeededRandom(seed: seed)
     self.project = project
     self.adminToken = adminToken
   }
 
-  private mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  private mutating func next() -> UInt64 { random.next() }
 
-  private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-  private mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-  private mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
+  private mutating func below(_ bound: Int) -> Int { random.below(bound) }
+  private mutating func chance(_ percent: Int) -> Bool { random.chance(percent) }
+  private mutating func pick<T>(_ items: [T]) -> T { random.pick(items) }
 
   // MARK: Parts
 
