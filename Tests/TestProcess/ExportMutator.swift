@@ -9,7 +9,6 @@ public struct ExportMutator {
   /// A mutator whose changes follow from `seed`.
   public init(seed: UInt64) { random = SeededRandom(seed: seed) }
 
-
   private mutating func below(_ bound: Int) -> Int { random.below(bound) }
 
   private mutating func value() -> Any {
