@@ -205,3 +205,39 @@ struct SkippedNestingTests {
     expectAgreementWithJSONDecoder(Array(json.utf8))
   }
 }
+
+/// `\u` without four hex digits in a skipped value: JSONDecoder takes the next four bytes as
+/// the escape whatever they are, so a quote among them does not end the string.
+@Suite("Short \\u escapes in skipped values")
+struct SkippedEscapeTests {
+  @Test(
+    "compatible reading accepts exactly what JSONDecoder accepts",
+    arguments: [
+      #"[{"id":"","":[{"\u":""}]}]"#, #"[{"id":"","x":"\u"}]"#, #"[{"id":"","x":"\u12"}]"#,
+      #"[{"id":"","x":"\uzzzz"}]"#, #"[{"id":"","x":{"\u":1}}]"#,
+      #"[{"id":"","x":{"\uzzzz":1}}]"#, #"[{"id":"","x":["\u"]}]"#,
+      #"[{"id":"","x":[{"a":"\u"}]}]"#, #"[{"id":"","x":[{"\u12":""}]}]"#,
+      #"[{"id":"","x":[{"\uzzzz":""}]}]"#, #"[{"id":"","x":[{"k":"","\u":""}]}]"#,
+      #"[{"id":"","x":{"y":{"\u":""}}}]"#, #"[{"id":"","x":"\u12\"","title":"T"}]"#,
+      #"[{"id":"","x":"\ud800\uzz\"","title":"T"}]"#, #"[{"id":"","title":"\u"}]"#,
+      #"[{"id":"","x":"\u12\"}]"#, #"[{"id":"","x":"\uzz\\","title":"T"}]"#,
+      #"[{"id":"","x":"\u\\\\\\\\","title":"T"}]"#, #"[{"id":"","x":"\uzzz\\","title":"T"}]"#,
+      #"[{"id":"","x":"\u\\zzz","title":"T"}]"#, #"[{"id":"","x":"\u123","title":"T"}]"#,
+      #"[{"id":"","x":1.2.3}]"#, #"[{"id":"","x":1e}]"#, #"[{"id":"","x":1-2}]"#,
+      #"[{"id":"","x":-}]"#, #"[{"id":"","x":1+}]"#, #"[{"id":"","x":--1}]"#,
+      #"[{"id":"","x":[1.e5,2E+-3]}]"#, #"[{"id":"","x":{"a":0e}}]"#,
+    ])
+  func agreesWithJSONDecoder(json: String) {
+    expectAgreementWithJSONDecoder(Array(json.utf8))
+  }
+
+  @Test("the escape is still reported, as an error the app does not reject")
+  func reported() throws {
+    let report = validate(#"[{"id": "1", "x": "\uzzzz"}]"#)
+    let diagnostic = try #require(report.first("invalid-escape"))
+    #expect(diagnostic.column == 20)
+    let document = try RoadmapDocument.read(
+      Array(#"[{"id": "1", "x": "\uzzzz"}]"#.utf8), mode: .compatible)
+    #expect(document.features.map(\.id) == ["1"])
+  }
+}

@@ -195,10 +195,17 @@ extension RoadmapParser {
     case UInt8(ascii: "u"):
       guard let unit = hex4(at: index + 2) else {
         token.corrupt = true
+        // Even in a value it skips, JSONDecoder takes the four bytes after `\u` as the escape,
+        // whatever they are, and rejects the file when one of them is a quote (the string
+        // would end inside the escape). So there the string reads on after those four bytes;
+        // elsewhere the app rejects the file anyway, and reading on after `\u` explains the
+        // rest best.
+        let end = min(index + 6, count)
+        let quoteInside = (index + 2..<end).contains { base[$0] == 0x22 }
         syntaxError(
-          "invalid-escape", at: index, rejected: ignoredDepth == 0,
+          "invalid-escape", at: index, rejected: ignoredDepth == 0 || quoteInside,
           "\\u must be followed by four hex digits, as in \\u00e9")
-        return index + 2
+        return ignoredDepth > 0 && !quoteInside ? end : index + 2
       }
       if unit >= 0xD800 && unit <= 0xDBFF {
         if index + 7 < count && base[index + 6] == 0x5C && base[index + 7] == UInt8(ascii: "u"),
