@@ -226,6 +226,8 @@ struct SkippedEscapeTests {
       #"[{"id":"","x":1.2.3}]"#, #"[{"id":"","x":1e}]"#, #"[{"id":"","x":1-2}]"#,
       #"[{"id":"","x":-}]"#, #"[{"id":"","x":1+}]"#, #"[{"id":"","x":--1}]"#,
       #"[{"id":"","x":[1.e5,2E+-3]}]"#, #"[{"id":"","x":{"a":0e}}]"#,
+      "[{\"id\":\"\",\"x\":\"a\n\\uzzz\\\",\"title\":\"T\"}]",
+      "[{\"id\":\"\",\"x\":\"a\n\\uz\\zz\",\"title\":\"T\"}]",
     ])
   func agreesWithJSONDecoder(json: String) {
     expectAgreementWithJSONDecoder(Array(json.utf8))

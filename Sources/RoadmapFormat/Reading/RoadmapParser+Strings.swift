@@ -97,9 +97,15 @@ extension RoadmapParser {
   mutating func lineBreakIsInsideString(at index: Int) -> Bool {
     guard ignoredDepth > 0 else { return false }
     if index < lineBreaksReadUntil { return true }
+    // The closing quote as JSONDecoder's scanner finds it: a backslash takes the next byte,
+    // and `\u` the four after it.
     var close = index + 1
     while close < count && base[close] != 0x22 {
-      close += base[close] == 0x5C ? 2 : 1
+      guard base[close] == 0x5C else {
+        close += 1
+        continue
+      }
+      close += close + 1 < count && base[close + 1] == UInt8(ascii: "u") ? 6 : 2
     }
     guard close < count else { return false }
     var next = close + 1
