@@ -17,27 +17,31 @@ struct ServeHostileTrafficTests {
   @Test(
     "generated hostile requests: no server error, and the same answers on SQLite and PostgreSQL")
   func hostileTraffic() async throws {
-    try await VoteFirstServer.with(.sqlite) { sqlite in
-      try await VoteFirstServer.with(.postgres) { postgres in
-        let ports = [sqlite.serve.port, postgres.serve.port]
-        let problems = try await WireClient.onThread {
-          try Self.run(ports: ports, seed: 11, count: 1200)
-        }
-        #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
-        for port in ports { try await Self.checkStillWhole(port: port) }
+    try await Self.onBothStores { ports in
+      let problems = try await WireClient.onThread {
+        try Self.run(ports: ports, seed: 11, count: 1200)
       }
+      #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
+      for port in ports { try await Self.checkStillWhole(port: port) }
     }
   }
 
   @Test("a mutated export imports whole or not at all, alike on SQLite and PostgreSQL")
   func mutatedImports() async throws {
+    try await Self.onBothStores { ports in
+      let problems = try await WireClient.onThread {
+        try Self.importMutations(ports: ports, seed: 5, count: 80)
+      }
+      #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
+    }
+  }
+
+  /// Runs `body` with the ports of two fresh servers, on SQLite and on PostgreSQL (in that
+  /// order), and stops them afterwards.
+  static func onBothStores(_ body: ([Int]) async throws -> Void) async throws {
     try await VoteFirstServer.with(.sqlite) { sqlite in
       try await VoteFirstServer.with(.postgres) { postgres in
-        let ports = [sqlite.serve.port, postgres.serve.port]
-        let problems = try await WireClient.onThread {
-          try Self.importMutations(ports: ports, seed: 5, count: 80)
-        }
-        #expect(problems.isEmpty, "\(problems.prefix(20).joined(separator: "\n"))")
+        try await body([sqlite.serve.port, postgres.serve.port])
       }
     }
   }
