@@ -20,7 +20,8 @@ private func asApp(_ feature: RoadmapFeature) -> UpstreamFeature {
 
 /// Checks one input against the module's promises, trapping where one is broken:
 /// - the validator and the lenient reader never trap, and every diagnostic points into the
-///   document;
+///   document, at the line and column a plain count of the bytes gives (the parser's line
+///   checkpoints are only a shortcut);
 /// - the compatible reading accepts exactly what JSONDecoder accepts, with the same fields;
 /// - whatever the lenient reading loads, the writer writes as JSON that reads back equal (both
 ///   styles) and that the app's JSONDecoder reads with the same fields.
@@ -37,6 +38,17 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     precondition(
       (1...(bytes.count + 1)).contains(diagnostic.column),
       "column \(diagnostic.column) past the document: \(diagnostic)")
+  }
+
+  if TextEncoding.detect(UnsafeBufferPointer(start: data, count: size)) == nil {
+    let buffer = UnsafeBufferPointer(start: data, count: size)
+    let outcome = ParseOutcome.parse(buffer, collectWarnings: true)
+    let withCheckpoints = ParseOutcome.diagnostics(
+      outcome.issues, suppressed: outcome.suppressed, in: buffer,
+      checkpoints: outcome.checkpoints)
+    let counted = ParseOutcome.diagnostics(
+      outcome.issues, suppressed: outcome.suppressed, in: buffer, checkpoints: [])
+    precondition(withCheckpoints == counted, "the checkpoints put a diagnostic on another line")
   }
 
   var compatible: RoadmapDocument?

@@ -243,3 +243,36 @@ struct SkippedEscapeTests {
     #expect(document.features.map(\.id) == ["1"])
   }
 }
+
+/// A raw line break read as part of a skipped string still starts a line of the file, so the
+/// positions after it (counted from the parser's checkpoints) are where a plain count puts them.
+@Suite("Lines after multi-line skipped strings")
+struct SkippedLineTests {
+  static let json =
+    "[\n  {\"id\": \"1\", \"notes\": \"one\ntwo\nthree\"},\n"
+    + "  {\"id\": \"2\", \"x\": \"\\uz\nzz\"},\n  {\"id\": \"3\", \"votes\": -1}\n]"
+
+  @Test("a diagnostic after them is at its line")
+  func lineAfter() throws {
+    let report = validate(Self.json)
+    let negative = try #require(report.first("negative-votes"))
+    #expect(negative.line == 7)
+    let escape = try #require(report.first("invalid-escape"))
+    #expect(escape.line == 5)
+  }
+
+  @Test("the checkpoints give the positions a plain count gives")
+  func checkpointsAgree() {
+    let bytes = Array(Self.json.utf8)
+    bytes.withUnsafeBufferPointer { buffer in
+      let outcome = ParseOutcome.parse(buffer, collectWarnings: true)
+      #expect(!outcome.checkpoints.isEmpty)
+      let fast = ParseOutcome.diagnostics(
+        outcome.issues, suppressed: outcome.suppressed, in: buffer,
+        checkpoints: outcome.checkpoints)
+      let counted = ParseOutcome.diagnostics(
+        outcome.issues, suppressed: outcome.suppressed, in: buffer, checkpoints: [])
+      #expect(fast == counted)
+    }
+  }
+}

@@ -77,6 +77,8 @@ extension RoadmapParser {
         "control-character-in-string", at: index, rejected: ignoredDepth == 0,
         "a raw control character (U+\(String(format4: byte))) is not allowed in a string; "
           + "write it as \(Self.escapeSpelling(byte))")
+      // A line break read as part of a skipped string still starts a line of the file.
+      if byte == 0x0A { line += 1 }
       index += 1
     }
   }
@@ -211,7 +213,9 @@ extension RoadmapParser {
         syntaxError(
           "invalid-escape", at: index, rejected: ignoredDepth == 0 || quoteInside,
           "\\u must be followed by four hex digits, as in \\u00e9")
-        return ignoredDepth > 0 && !quoteInside ? end : index + 2
+        guard ignoredDepth > 0 && !quoteInside else { return index + 2 }
+        for skipped in index + 2..<end where base[skipped] == 0x0A { line += 1 }
+        return end
       }
       if unit >= 0xD800 && unit <= 0xDBFF {
         if index + 7 < count && base[index + 6] == 0x5C && base[index + 7] == UInt8(ascii: "u"),
