@@ -148,6 +148,14 @@ struct SyntaxDiagnosticsTests {
     #expect(report.diagnostics.count <= 102)
   }
 
+  @Test("a raw control character in a value the app reads does not say the app loads the file")
+  func controlCharacterInReadValue() throws {
+    let diagnostic = try #require(
+      validate("[{\"id\": \"a\tb\"}]").first("control-character-in-string"))
+    #expect(diagnostic.message.hasPrefix("a raw control character (U+0009)"))
+    #expect(!diagnostic.message.contains("still loads"))
+  }
+
   @Test("errors the app does not reject (trailing commas) do not stop the reading")
   func acceptedErrorsDoNotStop() throws {
     let json = "[" + (1...500).map { #"{"id": "\#($0)",}"# }.joined(separator: ",") + ",]"

@@ -73,10 +73,14 @@ extension RoadmapParser {
             + "a string must be written \\n)")
         return checkedUTF8(token, passed)
       }
+      let what = byte == 0x0A || byte == 0x0D ? "line break" : "control character"
       syntaxError(
         "control-character-in-string", at: index, rejected: ignoredDepth == 0,
-        "a raw control character (U+\(String(format4: byte))) is not allowed in a string; "
-          + "write it as \(Self.escapeSpelling(byte))")
+        "a raw \(what) (U+\(String(format4: byte))) is not allowed in a string; "
+          + "write it as \(Self.escapeSpelling(byte))"
+          + (ignoredDepth > 0
+            ? " (the app skips this value and still loads the file, but jq, Python and "
+              + "browsers reject it)" : ""))
       // A line break read as part of a skipped string still starts a line of the file.
       if byte == 0x0A { line += 1 }
       index += 1
