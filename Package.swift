@@ -85,9 +85,10 @@ let package = Package(
           ], .when(platforms: [.linux], configuration: .release))
       ]),
     // Support shared by test targets (see Tests/TestProcess): child processes without
-    // Foundation's Process, and generated hostile traffic for the counter service.
+    // Foundation's Process, generated hostile traffic for the counter service, and the mirror
+    // of the Roadmap package's model.
     .target(name: "TestProcess", path: "Tests/TestProcess"),
-    .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat"]),
+    .testTarget(name: "RoadmapFormatTests", dependencies: ["RoadmapFormat", "TestProcess"]),
     .testTarget(name: "VoteFirstAPITests", dependencies: ["VoteFirstAPI"]),
     .testTarget(name: "WebBoardTests", dependencies: ["WebBoard", "VoteFirstAPI", "HTTPServer"]),
     // Headless Chromium through chromedriver against the built roadmapctl.

@@ -1,7 +1,7 @@
 // libFuzzer entry point for RoadmapFormat's reader, validator and writer. Not a package target:
 // Fuzz/run.sh compiles it together with the module's sources using
 // `swiftc -sanitize=fuzzer,address` (`Fuzz/run.sh roadmap`), with the app model's mirror of the
-// tests (Tests/RoadmapFormatTests/UpstreamFeature.swift).
+// tests (Tests/TestProcess/UpstreamFeature.swift).
 
 import Foundation
 

@@ -32,7 +32,7 @@ else
   # The whole module, so the list cannot fall behind it.
   mapfile -t SOURCES < <(find Sources/RoadmapFormat -name '*.swift' | sort)
   swiftc "${FLAGS[@]}" -module-name RoadmapFuzz -package-name RoadmapBridge \
-    "${SOURCES[@]}" Tests/RoadmapFormatTests/UpstreamFeature.swift \
+    "${SOURCES[@]}" Tests/TestProcess/UpstreamFeature.swift \
     Fuzz/RoadmapFuzzTarget.swift -o "$OUT/$TARGET-fuzz"
   cp -n Fuzz/corpus-roadmap/* Samples/roadmap.json Samples/broken-roadmap.json "$OUT/corpus/" \
     2>/dev/null || true

@@ -1,23 +1,6 @@
 import Foundation
+import TestProcess
 import Testing
-
-/// The Roadmap package's feature model, as its decoder reads it (a plain `JSONDecoder` over
-/// synthesized `Codable`): our own struct of the same shape.
-private struct PackageFeature: Decodable, Equatable {
-  struct Localized: Decodable, Equatable {
-    var language: String
-    var value: String
-  }
-  var id: String
-  var title: String?
-  var status: String?
-  var description: String?
-  var votes: Int?
-  var isFinished: Bool?
-  var localizedTitle: [Localized]?
-  var localizedStatus: [Localized]?
-  var localizedDescription: [Localized]?
-}
 
 /// `GET /roadmap/:project.json` on a real `roadmapctl serve`, after a migration.
 @Suite struct RoadmapJSONRouteTests {
@@ -51,15 +34,15 @@ private struct PackageFeature: Decodable, Equatable {
     #expect(first.header("Cache-Control") == "public, max-age=60")
     #expect(first.header("Access-Control-Allow-Origin") == "*")
     let tag = try #require(first.header("ETag"))
-    let features = try JSONDecoder().decode([PackageFeature].self, from: Data(first.body.utf8))
+    let features = try JSONDecoder().decode([UpstreamFeature].self, from: Data(first.body.utf8))
     #expect(
       features == [
-        PackageFeature(
+        UpstreamFeature(
           id: "1", title: "Widgets", status: "planned", votes: 2,
           localizedTitle: [.init(language: "de", value: "Widgets!")],
           localizedStatus: [.init(language: "de", value: "Geplant")]),
-        PackageFeature(id: "2", title: "Sync", status: "Available ", votes: 7, isFinished: true),
-        PackageFeature(id: "3", title: "Maps", status: "?", description: "Pins", votes: 0),
+        UpstreamFeature(id: "2", title: "Sync", status: "Available ", isFinished: true, votes: 7),
+        UpstreamFeature(id: "3", title: "Maps", status: "?", description: "Pins", votes: 0),
       ])
     #expect(first.body.contains(#""url":"https://x.example""#))
 
@@ -75,7 +58,7 @@ private struct PackageFeature: Decodable, Equatable {
     let changed = try await board.get("/roadmap/demo-app.json", headers: ["If-None-Match": tag])
     #expect(changed.status == 200)
     #expect(changed.header("ETag") != tag)
-    let after = try JSONDecoder().decode([PackageFeature].self, from: Data(changed.body.utf8))
+    let after = try JSONDecoder().decode([UpstreamFeature].self, from: Data(changed.body.utf8))
     #expect(after.map(\.votes) == [2, 7, 1])
 
     let head = try await board.get("/roadmap/demo-app.json", method: "HEAD")

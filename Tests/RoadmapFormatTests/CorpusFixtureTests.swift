@@ -1,4 +1,5 @@
 import RoadmapFormat
+import TestProcess
 import Testing
 
 /// Our own fixtures for every problem the real-world corpus shows.

@@ -1,5 +1,6 @@
 import Foundation
 import RoadmapFormat
+import TestProcess
 import Testing
 
 /// The real-world corpus in `../shared/corpus/roadmap-json/` (other people's files, read in

@@ -1,5 +1,6 @@
 import Foundation
 import RoadmapFormat
+import TestProcess
 import Testing
 
 /// No input may crash the reader, hang it, or make it use memory out of proportion.

@@ -1,5 +1,6 @@
 import Foundation
 import RoadmapFormat
+import TestProcess
 import Testing
 
 /// The two readings: compatible (exactly the Roadmap package) and lenient.

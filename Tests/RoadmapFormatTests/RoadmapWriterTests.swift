@@ -1,5 +1,6 @@
 import Foundation
 import RoadmapFormat
+import TestProcess
 import Testing
 
 /// The canonical writer and the JSON Schema.

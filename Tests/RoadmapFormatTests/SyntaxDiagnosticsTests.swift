@@ -1,4 +1,5 @@
 import RoadmapFormat
+import TestProcess
 import Testing
 
 /// Every syntax problem, with its exact line and column (1-based, columns in Unicode scalars).

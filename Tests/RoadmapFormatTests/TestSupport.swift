@@ -1,5 +1,6 @@
 import Foundation
 import RoadmapFormat
+import TestProcess
 import Testing
 
 /// Validates a JSON text with the given options.

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcess
 import Testing
 
 @testable import RoadmapFormat

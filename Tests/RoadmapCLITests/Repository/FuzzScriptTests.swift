@@ -28,7 +28,7 @@ import Testing
 
   @Test func theHTTPTargetsSourcesTypecheckTogether() async throws {
     let roadmapOnly = [
-      "Fuzz/RoadmapFuzzTarget.swift", "Tests/RoadmapFormatTests/UpstreamFeature.swift",
+      "Fuzz/RoadmapFuzzTarget.swift", "Tests/TestProcess/UpstreamFeature.swift",
     ]
     let files = try Self.namedFiles().filter { !roadmapOnly.contains($0) }
     #expect(files.contains("Fuzz/ParserFuzzTarget.swift"))
@@ -45,7 +45,7 @@ import Testing
   @Test func theRoadmapTargetTypechecksWithItsModule() async throws {
     let named = try Self.namedFiles()
     #expect(named.contains("Fuzz/RoadmapFuzzTarget.swift"))
-    #expect(named.contains("Tests/RoadmapFormatTests/UpstreamFeature.swift"))
+    #expect(named.contains("Tests/TestProcess/UpstreamFeature.swift"))
     let module = Self.root.appendingPathComponent("Sources/RoadmapFormat")
     let sources = try #require(FileManager.default.enumerator(atPath: module.path))
       .compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
@@ -53,7 +53,7 @@ import Testing
     #expect(sources.count > 10)
     let status = try await Self.typecheck(
       ["-module-name", "RoadmapFuzz", "-package-name", "RoadmapBridge"] + sources
-        + ["Tests/RoadmapFormatTests/UpstreamFeature.swift", "Fuzz/RoadmapFuzzTarget.swift"])
+        + ["Tests/TestProcess/UpstreamFeature.swift", "Fuzz/RoadmapFuzzTarget.swift"])
     #expect(status == 0, "Fuzz/RoadmapFuzzTarget.swift does not typecheck with RoadmapFormat")
   }
 }
