@@ -37,7 +37,13 @@ import Foundation
 public struct URLSessionTransport: HTTPTransport {
   private let session: URLSession
 
-  /// Creates a transport over `session`, or over an ephemeral session without a cache.
+  /// Creates a transport over `session`, or over an ephemeral session without a cache whose
+  /// own silence limit is lifted, so that only the request's timeout ends a request.
+  ///
+  /// A session of your own keeps its configuration: a request silent for its
+  /// `timeoutIntervalForRequest` (60 s by default) fails with ``VotingError/Kind/timedOut``
+  /// even when the request's timeout is longer (on Linux, whatever the request's
+  /// `timeoutInterval`).
   public init(session: URLSession? = nil) {
     if let session {
       self.session = session
@@ -46,6 +52,11 @@ public struct URLSessionTransport: HTTPTransport {
       configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
       configuration.urlCache = nil
       configuration.httpCookieStorage = nil
+      // The deadline is the transport's own. swift-corelibs-foundation times a task out after
+      // the configuration's silence limit (60 s by default) and ignores the request's
+      // `timeoutInterval` when given to the initializer, so that limit is lifted here.
+      configuration.timeoutIntervalForRequest = Self.longestTimeout
+      configuration.timeoutIntervalForResource = Self.longestTimeout
       self.session = URLSession(configuration: configuration)
     }
   }
@@ -161,7 +172,11 @@ public struct URLSessionTransport: HTTPTransport {
       .dnsLookupFailed, .dataNotAllowed, .internationalRoamingOff, .callIsActive:
       return .offline("\(url): \(named)")
     case .timedOut:
-      return .timedOut(after: request.timeout, url: url)
+      // The transport's own deadline is `.expired`: this is the URL session's silence limit,
+      // which may be shorter (a session of the caller's own).
+      return .timedOut(
+        "no answer from \(url): the URL session timed out (\(named)) before the request's "
+          + "\(request.timeout) s timeout")
     case .cancelled:
       return .invalidRequest("the request to \(url) was cancelled")
     case .badURL, .unsupportedURL:

@@ -4,6 +4,10 @@ import Testing
 
 @testable import FeatureVoting
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 @Suite("URLSessionTransport")
 struct TransportTests {
   @Test("any status is an answer, with headers and body")
@@ -48,6 +52,44 @@ struct TransportTests {
     } catch {
       #expect(error.kind == .timedOut, "\(error)")
       #expect(error.message.contains("0.5 s"))
+    }
+  }
+
+  @Test("an answer slower than URLSession's default 60 s comes within a longer timeout")
+  func longerThanTheSessionDefault() async throws {
+    let server = try LocalServer { router in
+      router.get("/minute") { _ in
+        try? await Task.sleep(for: .seconds(65))
+        return json(#"{"value":1}"#)
+      }
+    }
+    defer { Task { await server.stop() } }
+    // swift-corelibs-foundation timed this out after 60 s, saying "within 180.0 s".
+    let response = try await URLSessionTransport().send(
+      TransportRequest(url: server.url.appendingPathComponent("minute"), timeout: 180))
+    #expect(response.status == 200)
+  }
+
+  @Test("a session of the caller's own times out by its own limit, and says so")
+  func ownSessionLimit() async throws {
+    let server = try LocalServer { router in
+      router.get("/slow") { _ in
+        try? await Task.sleep(for: .seconds(90))
+        return json(#"{"value":1}"#)
+      }
+    }
+    defer { Task { await server.stop() } }
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 1
+    let transport = URLSessionTransport(session: URLSession(configuration: configuration))
+    do {
+      _ = try await transport.send(
+        TransportRequest(url: server.url.appendingPathComponent("slow"), timeout: 120))
+      Issue.record("expected a timeout")
+    } catch {
+      #expect(error.kind == .timedOut, "\(error)")
+      #expect(error.message.contains("the URL session timed out"), "\(error)")
+      #expect(error.message.contains("120.0 s timeout"), "\(error)")
     }
   }
 

@@ -6,6 +6,10 @@ import Testing
 
 @testable import VoteFirstAPI
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// `VoteFirstHTTPClient`'s failures to get an answer, against a local HTTP server: only an
 /// unreachable server is offline; the timeout is a deadline for the whole call.
 @Suite("VoteFirstHTTPClient transport failures")
@@ -95,6 +99,42 @@ struct VoteFirstHTTPClientTests {
     } catch {
       #expect(error.kind == .timedOut, "\(error)")
     }
+  }
+
+  @Test("an answer slower than URLSession's default 60 s comes within a longer timeout")
+  func longerThanTheSessionDefault() async throws {
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/board") { _ in
+        try? await Task.sleep(for: .seconds(65))
+        return json(Self.board)
+      }
+    }
+    defer { Task { await server.stop() } }
+    // swift-corelibs-foundation timed this out after 60 s, saying "within 180.0 s": a
+    // `roadmapctl migrate` batch to a busy server (300 s) failed that way.
+    let snapshot = try await Self.client(server.url, timeout: 180).board(slug: nil)
+    #expect(snapshot.project == "demo-app")
+  }
+
+  @Test("a session of the caller's own times out by its own limit, and says so")
+  func ownSessionLimit() async throws {
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/board") { _ in
+        try? await Task.sleep(for: .seconds(90))
+        return json(Self.board)
+      }
+    }
+    defer { Task { await server.stop() } }
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 1
+    let client = VoteFirstHTTPClient(
+      configuration: VoteFirstClientConfiguration(
+        baseURL: server.url, project: "demo-app", timeout: 120),
+      voterID: "ann", session: URLSession(configuration: configuration))
+    let error = await Self.failure { _ = try await client.board(slug: nil) }
+    #expect(error?.kind == .timedOut, "\(String(describing: error))")
+    #expect(error?.message.contains("the URL session timed out") == true)
+    #expect(error?.message.contains("120.0 s timeout") == true)
   }
 
   @Test("a redirect loop is not offline and names the URLError")

@@ -86,7 +86,13 @@ extension VoteFirstHTTPClient {
       .dnsLookupFailed, .dataNotAllowed, .internationalRoamingOff, .callIsActive:
       return VoteFirstError(.offline, message: "\(url): \(named)")
     case .timedOut:
-      return VoteFirstError(.timedOut, message: "no answer from \(url) within \(timeout) s")
+      // The deadline's own expiry is `.expired`: this is the URL session's silence limit,
+      // which may be shorter (a session of the caller's own).
+      return VoteFirstError(
+        .timedOut,
+        message:
+          "no answer from \(url): the URL session timed out (\(named)) before the call's "
+          + "\(timeout) s timeout")
     case .cancelled:
       return VoteFirstError(.invalidRequest, message: "the call to \(url) was cancelled")
     case .badServerResponse, .cannotParseResponse, .cannotDecodeRawData,

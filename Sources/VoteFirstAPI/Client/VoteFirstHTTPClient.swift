@@ -28,6 +28,13 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
 
   /// Creates a client; `voterID` nil starts with a random one (keep it stable per install to
   /// make votes idempotent across launches).
+  ///
+  /// Without a `session`, calls go through an ephemeral session without a cache whose own
+  /// silence limit is lifted, so that only ``VoteFirstClientConfiguration/timeout`` ends a
+  /// call. A session of your own keeps its configuration: a call silent for its
+  /// `timeoutIntervalForRequest` (60 s by default) fails with ``VoteFirstError/Kind/timedOut``
+  /// even when the configured timeout is longer (on Linux, whatever the request's
+  /// `timeoutInterval`).
   public init(
     configuration: VoteFirstClientConfiguration, voterID: String? = nil,
     session: URLSession? = nil
@@ -41,6 +48,11 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
       settings.requestCachePolicy = .reloadIgnoringLocalCacheData
       settings.urlCache = nil
       settings.httpCookieStorage = nil
+      // The deadline is ``load``'s own. swift-corelibs-foundation times a task out after the
+      // configuration's silence limit (60 s by default) and ignores the request's
+      // `timeoutInterval` when given to the initializer, so that limit is lifted here.
+      settings.timeoutIntervalForRequest = Self.longestTimeout
+      settings.timeoutIntervalForResource = Self.longestTimeout
       self.session = URLSession(configuration: settings)
     }
   }
