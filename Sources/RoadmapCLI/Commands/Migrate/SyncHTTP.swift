@@ -18,7 +18,10 @@ enum SyncHTTP {
     _ method: String, _ url: URL, token: String? = nil, body: Data? = nil,
     timeout: TimeInterval = 60
   ) async throws(CommandError) -> Answer {
-    var request = URLRequest(url: url, timeoutInterval: timeout)
+    var request = URLRequest(url: url)
+    // Set after the initializer: swift-corelibs-foundation applies a request's own timeout
+    // only when it was set this way (else the session's 60 s).
+    request.timeoutInterval = timeout
     request.httpMethod = method
     if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
     if let body {
