@@ -21,9 +21,11 @@ import Testing
   }
 
   static func typecheck(_ arguments: [String]) async throws -> Int32 {
+    // About 6 s of CPU, but a minute or more of wall time beside the rest of the suite on two
+    // loaded cores.
     try await Roadmapctl.runTool(
       "/usr/bin/env", ["swiftc", "-parse-as-library", "-typecheck"] + arguments,
-      workingDirectory: root)
+      workingDirectory: root, timeout: .seconds(600))
   }
 
   @Test func theHTTPTargetsSourcesTypecheckTogether() async throws {

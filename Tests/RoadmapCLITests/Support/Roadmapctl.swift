@@ -208,7 +208,7 @@ final class ChildProcess: @unchecked Sendable {
       }
       if let next { return next }
       if ended { return nil }
-      try await pause(until: deadline, what: "a line on stdout")
+      try await pause(until: deadline, after: timeout, what: "a line on stdout")
     }
   }
 
@@ -243,7 +243,7 @@ final class ChildProcess: @unchecked Sendable {
     let deadline = ContinuousClock.now + timeout
     while true {
       if let status = process.exitStatus { return status }
-      try await pause(until: deadline, what: "exit")
+      try await pause(until: deadline, after: timeout, what: "exit")
     }
   }
 
@@ -251,13 +251,15 @@ final class ChildProcess: @unchecked Sendable {
   func waitForOutputEnd(timeout: Duration) async throws {
     let deadline = ContinuousClock.now + timeout
     while !(stdoutDrain.hasEnded && stderrDrain.hasEnded) {
-      try await pause(until: deadline, what: "the end of its output")
+      try await pause(until: deadline, after: timeout, what: "the end of its output")
     }
   }
 
-  private func pause(until deadline: ContinuousClock.Instant, what: String) async throws {
+  private func pause(
+    until deadline: ContinuousClock.Instant, after timeout: Duration, what: String
+  ) async throws {
     if ContinuousClock.now >= deadline {
-      throw timeoutError(Duration.zero, what: what)
+      throw timeoutError(timeout, what: what)
     }
     try await Task.sleep(for: .milliseconds(10))
   }
