@@ -106,6 +106,10 @@ public struct URLSessionTransport: HTTPTransport {
   private static func exchange(
     _ urlRequest: URLRequest, session: URLSession, request: TransportRequest
   ) async throws(VotingError) -> (Data, URLResponse) {
+    // A task cancelled already sends nothing: a request that left could still be counted.
+    if Task.isCancelled {
+      throw .invalidRequest("the request to \(request.url.absoluteString) was cancelled")
+    }
     let shot = OneShot<Outcome>()
     let task = session.dataTask(with: urlRequest) { data, response, error in
       if let error {

@@ -73,6 +73,29 @@ struct DurableVoterFailureTests {
     #expect(try durable.takeRefusals().isEmpty)
   }
 
+  @Test("a flush whose task is cancelled before it starts sends nothing and keeps the queue")
+  func flushCancelledBeforeItStarts() async throws {
+    let directory = try temporaryDirectory()
+    try await queueOffline("1", in: directory)
+    let server = try LocalServer { router in
+      router.get("/hit/:ns/:key") { _ in json(#"{"value":1}"#) }
+    }
+    defer { Task { await server.stop() } }
+    let durable = anonymous(server.url, directory)
+    let report = try await Task { () throws(VotingError) -> FlushReport in
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await durable.flush()
+    }.value
+    #expect(report.sent.isEmpty && report.remaining == 1)
+    #expect(report.stoppedBy?.message.contains("cancelled") == true)
+    try await Task.sleep(for: .milliseconds(500))
+    #expect(server.targets.isEmpty)
+    #expect(try durable.pendingVotes().map(\.featureID) == ["1"])
+    // Not cancelled, the next flush sends it.
+    #expect(try await durable.flush().sent.map(\.featureID) == ["1"])
+    #expect(server.targets == ["/hit/ns1/feature1"])
+  }
+
   @Test("an HTML page (a captive portal) keeps the queued vote, sent once the server answers")
   func badAnswerKeepsVote() async throws {
     let directory = try temporaryDirectory()

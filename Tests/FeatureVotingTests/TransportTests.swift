@@ -198,6 +198,30 @@ struct TransportTests {
     }
   }
 
+  @Test("a task cancelled before the request starts sends nothing")
+  func cancelledBeforeSendingSendsNothing() async throws {
+    let server = try LocalServer { router in
+      router.get("/hit") { _ in json(#"{"value":1}"#) }
+    }
+    defer { Task { await server.stop() } }
+    let url = server.url.appendingPathComponent("hit")
+    let task = Task { () -> VotingError? in
+      withUnsafeCurrentTask { $0?.cancel() }
+      do throws(VotingError) {
+        _ = try await URLSessionTransport().send(TransportRequest(url: url, timeout: 30))
+        return nil
+      } catch {
+        return error
+      }
+    }
+    let error = await task.value
+    #expect(error?.kind == .invalidRequest)
+    #expect(error?.message.contains("cancelled") == true)
+    // A request that had left would be here long before this (it was, without the check).
+    try await Task.sleep(for: .milliseconds(500))
+    #expect(server.targets.isEmpty)
+  }
+
   @Test("a cancelled request is not offline")
   func cancelledIsNotOffline() async throws {
     let server = try LocalServer { router in

@@ -137,6 +137,24 @@ struct VoteFirstHTTPClientTests {
     #expect(error?.message.contains("120.0 s timeout") == true)
   }
 
+  @Test("a call whose task is cancelled before it starts sends nothing")
+  func cancelledBeforeSendingSendsNothing() async throws {
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/board") { _ in json(Self.board) }
+    }
+    defer { Task { await server.stop() } }
+    let client = Self.client(server.url)
+    let task = Task { () -> VoteFirstError? in
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await Self.failure { _ = try await client.board(slug: nil) }
+    }
+    let error = await task.value
+    #expect(error?.kind == .invalidRequest, "\(String(describing: error))")
+    #expect(error?.message.contains("cancelled") == true)
+    try await Task.sleep(for: .milliseconds(500))
+    #expect(server.targets.isEmpty)
+  }
+
   @Test("a redirect loop is not offline and names the URLError")
   func redirectLoopIsNotOffline() async throws {
     let server = try LocalServer { router in

@@ -23,6 +23,10 @@ extension VoteFirstHTTPClient {
     _ request: URLRequest, session: URLSession, timeout: TimeInterval
   ) async throws(VoteFirstError) -> (Data, URLResponse) {
     let url = request.url?.absoluteString ?? "(no URL)"
+    // A task cancelled already sends nothing: a call that left could still take effect.
+    if Task.isCancelled {
+      throw VoteFirstError(.invalidRequest, message: "the call to \(url) was cancelled")
+    }
     let seconds = effectiveTimeout(timeout)
     let race = LoadRace()
     let task = session.dataTask(with: request) { data, response, error in
