@@ -1,4 +1,5 @@
 import Foundation
+import VoteFirstAPI
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -48,28 +49,18 @@ public struct URLSessionTransport: HTTPTransport {
     if let session {
       self.session = session
     } else {
-      let configuration = URLSessionConfiguration.ephemeral
-      configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-      configuration.urlCache = nil
-      configuration.httpCookieStorage = nil
-      // The deadline is the transport's own. swift-corelibs-foundation times a task out after
-      // the configuration's silence limit (60 s by default) and ignores the request's
-      // `timeoutInterval` when given to the initializer, so that limit is lifted here.
-      configuration.timeoutIntervalForRequest = Self.longestTimeout
-      configuration.timeoutIntervalForResource = Self.longestTimeout
-      self.session = URLSession(configuration: configuration)
+      self.session = DeadlineLoad.makeSession()
     }
   }
 
   /// The longest timeout a request gets, in seconds (7 days): longer ones, `.infinity`
   /// included, are cut to it.
-  public static let longestTimeout: TimeInterval = 7 * 24 * 60 * 60
+  public static let longestTimeout: TimeInterval = DeadlineLoad.longestTimeout
 
   /// `timeout` as the transport applies it: NaN and negatives are 0, at most
   /// ``longestTimeout``.
   static func effectiveTimeout(_ timeout: TimeInterval) -> TimeInterval {
-    guard timeout > 0 else { return 0 }  // NaN compares false too.
-    return min(timeout, longestTimeout)
+    DeadlineLoad.effectiveTimeout(timeout)
   }
 
   /// Sends `request` through the session.
@@ -93,47 +84,12 @@ public struct URLSessionTransport: HTTPTransport {
     return TransportResponse(status: http.statusCode, headers: headers, body: data)
   }
 
-  /// How one exchange ended.
-  private enum Outcome: Sendable {
-    case answer(Data, URLResponse)
-    case failure(any Error)
-    case expired
-    case cancelled
-  }
-
-  /// Runs one data task, racing it against the timeout and the caller's cancellation; the
-  /// task is cancelled as soon as either wins.
+  /// Runs one data task against the request's timeout and the caller's cancellation
+  /// (``DeadlineLoad/run(_:session:timeout:)``), and names how it failed.
   private static func exchange(
     _ urlRequest: URLRequest, session: URLSession, request: TransportRequest
   ) async throws(VotingError) -> (Data, URLResponse) {
-    // A task cancelled already sends nothing: a request that left could still be counted.
-    if Task.isCancelled {
-      throw .invalidRequest("the request to \(request.url.absoluteString) was cancelled")
-    }
-    let shot = OneShot<Outcome>()
-    let task = session.dataTask(with: urlRequest) { data, response, error in
-      if let error {
-        shot.finish(.failure(error))
-      } else if let response {
-        shot.finish(.answer(data ?? Data(), response))
-      } else {
-        shot.finish(.failure(URLError(.badServerResponse)))
-      }
-    }
-    // A dispatch timer rather than a sleeping task: it fires on time even when Swift's
-    // cooperative threads are all busy, so the timeout holds under load.
-    // (An expiry after the answer is dropped by the one-shot.)
-    let nanoseconds = Int(effectiveTimeout(request.timeout) * 1_000_000_000)
-    DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
-      shot.finish(.expired)
-    }
-    shot.whenFinished { task.cancel() }
-    task.resume()
-    let outcome = await withTaskCancellationHandler {
-      await shot.wait()
-    } onCancel: {
-      shot.finish(.cancelled)
-    }
+    let outcome = await DeadlineLoad.run(urlRequest, session: session, timeout: request.timeout)
     let url = request.url.absoluteString
     switch outcome {
     case .answer(let data, let response):

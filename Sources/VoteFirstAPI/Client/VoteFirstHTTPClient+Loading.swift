@@ -7,49 +7,15 @@ import Foundation
 extension VoteFirstHTTPClient {
   /// The longest whole-call deadline, in seconds (7 days): a longer
   /// ``VoteFirstClientConfiguration/timeout``, `.infinity` included, is cut to it.
-  public static let longestTimeout: TimeInterval = 7 * 24 * 60 * 60
+  public static let longestTimeout: TimeInterval = DeadlineLoad.longestTimeout
 
-  /// `timeout` as calls apply it: NaN and negatives are 0 (the call expires at once), at most
-  /// ``longestTimeout``.
-  static func effectiveTimeout(_ timeout: TimeInterval) -> TimeInterval {
-    guard timeout > 0 else { return 0 }  // NaN compares false too.
-    return min(timeout, longestTimeout)
-  }
-
-  /// Runs one data task for `request`, racing it against the whole-call deadline `timeout`
-  /// and the caller's cancellation; the task is cancelled as soon as either wins, and the
-  /// caller never waits for a task that ignores its cancellation.
+  /// Runs one data task for `request` against the whole-call deadline `timeout` and the
+  /// caller's cancellation (``DeadlineLoad/run(_:session:timeout:)``), and names how it failed.
   static func load(
     _ request: URLRequest, session: URLSession, timeout: TimeInterval
   ) async throws(VoteFirstError) -> (Data, URLResponse) {
     let url = request.url?.absoluteString ?? "(no URL)"
-    // A task cancelled already sends nothing: a call that left could still take effect.
-    if Task.isCancelled {
-      throw VoteFirstError(.invalidRequest, message: "the call to \(url) was cancelled")
-    }
-    let seconds = effectiveTimeout(timeout)
-    let race = LoadRace()
-    let task = session.dataTask(with: request) { data, response, error in
-      if let error {
-        race.finish(.failure(error))
-      } else if let response {
-        race.finish(.answer(data ?? Data(), response))
-      } else {
-        race.finish(.failure(URLError(.badServerResponse)))
-      }
-    }
-    // A dispatch timer rather than a sleeping task: it fires on time even when Swift's
-    // cooperative threads are all busy.
-    DispatchQueue.global().asyncAfter(
-      deadline: .now() + .nanoseconds(Int(seconds * 1_000_000_000))
-    ) { race.finish(.expired) }
-    race.whenFinished { task.cancel() }
-    task.resume()
-    let outcome = await withTaskCancellationHandler {
-      await race.wait()
-    } onCancel: {
-      race.finish(.cancelled)
-    }
+    let outcome = await DeadlineLoad.run(request, session: session, timeout: timeout)
     switch outcome {
     case .answer(let data, let response):
       return (data, response)
@@ -106,66 +72,6 @@ extension VoteFirstHTTPClient {
       return VoteFirstError(
         .invalidRequest, message: "cannot get an answer from \(url): \(named); not retried")
     }
-  }
-}
-
-/// How one call's data task ended, first outcome wins: the answer, a failure, the deadline or
-/// the caller's cancellation. Later outcomes are dropped.
-final class LoadRace: @unchecked Sendable {
-  enum Outcome: Sendable {
-    case answer(Data, URLResponse)
-    case failure(any Error)
-    case expired
-    case cancelled
-  }
-
-  // lock()/unlock(): NSLock's withLock is on Apple platforms only since iOS 16.
-  private let lock = NSLock()
-  private var continuation: CheckedContinuation<Outcome, Never>?
-  private var outcome: Outcome?
-  private var hooks: [@Sendable () -> Void] = []
-
-  /// Waits for the first outcome (at once if it is already in).
-  func wait() async -> Outcome {
-    await withCheckedContinuation { continuation in
-      lock.lock()
-      if let outcome {
-        lock.unlock()
-        continuation.resume(returning: outcome)
-      } else {
-        self.continuation = continuation
-        lock.unlock()
-      }
-    }
-  }
-
-  /// Offers an outcome; only the first one counts. Runs the ``whenFinished(_:)`` hooks once.
-  func finish(_ offered: Outcome) {
-    lock.lock()
-    guard outcome == nil else {
-      lock.unlock()
-      return
-    }
-    outcome = offered
-    let waiting = continuation
-    continuation = nil
-    let pending = hooks
-    hooks = []
-    lock.unlock()
-    waiting?.resume(returning: offered)
-    for hook in pending { hook() }
-  }
-
-  /// Runs `hook` once an outcome is in (at once if it already is).
-  func whenFinished(_ hook: @escaping @Sendable () -> Void) {
-    lock.lock()
-    if outcome != nil {
-      lock.unlock()
-      hook()
-      return
-    }
-    hooks.append(hook)
-    lock.unlock()
   }
 }
 

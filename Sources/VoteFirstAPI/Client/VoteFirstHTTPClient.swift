@@ -44,16 +44,7 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
     if let session {
       self.session = session
     } else {
-      let settings = URLSessionConfiguration.ephemeral
-      settings.requestCachePolicy = .reloadIgnoringLocalCacheData
-      settings.urlCache = nil
-      settings.httpCookieStorage = nil
-      // The deadline is ``load``'s own. swift-corelibs-foundation times a task out after the
-      // configuration's silence limit (60 s by default) and ignores the request's
-      // `timeoutInterval` when given to the initializer, so that limit is lifted here.
-      settings.timeoutIntervalForRequest = Self.longestTimeout
-      settings.timeoutIntervalForResource = Self.longestTimeout
-      self.session = URLSession(configuration: settings)
+      self.session = DeadlineLoad.makeSession()
     }
   }
 
@@ -159,7 +150,7 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
     // URLSession's own timeout only limits silence; ``load`` enforces the whole call's.
     var request = URLRequest(
       url: url, cachePolicy: .reloadIgnoringLocalCacheData,
-      timeoutInterval: max(Self.effectiveTimeout(configuration.timeout), 0.001))
+      timeoutInterval: max(DeadlineLoad.effectiveTimeout(configuration.timeout), 0.001))
     request.httpMethod = operation.method
     typealias Header = VoteFirstContract.Header
     request.setValue(Header.json, forHTTPHeaderField: "Accept")
