@@ -177,6 +177,25 @@ private func parse(_ arguments: [String], environment: [String: String] = [:]) t
     #expect(given.port == 8080)
   }
 
+  @Test func aMissingOptionNamesItsEnvironmentVariable() throws {
+    struct Keyed: Command {
+      static let configuration = CommandConfiguration(name: "keyed", abstract: "Keyed.")
+      @Option(environment: "PROBE_KEY", help: "Key.") var key: String
+    }
+    let missing = CommandError.usage(
+      "Missing expected argument '--key <key>' (or set PROBE_KEY).")
+    for environment in [[:], ["PROBE_KEY": ""]] {
+      #expect(throws: missing) {
+        let table = ParameterTable(Keyed())
+        try table.bind(CommandParser.parse([], table: table, environment: environment))
+      }
+    }
+    let keyed = Keyed()
+    let table = ParameterTable(keyed)
+    try table.bind(CommandParser.parse([], table: table, environment: ["PROBE_KEY": "k"]))
+    #expect(keyed.key == "k")
+  }
+
   @Test func tableComesFromTheDeclarations() {
     let rows = ParameterTable(Probe()).rows
     #expect(

@@ -83,6 +83,10 @@ enum CommandParser {
         try check(value, for: parameter)
         given[parameter.name] = [value]
       } else if parameter.isRequired {
+        if let variable = parameter.environmentVariable {
+          throw .usage(
+            "Missing expected argument '\(parameter.displayName)' (or set \(variable)).")
+        }
         throw .usage("Missing expected argument '\(parameter.displayName)'.")
       }
     }
