@@ -28,7 +28,8 @@ import VoteFirstAPI
 ///   redirects, a redirect to nowhere, a cancelled authentication, a body over the limit. Its
 ///   message names the URLError (`appTransportSecurityRequiresSecureConnection (URLError
 ///   -1022)`).
-/// - ``VotingError/Kind/badAnswer`` for an answer that is not HTTP or cannot be parsed.
+/// - ``VotingError/Kind/badAnswer`` for an answer that is not HTTP or cannot be parsed, and
+///   for one longer than the transport's `maximumAnswerBytes`.
 ///
 /// The timeout bounds the whole exchange (URLSession's own `timeoutInterval` only bounds the
 /// silence between packets, and not on every platform), so the transport also races the
@@ -36,22 +37,34 @@ import VoteFirstAPI
 /// request that ignores its cancellation. A timeout that is NaN or not positive expires at
 /// once; one longer than ``longestTimeout`` (`.infinity` included) is ``longestTimeout``.
 public struct URLSessionTransport: HTTPTransport {
-  private let session: URLSession
+  private let loading: LoadingSession
+
+  /// The default `maximumAnswerBytes`: 16 MiB, far above the counts of 10,000 features.
+  public static let defaultMaximumAnswerBytes = LoadingSession.defaultCountingLimit
 
   /// Creates a transport over `session`, or over an ephemeral session without a cache whose
   /// own silence limit is lifted, so that only the request's timeout ends a request.
   ///
-  /// A session of your own keeps its configuration: a request silent for its
-  /// `timeoutIntervalForRequest` (60 s by default) fails with ``VotingError/Kind/timedOut``
-  /// even when the request's timeout is longer (on Linux, whatever the request's
-  /// `timeoutInterval`).
-  public init(session: URLSession? = nil) {
+  /// An answer whose body passes `maximumAnswerBytes` (negative is 0) fails with
+  /// ``VotingError/Kind/badAnswer``: on the transport's own session it is cancelled as soon
+  /// as it passes the limit, so a server that sends without end cannot take the app's
+  /// memory. A session of your own keeps its configuration and its delegate: an answer is
+  /// checked against the limit only once it has been read whole, and a request silent for
+  /// its `timeoutIntervalForRequest` (60 s by default) fails with
+  /// ``VotingError/Kind/timedOut`` even when the request's timeout is longer (on Linux,
+  /// whatever the request's `timeoutInterval`).
+  public init(
+    session: URLSession? = nil, maximumAnswerBytes: Int = defaultMaximumAnswerBytes
+  ) {
     if let session {
-      self.session = session
+      loading = LoadingSession(session: session, maximumBytes: maximumAnswerBytes)
     } else {
-      self.session = DeadlineLoad.makeSession()
+      loading = LoadingSession(maximumBytes: maximumAnswerBytes)
     }
   }
+
+  /// The most bytes an answer's body may have.
+  public var maximumAnswerBytes: Int { loading.maximumBytes }
 
   /// The longest timeout a request gets, in seconds (7 days): longer ones, `.infinity`
   /// included, are cut to it.
@@ -73,7 +86,7 @@ public struct URLSessionTransport: HTTPTransport {
     for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
     urlRequest.httpBody = request.body
     let (data, response) = try await URLSessionTransport.exchange(
-      urlRequest, session: session, request: request)
+      urlRequest, through: loading, request: request)
     guard let http = response as? HTTPURLResponse else {
       throw .badAnswer("not an HTTP response", url: request.url.absoluteString)
     }
@@ -85,11 +98,11 @@ public struct URLSessionTransport: HTTPTransport {
   }
 
   /// Runs one data task against the request's timeout and the caller's cancellation
-  /// (``DeadlineLoad/run(_:session:timeout:)``), and names how it failed.
+  /// (``DeadlineLoad/run(_:through:timeout:)``), and names how it failed.
   private static func exchange(
-    _ urlRequest: URLRequest, session: URLSession, request: TransportRequest
+    _ urlRequest: URLRequest, through loading: LoadingSession, request: TransportRequest
   ) async throws(VotingError) -> (Data, URLResponse) {
-    let outcome = await DeadlineLoad.run(urlRequest, session: session, timeout: request.timeout)
+    let outcome = await DeadlineLoad.run(urlRequest, through: loading, timeout: request.timeout)
     let url = request.url.absoluteString
     switch outcome {
     case .answer(let data, let response):
@@ -100,6 +113,9 @@ public struct URLSessionTransport: HTTPTransport {
       throw .timedOut(after: request.timeout, url: url)
     case .cancelled:
       throw .invalidRequest("the request to \(url) was cancelled")
+    case .tooLarge(let limit):
+      throw .badAnswer(
+        "longer than \(limit) bytes (maximumAnswerBytes); it was not read further", url: url)
     }
   }
 

@@ -250,3 +250,49 @@ struct TransportTests {
     #expect(error?.message.contains("cancelled") == true)
   }
 }
+
+@Suite("URLSessionTransport answer size")
+struct TransportAnswerSizeTests {
+  @Test("an answer without end is cancelled once it passes the limit")
+  func endlessAnswer() async throws {
+    let server = try EndlessServer()
+    let transport = URLSessionTransport(maximumAnswerBytes: 256 * 1024)
+    do {
+      _ = try await transport.send(TransportRequest(url: server.url, timeout: 120))
+      Issue.record("expected a failure")
+    } catch {
+      #expect(error.kind == .badAnswer, "\(error)")
+      #expect(error.message.contains("longer than 262144 bytes"), "\(error)")
+    }
+    // The connection is closed, not left to run to the deadline.
+    #expect(await server.waitUntilTheClientHangsUp(seconds: 60))
+    #expect(server.bodyBytesSent > 262_144)
+  }
+
+  @Test("an answer of exactly the limit is read, one byte more is not")
+  func limitIsInclusive() async throws {
+    let body = String(repeating: "7", count: 1000)
+    let server = try LocalServer { router in
+      router.get("/count") { _ in json(body) }
+    }
+    defer { Task { await server.stop() } }
+    let url = server.url.appendingPathComponent("count")
+    let exact = try await URLSessionTransport(maximumAnswerBytes: 1000).send(
+      TransportRequest(url: url))
+    #expect(exact.body.count == 1000)
+    for transport in [
+      URLSessionTransport(maximumAnswerBytes: 999),
+      URLSessionTransport(session: URLSession(configuration: .ephemeral), maximumAnswerBytes: 999),
+    ] {
+      do {
+        _ = try await transport.send(TransportRequest(url: url))
+        Issue.record("expected a failure")
+      } catch {
+        #expect(error.kind == .badAnswer, "\(error)")
+        #expect(error.message.contains("longer than 999 bytes"), "\(error)")
+      }
+    }
+    #expect(URLSessionTransport().maximumAnswerBytes == 16 * 1024 * 1024)
+    #expect(URLSessionTransport(maximumAnswerBytes: -5).maximumAnswerBytes == 0)
+  }
+}

@@ -102,6 +102,39 @@ struct VoteFirstHTTPClientTests {
     }
   }
 
+  @Test("an answer past maximumAnswerBytes is a bad answer, cut off as it arrives")
+  func answerSizeLimit() async throws {
+    let endless = try EndlessServer()
+    let small = VoteFirstHTTPClient(
+      configuration: VoteFirstClientConfiguration(
+        baseURL: endless.url, project: "demo-app", timeout: 120, maximumAnswerBytes: 100_000))
+    let error = await Self.failure { _ = try await small.board(slug: nil) }
+    #expect(error?.kind == .badAnswer, "\(String(describing: error))")
+    #expect(error?.message.contains("longer than 100000 bytes") == true)
+    #expect(await endless.waitUntilTheClientHangsUp(seconds: 60))
+
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/board") { _ in json(Self.board) }
+    }
+    defer { Task { await server.stop() } }
+    let size = Self.board.utf8.count
+    func board(limit: Int, session: URLSession? = nil) async -> VoteFirstError? {
+      let client = VoteFirstHTTPClient(
+        configuration: VoteFirstClientConfiguration(
+          baseURL: server.url, project: "demo-app", maximumAnswerBytes: limit),
+        session: session)
+      return await Self.failure { _ = try await client.board(slug: nil) }
+    }
+    #expect(await board(limit: size) == nil)
+    #expect(await board(limit: size - 1)?.kind == .badAnswer)
+    #expect(
+      await board(limit: size - 1, session: URLSession(configuration: .ephemeral))?.kind
+        == .badAnswer)
+    #expect(
+      VoteFirstClientConfiguration(baseURL: server.url, project: "p").maximumAnswerBytes
+        == 64 * 1024 * 1024)
+  }
+
   @Test("an answer slower than URLSession's default 60 s comes within a longer timeout")
   func longerThanTheSessionDefault() async throws {
     let server = try LocalServer { router in

@@ -19,21 +19,6 @@ package enum DeadlineLoad {
     return min(timeout, longestTimeout)
   }
 
-  /// An ephemeral session without a cache or cookies (a count never comes from a cache) whose
-  /// own silence limit is lifted, so that only the deadline ends an exchange:
-  /// swift-corelibs-foundation times a task out after the configuration's
-  /// `timeoutIntervalForRequest` (60 s by default) and ignores a request's `timeoutInterval`
-  /// given to its initializer.
-  package static func makeSession() -> URLSession {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-    configuration.urlCache = nil
-    configuration.httpCookieStorage = nil
-    configuration.timeoutIntervalForRequest = longestTimeout
-    configuration.timeoutIntervalForResource = longestTimeout
-    return URLSession(configuration: configuration)
-  }
-
   /// How one exchange ended; the first outcome wins.
   package enum Outcome: Sendable {
     /// The whole answer.
@@ -44,25 +29,37 @@ package enum DeadlineLoad {
     case expired
     /// The calling task was cancelled first (or before anything was sent).
     case cancelled
+    /// The answer's body passed the session's ``LoadingSession/maximumBytes`` (`limit`); it
+    /// was not read further.
+    case tooLarge(limit: Int)
   }
 
-  /// Runs a data task for `request` on `session` until it ends, `timeout` seconds pass (see
-  /// ``effectiveTimeout(_:)``) or the calling task is cancelled; the data task is cancelled
-  /// as soon as the deadline or the cancellation wins, and the caller never waits for a task
-  /// that ignores its cancellation. A task cancelled already sends nothing: a request that
-  /// left could still take effect.
+  /// Runs a data task for `request` on `loading`'s session until it ends, `timeout` seconds
+  /// pass (see ``effectiveTimeout(_:)``) or the calling task is cancelled; the data task is
+  /// cancelled as soon as the deadline or the cancellation wins, and the caller never waits
+  /// for a task that ignores its cancellation. A task cancelled already sends nothing: a
+  /// request that left could still take effect. An answer longer than the session's
+  /// ``LoadingSession/maximumBytes`` is ``Outcome/tooLarge(limit:)``.
   package static func run(
-    _ request: URLRequest, session: URLSession, timeout: TimeInterval
+    _ request: URLRequest, through loading: LoadingSession, timeout: TimeInterval
   ) async -> Outcome {
     if Task.isCancelled { return .cancelled }
     let race = Race()
-    let task = session.dataTask(with: request) { data, response, error in
-      if let error {
-        race.finish(.failure(error))
-      } else if let response {
-        race.finish(.answer(data ?? Data(), response))
-      } else {
-        race.finish(.failure(URLError(.badServerResponse)))
+    let limit = loading.maximumBytes
+    let task: URLSessionDataTask
+    if let collector = loading.collector {
+      task = loading.session.dataTask(with: request)
+      collector.track(task, limit: limit, race: race)
+    } else {
+      task = loading.session.dataTask(with: request) { data, response, error in
+        if let error {
+          race.finish(.failure(error))
+        } else if let response {
+          let data = data ?? Data()
+          race.finish(data.count > limit ? .tooLarge(limit: limit) : .answer(data, response))
+        } else {
+          race.finish(.failure(URLError(.badServerResponse)))
+        }
       }
     }
     // A dispatch timer rather than a sleeping task: it fires on time even when Swift's
@@ -82,7 +79,7 @@ package enum DeadlineLoad {
 
   /// Hands the first of the competing outcomes to the one task waiting for it; later ones are
   /// dropped. Unlike a task group, the waiter never waits for the losers.
-  private final class Race: @unchecked Sendable {
+  final class Race: @unchecked Sendable {
     // lock()/unlock(): NSLock's withLock is on Apple platforms only since iOS 16.
     private let lock = NSLock()
     private var continuation: CheckedContinuation<Outcome, Never>?
@@ -101,6 +98,13 @@ package enum DeadlineLoad {
           lock.unlock()
         }
       }
+    }
+
+    /// Whether an outcome is in.
+    var isFinished: Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      return outcome != nil
     }
 
     /// Offers an outcome; only the first one counts. Runs the ``whenFinished(_:)`` hooks once.

@@ -15,16 +15,25 @@ public struct VoteFirstClientConfiguration: Sendable {
   /// ``VoteFirstError/Kind/timedOut``. Default 30; NaN or negative expires at once, at most
   /// ``VoteFirstHTTPClient/longestTimeout``.
   public var timeout: TimeInterval
+  /// The most bytes one answer's body may have; a longer answer fails the call with
+  /// ``VoteFirstError/Kind/badAnswer`` and is not read further, so a server that sends
+  /// without end cannot take the app's memory. Default ``defaultMaximumAnswerBytes``;
+  /// negative is 0.
+  public var maximumAnswerBytes: Int
+
+  /// The default ``maximumAnswerBytes``: 64 MiB, far above a board of 10,000 features.
+  public static let defaultMaximumAnswerBytes = LoadingSession.defaultVoteFirstLimit
 
   /// Creates a configuration.
   public init(
     baseURL: URL, project: String, apiKey: String? = nil, adminToken: String? = nil,
-    timeout: TimeInterval = 30
+    timeout: TimeInterval = 30, maximumAnswerBytes: Int = defaultMaximumAnswerBytes
   ) {
     self.baseURL = baseURL
     self.project = project
     self.apiKey = apiKey
     self.adminToken = adminToken
     self.timeout = timeout
+    self.maximumAnswerBytes = maximumAnswerBytes
   }
 }

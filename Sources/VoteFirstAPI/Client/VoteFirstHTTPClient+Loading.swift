@@ -10,12 +10,12 @@ extension VoteFirstHTTPClient {
   public static let longestTimeout: TimeInterval = DeadlineLoad.longestTimeout
 
   /// Runs one data task for `request` against the whole-call deadline `timeout` and the
-  /// caller's cancellation (``DeadlineLoad/run(_:session:timeout:)``), and names how it failed.
+  /// caller's cancellation (``DeadlineLoad/run(_:through:timeout:)``), and names how it failed.
   static func load(
-    _ request: URLRequest, session: URLSession, timeout: TimeInterval
+    _ request: URLRequest, through loading: LoadingSession, timeout: TimeInterval
   ) async throws(VoteFirstError) -> (Data, URLResponse) {
     let url = request.url?.absoluteString ?? "(no URL)"
-    let outcome = await DeadlineLoad.run(request, session: session, timeout: timeout)
+    let outcome = await DeadlineLoad.run(request, through: loading, timeout: timeout)
     switch outcome {
     case .answer(let data, let response):
       return (data, response)
@@ -25,6 +25,12 @@ extension VoteFirstHTTPClient {
       throw VoteFirstError(.timedOut, message: "no whole answer from \(url) within \(timeout) s")
     case .cancelled:
       throw VoteFirstError(.invalidRequest, message: "the call to \(url) was cancelled")
+    case .tooLarge(let limit):
+      throw VoteFirstError(
+        .badAnswer,
+        message:
+          "the answer from \(url) is longer than \(limit) bytes (maximumAnswerBytes); "
+          + "it was not read further")
     }
   }
 

@@ -18,12 +18,13 @@ import Foundation
 /// refused or lost), ``VoteFirstError/Kind/timedOut`` past the deadline,
 /// ``VoteFirstError/Kind/invalidRequest`` for a cancelled call and for every other loading
 /// failure (App Transport Security, TLS and certificates, redirects, authentication, a body
-/// too long), named in the message; answers the contract does not allow are
+/// too long), named in the message; answers the contract does not allow, and answers longer
+/// than ``VoteFirstClientConfiguration/maximumAnswerBytes``, are
 /// ``VoteFirstError/Kind/badAnswer``.
 public final class VoteFirstHTTPClient: VoteFirstClient {
   /// Where calls go.
   public let configuration: VoteFirstClientConfiguration
-  private let session: URLSession
+  private let loading: LoadingSession
   private let voter: VoterIDBox
 
   /// Creates a client; `voterID` nil starts with a random one (keep it stable per install to
@@ -31,20 +32,23 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
   ///
   /// Without a `session`, calls go through an ephemeral session without a cache whose own
   /// silence limit is lifted, so that only ``VoteFirstClientConfiguration/timeout`` ends a
-  /// call. A session of your own keeps its configuration: a call silent for its
-  /// `timeoutIntervalForRequest` (60 s by default) fails with ``VoteFirstError/Kind/timedOut``
-  /// even when the configured timeout is longer (on Linux, whatever the request's
-  /// `timeoutInterval`).
+  /// call, and an answer is cancelled as soon as it passes
+  /// ``VoteFirstClientConfiguration/maximumAnswerBytes``. A session of your own keeps its
+  /// configuration and its delegate: a call silent for its `timeoutIntervalForRequest` (60 s
+  /// by default) fails with ``VoteFirstError/Kind/timedOut`` even when the configured timeout
+  /// is longer (on Linux, whatever the request's `timeoutInterval`), and an answer is checked
+  /// against the limit only once it has been read whole.
   public init(
     configuration: VoteFirstClientConfiguration, voterID: String? = nil,
     session: URLSession? = nil
   ) {
     self.configuration = configuration
     self.voter = VoterIDBox(voterID ?? UUID().uuidString)
+    let limit = configuration.maximumAnswerBytes
     if let session {
-      self.session = session
+      loading = LoadingSession(session: session, maximumBytes: limit)
     } else {
-      self.session = DeadlineLoad.makeSession()
+      loading = LoadingSession(maximumBytes: limit)
     }
   }
 
@@ -168,7 +172,7 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
       request.setValue(Header.json, forHTTPHeaderField: Header.contentType)
     }
     let (data, response) = try await Self.load(
-      request, session: session, timeout: configuration.timeout)
+      request, through: loading, timeout: configuration.timeout)
     guard let http = response as? HTTPURLResponse else {
       throw VoteFirstError(.badAnswer, message: "\(url.absoluteString): not an HTTP answer")
     }

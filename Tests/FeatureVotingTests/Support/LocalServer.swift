@@ -64,27 +64,7 @@ final class ClosedPort: @unchecked Sendable {
   private let fd: Int32
 
   init() throws {
-    #if canImport(Glibc)
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-      let fd = socket(AF_INET, SOCK_STREAM, 0)
-    #endif
-    self.fd = fd
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard fd >= 0, bound == 0 else { throw ClosedPortError() }
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    port = Int(UInt16(bigEndian: address.sin_port))
+    (fd, port) = try boundLoopbackSocket()
   }
 
   /// `http://127.0.0.1:PORT`.
@@ -105,6 +85,34 @@ final class ClosedPort: @unchecked Sendable {
 }
 
 struct ClosedPortError: Error {}
+
+/// A TCP socket bound to 127.0.0.1 on a port the system picks, not yet listening, and that port.
+func boundLoopbackSocket() throws -> (fd: Int32, port: Int) {
+  #if canImport(Glibc)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  #else
+    let fd = socket(AF_INET, SOCK_STREAM, 0)
+  #endif
+  guard fd >= 0 else { throw ClosedPortError() }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = 0
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  let bound = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard bound == 0 else {
+    close(fd)
+    throw ClosedPortError()
+  }
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  _ = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+  }
+  return (fd, Int(UInt16(bigEndian: address.sin_port)))
+}
 
 /// A JSON answer with a status.
 func json(_ text: String, status: Int = 200, headers: [String: String] = [:]) -> HTTPResponse {

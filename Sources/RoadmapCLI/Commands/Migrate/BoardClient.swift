@@ -66,9 +66,12 @@ struct BoardClient: Sendable {
 
   private func makeClient() throws(CommandError) -> VoteFirstHTTPClient {
     guard let url = URL(string: server) else { throw .validation("'\(server)' is not a URL.") }
+    // A whole board or export comes in one answer, which for a large project is far more
+    // than an app ever reads; 2 GiB still bounds what a wrong server can make us hold.
     return VoteFirstHTTPClient(
       configuration: VoteFirstClientConfiguration(
-        baseURL: url, project: project, adminToken: key, timeout: 300))
+        baseURL: url, project: project, adminToken: key, timeout: 300,
+        maximumAnswerBytes: 2 << 30))
   }
 
   private func attempt<T>(
