@@ -5,14 +5,16 @@ import Foundation
 ///     let server = try await TestHTTPServer.start()
 ///     defer { server.stop() }
 ///     let url = server.url("/good.json")     // also /broken.json, /missing.json (404), /page.html,
-///                                            // /sneaky.json (HTML as JSON), /good-as-html.json
+///                                            // /sneaky.json (HTML as JSON), /good-as-html.json,
+///                                            // /endless.json (a body without end),
+///                                            // /slow.json (no answer for 300 s)
 struct TestHTTPServer: Sendable {
   let process: ChildProcess
   let directory: TemporaryDirectory
   let port: Int
 
   static let script = """
-    import http.server, sys
+    import http.server, sys, time
 
     ROUTES = {
         "/good.json": (200, "application/json", open(sys.argv[1], "rb").read()),
@@ -26,12 +28,32 @@ struct TestHTTPServer: Sendable {
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
+            if self.path == "/endless.json":
+                return self.endless()
+            if self.path == "/slow.json":
+                time.sleep(300)
             status, kind, body = ROUTES.get(self.path, (404, "text/plain", b"no route"))
             self.send_response(status)
             self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
+
+        def endless(self):
+            # A body without end (no Content-Length; HTTP/1.0 closes the connection), about
+            # 16 MB/s: loopback speed would keep swift-corelibs-foundation's one URLSession
+            # queue busy for every session of the test process.
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            block = b"[" + b" " * 32767
+            try:
+                while True:
+                    self.wfile.write(block)
+                    block = b" " * 32768
+                    time.sleep(0.002)
+            except OSError:
+                pass
 
         def log_message(self, *args):
             pass
