@@ -1,11 +1,12 @@
 import Foundation
+import VoteFirstAPI
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
 
-/// Plain HTTP calls of the sync commands (the counters' admin `/set`), with a timeout and the
-/// failure described with its URL.
+/// Plain HTTP calls of the sync commands (`votes pull`'s reads), with one deadline for the
+/// whole call, a limit on the answer (``maximumBytes``) and the failure described with its URL.
 enum SyncHTTP {
   /// One answer.
   struct Answer: Sendable {
@@ -19,27 +20,20 @@ enum SyncHTTP {
     timeout: TimeInterval = 60
   ) async throws(CommandError) -> Answer {
     var request = URLRequest(url: url)
-    // Set after the initializer: swift-corelibs-foundation applies a request's own timeout
-    // only when it was set this way (else the session's 60 s).
-    request.timeoutInterval = timeout
     request.httpMethod = method
     if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
     if let body {
       request.httpBody = body
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     }
-    do {
-      let (data, response) = try await session.data(for: request)
-      let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-      return Answer(status: status, body: data)
-    } catch {
-      throw .failure("cannot reach \(url.absoluteString): \(error.localizedDescription)")
-    }
+    let (data, response) = try await CommandHTTP.load(
+      request, through: loading, timeout: timeout, failure: "cannot reach \(url.absoluteString)")
+    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+    return Answer(status: status, body: data)
   }
 
-  private static let session: URLSession = {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.httpMaximumConnectionsPerHost = 8
-    return URLSession(configuration: configuration)
-  }()
+  /// The most bytes an answer may have: 64 MiB, far above the counts of 100,000 features.
+  static let maximumBytes = 64 << 20
+
+  private static let loading = LoadingSession(maximumBytes: maximumBytes)
 }

@@ -123,23 +123,9 @@ enum InputLoader {
     guard let url = URL(string: input) else {
       throw .validation("'\(input)' is not a valid URL.")
     }
-    let loading = LoadingSession(maximumBytes: maximumBytes)
-    let data: Data
-    let response: URLResponse
-    switch await DeadlineLoad.run(URLRequest(url: url), through: loading, timeout: timeout) {
-    case .answer(let body, let answer):
-      (data, response) = (body, answer)
-    case .failure(let error):
-      throw .failure("cannot fetch '\(input)': \(error.localizedDescription)")
-    case .expired:
-      throw .failure("cannot fetch '\(input)': no whole answer within \(timeout) s")
-    case .cancelled:
-      throw .failure("cannot fetch '\(input)': cancelled")
-    case .tooLarge(let limit):
-      throw .failure(
-        "cannot fetch '\(input)': the body is longer than \(limit) bytes, far more than any "
-          + "roadmap; is this the right URL?")
-    }
+    let (data, response) = try await CommandHTTP.load(
+      URLRequest(url: url), through: LoadingSession(maximumBytes: maximumBytes),
+      timeout: timeout, failure: "cannot fetch '\(input)'")
     var loaded = LoadedInput(displayPath: input, bytes: Array(data))
     guard let http = response as? HTTPURLResponse else { return loaded }
     if http.statusCode != 200 {
