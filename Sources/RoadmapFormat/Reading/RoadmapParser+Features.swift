@@ -90,7 +90,7 @@ extension RoadmapParser {
     var hasID = false
     var seen: UInt16 = 0
     var keyOffsets = SIMD16<Int>(repeating: 0)
-    var extraKeys: [StringToken] = []
+    var extraKeys = ObjectKeys()
     var record = FeatureRecord(index: index, offset: open)
 
     skipWhitespace()
@@ -152,11 +152,10 @@ extension RoadmapParser {
               if keepValues { feature.localizedDescription = items }
             }
           }
-        } else if let first = extraKeys.first(where: { tokensEqual($0, key) }) {
+        } else if let first = firstKey(equalTo: key, in: &extraKeys) {
           reportDuplicateKey(key, firstOffset: first.start - 1)
           _ = parseIgnoredValue(keep: false)
         } else {
-          extraKeys.append(key)
           let name = decodeString(key)
           if collectWarnings {
             checkUnknownKey(name, at: key.start - 1, known: FeatureKey.allNames)
@@ -573,7 +572,7 @@ extension RoadmapParser {
     var seen: UInt8 = 0
     var languageOffsetKey = open
     var valueOffsetKey = open
-    var otherKeys: [StringToken] = []
+    var otherKeys = ObjectKeys()
     var broken = false
     skipWhitespace()
     if stopped { return nil }
@@ -652,11 +651,10 @@ extension RoadmapParser {
               }
             }
           }
-        } else if let first = otherKeys.first(where: { tokensEqual($0, name) }) {
+        } else if let first = firstKey(equalTo: name, in: &otherKeys) {
           reportDuplicateKey(name, firstOffset: first.start - 1)
           _ = parseIgnoredValue(keep: false)
         } else {
-          otherKeys.append(name)
           if collectWarnings {
             checkUnknownKey(decodeString(name), at: name.start - 1, known: ["language", "value"])
           }
@@ -673,7 +671,7 @@ extension RoadmapParser {
     if stopped { return nil }
     if seen & 1 == 0 {
       broken = true
-      let found = otherKeys.map { "\"\(decodeString($0))\"" }.joined(separator: ", ")
+      let found = otherKeys.tokens.map { "\"\(decodeString($0))\"" }.joined(separator: ", ")
       report(
         "localized-item-missing-language", .error, at: open, rejected: true,
         "this item of \"\(key.name)\" has no \"language\"; the app rejects the whole file: add "
@@ -681,7 +679,7 @@ extension RoadmapParser {
     }
     if seen & 2 == 0 {
       broken = true
-      let found = otherKeys.map { "\"\(decodeString($0))\"" }.joined(separator: ", ")
+      let found = otherKeys.tokens.map { "\"\(decodeString($0))\"" }.joined(separator: ", ")
       report(
         "localized-item-missing-value", .error, at: open, rejected: true,
         "this item of \"\(key.name)\" has no \"value\"; the app rejects the whole file: add "

@@ -127,11 +127,13 @@ extension RoadmapParser {
   /// byte is reported, but does not mark the token corrupt: the reader has always worked so).
   @inline(__always)
   mutating func checkedUTF8(_ token: StringToken, _ passed: ByteBlock.Vector) -> StringToken {
-    if ByteBlock.hasNonASCII(passed) {
-      var checked = token
-      validateUTF8(&checked)
-    }
-    return token
+    guard ByteBlock.hasNonASCII(passed) else { return token }
+    var checked = token
+    validateUTF8(&checked)
+    // Not marked corrupt (the value is kept, repaired), but no longer its raw bytes.
+    var result = token
+    result.invalidUTF8 = checked.corrupt
+    return result
   }
 
   /// Checks the token's bytes for valid UTF-8, reporting the first invalid byte.

@@ -284,7 +284,7 @@ extension RoadmapParser {
     defer { depth -= 1 }
     pos += 1
     var members: [(key: String, value: JSONValue)] = []
-    var keys: [StringToken] = []
+    var keys = ObjectKeys()
     skipWhitespace()
     if stopped { return nil }
     if pos < count && base[pos] == UInt8(ascii: "}") {
@@ -294,10 +294,9 @@ extension RoadmapParser {
     while !stopped {
       guard let key = readKey() else { return nil }
       guard expectColon() else { return nil }
-      let duplicateOf = keys.firstIndex { tokensEqual($0, key) }
+      let duplicateOf = firstKey(equalTo: key, in: &keys)
       path.append(.key(start: key.start, end: key.end, escaped: key.escaped))
-      if let duplicateOf {
-        let first = keys[duplicateOf]
+      if let first = duplicateOf {
         reportDuplicateKey(key, firstOffset: first.start - 1)
         _ = parseIgnoredValue(keep: false)
       } else {
@@ -305,7 +304,6 @@ extension RoadmapParser {
         if keep, let value { members.append((decodeString(key), value)) }
       }
       path.removeLast()
-      keys.append(key)
       switch afterElement(closer: UInt8(ascii: "}"), open: open, inObject: true) {
       case .next: continue
       case .end: return keep ? .object(JSONObject(members)) : nil
@@ -315,16 +313,31 @@ extension RoadmapParser {
     return nil
   }
 
-  /// Whether two keys are the same string (raw bytes, or decoded when escaped).
+  /// Whether two keys are the same string: the same bytes once decoded (escapes resolved,
+  /// invalid UTF-8 and lone surrogates replaced as the value read is). Not Swift's `==`,
+  /// which would make canonically equivalent keys one and drop a value.
   func tokensEqual(_ left: StringToken, _ right: StringToken) -> Bool {
-    if !left.escaped && !right.escaped {
+    if left.isPlain && right.isPlain {
       guard left.length == right.length else { return false }
       for offset in 0..<left.length where base[left.start + offset] != base[right.start + offset] {
         return false
       }
       return true
     }
-    return decodeString(left) == decodeString(right)
+    return decodeString(left).utf8.elementsEqual(decodeString(right).utf8)
+  }
+
+  /// A key's identity for ``ObjectKeys``: the bytes of the string it decodes to.
+  func keyIdentity(_ token: StringToken) -> [UInt8] {
+    if token.isPlain {
+      return Array(UnsafeBufferPointer(start: base + token.start, count: token.length))
+    }
+    return Array(decodeString(token).utf8)
+  }
+
+  /// The first key of `keys` that is the same string as `key`; nil after adding `key`.
+  func firstKey(equalTo key: StringToken, in keys: inout ObjectKeys) -> StringToken? {
+    keys.first(equalTo: key, equal: tokensEqual, identity: keyIdentity)
   }
 
   mutating func reportDuplicateKey(_ key: StringToken, firstOffset: Int) {

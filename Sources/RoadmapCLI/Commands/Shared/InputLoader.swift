@@ -107,8 +107,8 @@ enum InputLoader {
     }
   }
 
-  /// The most bytes a fetched input may have: 1 GiB, six times the largest roadmap we
-  /// measure (200,000 features, 159 MB). A longer body is cut off as it arrives.
+  /// The most bytes a fetched input may have: 1 GiB, several times the 200,000-feature files
+  /// the benchmarks validate (159–275 MB). A longer body is cut off as it arrives.
   static let maximumFetchBytes = 1 << 30
 
   /// The seconds a whole fetch may take, from the request to the body's last byte.
