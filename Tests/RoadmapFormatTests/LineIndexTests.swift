@@ -63,4 +63,40 @@ struct LineIndexTests {
         [1, 1], [1, 2], [2, 1], [2, 2], [2, 3], [2, 4], [2, 5], [3, 1],
       ])
   }
+
+  /// Line and column by the definition: line breaks before the offset, scalars since the last.
+  static func naive(_ offset: Int, in bytes: [UInt8]) -> [Int] {
+    let target = max(0, min(offset, bytes.count))
+    let before = bytes[..<target]
+    let lineStart = (before.lastIndex(of: 0x0A) ?? -1) + 1
+    return [
+      before.filter { $0 == 0x0A }.count + 1,
+      bytes[lineStart..<target].filter { $0 & 0xC0 != 0x80 }.count + 1,
+    ]
+  }
+
+  @Test("many positions on one line, in any order and repeated, count as one each")
+  func manyOnOneLine() {
+    // A minified file with an error per feature: every position on one long line. Each one
+    // counts on from the one before it on its line (this once walked back to the line's start
+    // each time: 50,000 duplicate ids on one line took 32 s).
+    var generator = SplitMix64(seed: 7)
+    let pieces: [[UInt8]] = [Array("ab".utf8), Array("é".utf8), Array("👍🏽".utf8), [0xAE]]
+    for round in 0..<20 {
+      var bytes: [UInt8] = []
+      for _ in 0..<(round * 40 + 5) {
+        // Mostly one line: a line break one time in forty.
+        if Int.random(in: 0..<40, using: &generator) == 0 {
+          bytes.append(0x0A)
+        } else {
+          bytes += pieces[Int.random(in: 0..<pieces.count, using: &generator)]
+        }
+      }
+      let offsets = (0..<200).map { _ in
+        Int.random(in: -2..<(bytes.count + 3), using: &generator)
+      }
+      let found = bytes.withUnsafeBufferPointer { LineIndex.locations(of: offsets, in: $0) }
+      #expect(found.map { [$0.line, $0.column] } == offsets.map { Self.naive($0, in: bytes) })
+    }
+  }
 }

@@ -22,6 +22,9 @@ enum LineIndex {
     var line = 1
     var scanned = 0
     var nextCheckpoint = 0
+    // The last position found: a later one on its line counts on from it, so the offsets of
+    // one long line (a minified file with an error per feature) cost one pass, not one each.
+    var previous: (offset: Int, column: Int)?
     for index in order {
       let target = max(0, min(offsets[index], bytes.count))
       while nextCheckpoint < checkpoints.count && checkpoints[nextCheckpoint].offset <= target {
@@ -35,14 +38,25 @@ enum LineIndex {
         line += countNewlines(bytes, from: scanned, to: target)
         scanned = target
       }
-      // The line starts after the last line break before the target.
-      var lineStart = target
-      while lineStart > 0 && bytes[lineStart - 1] != 0x0A { lineStart -= 1 }
-      var column = 1
-      for position in lineStart..<target where bytes[position] & 0xC0 != 0x80 {
-        column += 1
+      // Back from the target to the line's start (after the last line break before it), or
+      // to the last position found if that comes first, counting the scalars that start on
+      // the way.
+      var position = target
+      var scalars = 0
+      var column: Int?
+      while position > 0 {
+        if let previous, previous.offset == position {
+          column = previous.column + scalars
+          break
+        }
+        let byte = bytes[position - 1]
+        if byte == 0x0A { break }
+        if byte & 0xC0 != 0x80 { scalars += 1 }
+        position -= 1
       }
-      result[index] = SourceLocation(line: line, column: column)
+      let found = column ?? scalars + 1
+      previous = (target, found)
+      result[index] = SourceLocation(line: line, column: found)
     }
     return result
   }
