@@ -167,14 +167,16 @@ enum ExportRules {
   static func place(
     _ problems: [DraftProblem], drafts: [CounterDraft], lines: LineTable?
   ) -> [ImportProblem] {
-    problems.map { problem in
+    // All positions in one call: one pass over a line however many problems it holds.
+    let positions = lines?.positions(of: problems.map { $0.offset ?? 0 })
+    return problems.enumerated().map { number, problem in
       var path = problem.path
       var label: String?
       if let index = problem.index {
         path = "counters[\(index)]" + (path.isEmpty ? "" : "." + path)
         label = index < drafts.count ? drafts[index].label : nil
       }
-      let position = problem.offset.flatMap { offset in lines?.position(of: offset) }
+      let position = problem.offset == nil ? nil : positions?[number]
       return ImportProblem(
         index: problem.index, counter: label, path: path, line: position?.line,
         column: position?.column, message: problem.message)
