@@ -274,4 +274,56 @@ import VoteFirstAPI
     #expect(result.exitCode == 1)
     #expect(result.stderrText.contains("is not a roadmapctl backup"))
   }
+
+  /// A backup of one counter and one project with two features, as `roadmapctl backup` writes
+  /// it, with `change` applied to its text.
+  static func backup(_ change: (String) -> String = { $0 }) -> String {
+    let feature = { (id: Int, ref: String) in
+      #"{"board":"roadmap","comments":0,"counterKey":"feature\#(ref)","createdAt":1796327519331,"doc":"{\"board\":\"roadmap\",\"comments\":0,\"ref\":\"\#(ref)\",\"tags\":[],\"title\":\"t\#(ref)\"}","id":\#(id),"project":"com.example.app","ref":"\#(ref)","search":"t\#(ref)","tags":[]}"#
+    }
+    return change(
+      #"{"format":"roadmapctl-backup","version":1,"votes":{"version":1,"counters":["#
+        + #"{"record":{"id":1,"namespace":"com.example.app","key":"feature1","value":3,"enableReset":false,"updateLowerBound":-1,"updateUpperBound":1,"createdAt":1700000000000,"updatedAt":1700000000000},"voters":[]}]},"#
+        + #""boards":{"version":1,"projects":[{"createdAt":1796327519093,"project":"com.example.app","settings":"{}"}],"#
+        + #""items":[{"kind":"vf_boards","row":{"doc":"{\"isPublic\":true,\"name\":\"Roadmap\",\"slug\":\"roadmap\",\"votingEnabled\":true}","id":1,"key":"roadmap","project":"com.example.app","sort":0}}],"#
+        + #""features":["# + feature(1, "1") + "," + feature(2, "2") + "],"
+        + #""sequences":[{"kind":"board","next":2,"project":"com.example.app"},{"kind":"feature","next":3,"project":"com.example.app"}]}}"#
+    )
+  }
+
+  @Test(arguments: [
+    (
+      #""id":2,"project""#, #""id":1,"project""#,
+      "feature id 1 of project com.example.app appears twice (features[0] and features[1])"
+    ),
+    (
+      #""ref":"2","search""#, #""ref":"1","search""#,
+      #"features[0] and features[1] of project com.example.app have the same ref "1""#
+    ),
+    (
+      #""kind":"feature","next":3"#, #""kind":"board","next":3"#,
+      "the board sequence of project com.example.app appears twice (sequences[0] and sequences[1])"
+    ),
+    (
+      #""id":2,"project":"com.example.app""#, #""id":2,"project":"com.other.app""#,
+      "features[1] belongs to project com.other.app, which the backup does not hold"
+    ),
+  ])
+  func aBackupThatCannotBeRestoredWholeWritesNothing(
+    from: String, to: String, problem: String
+  ) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let data = directory.url.appendingPathComponent("data").path
+    let good = try directory.write("good.json", Self.backup())
+    let bad = try directory.write(
+      "bad.json", Self.backup { $0.replacingOccurrences(of: from, with: to) })
+    let result = try await Roadmapctl.run(["restore", bad.path, "--data-dir", data])
+    #expect(result.exitCode == 1)
+    #expect(result.stderrText == "Error: \(bad.path): \(problem); nothing was restored\n")
+    // Not the counter without the boards: the good backup then restores whole.
+    let restore = try await Roadmapctl.run(["restore", good.path, "--data-dir", data])
+    #expect(restore.exitCode == 0, "\(restore.stderrText)")
+    #expect(restore.stderrText.contains("Restored 1 counters, 1 board projects and 2 features."))
+  }
 }

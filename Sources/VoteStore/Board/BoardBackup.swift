@@ -55,6 +55,68 @@ public struct BoardBackup: Sendable, Hashable, Codable {
   }
 }
 
+extension BoardBackup {
+  /// The first thing that makes this backup impossible to restore as it reads, or nil: a
+  /// project twice, a feature or object id twice in its project (a restore would keep one
+  /// and drop the others), a feature ref twice in its project, an id sequence twice, an
+  /// unknown object kind, or a row of a project the backup does not hold.
+  public var firstProblem: String? {
+    var projects: [String: Int] = [:]
+    for (index, row) in self.projects.enumerated() {
+      if let first = projects[row.project] {
+        return "project \(row.project) appears twice (projects[\(first)] and projects[\(index)])"
+      }
+      projects[row.project] = index
+    }
+    func unknown(_ project: String, _ place: String) -> String? {
+      projects[project] == nil
+        ? "\(place) belongs to project \(project), which the backup does not hold" : nil
+    }
+    var items: [String: Int] = [:]
+    for (index, item) in self.items.enumerated() {
+      guard BoardItemKind(rawValue: item.kind) != nil else {
+        return "items[\(index)] is of an unknown kind, \(item.kind)"
+      }
+      if let problem = unknown(item.row.project, "items[\(index)]") { return problem }
+      let key = "\(item.kind)\u{0}\(item.row.project)\u{0}\(item.row.id)"
+      if let first = items[key] {
+        return "\(item.kind) id \(item.row.id) of project \(item.row.project) appears twice "
+          + "(items[\(first)] and items[\(index)])"
+      }
+      items[key] = index
+    }
+    var ids: [String: Int] = [:]
+    var refs: [String: Int] = [:]
+    for (index, feature) in features.enumerated() {
+      if let problem = unknown(feature.project, "features[\(index)]") { return problem }
+      let id = "\(feature.project)\u{0}\(feature.id)"
+      if let first = ids[id] {
+        return "feature id \(feature.id) of project \(feature.project) appears twice "
+          + "(features[\(first)] and features[\(index)])"
+      }
+      ids[id] = index
+      guard let ref = feature.ref else { continue }
+      let key = "\(feature.project)\u{0}\(ref)"
+      if let first = refs[key] {
+        return "features[\(first)] and features[\(index)] of project \(feature.project) "
+          + "have the same ref \"\(ref)\""
+      }
+      refs[key] = index
+    }
+    var sequences: [String: Int] = [:]
+    for (index, sequence) in self.sequences.enumerated() {
+      if let problem = unknown(sequence.project, "sequences[\(index)]") { return problem }
+      let key = "\(sequence.project)\u{0}\(sequence.kind)"
+      if let first = sequences[key] {
+        return "the \(sequence.kind) sequence of project \(sequence.project) appears twice "
+          + "(sequences[\(first)] and sequences[\(index)])"
+      }
+      sequences[key] = index
+    }
+    return nil
+  }
+}
+
 extension BoardStore {
   /// Every board of the store, from one snapshot.
   public func backup() async throws -> BoardBackup {
@@ -75,12 +137,15 @@ extension BoardStore {
   }
 
   /// Writes `backup` in one transaction. A project that already exists in the store is
-  /// refused (`.invalid`, nothing written); so is a backup of a newer version or an unknown
-  /// kind. Returns how many projects were restored.
+  /// refused (`.invalid`, nothing written); so is a backup of a newer version or one with a
+  /// ``BoardBackup/firstProblem``. Returns how many projects were restored.
   @discardableResult
   public func restore(_ backup: BoardBackup) async throws -> Int {
     guard backup.version == 1 else {
       throw VoteStoreError(.invalid, "board backup version \(backup.version); this build reads 1")
+    }
+    if let problem = backup.firstProblem {
+      throw VoteStoreError(.invalid, "\(problem); nothing was restored")
     }
     let kinds = try backup.items.map { item throws(VoteStoreError) -> BoardItemKind in
       guard let kind = BoardItemKind(rawValue: item.kind) else {

@@ -8,7 +8,9 @@ struct RestoreCommand: Command {
     abstract: "Load a 'roadmapctl backup' document (counters and boards) into a store.",
     discussion: """
       The boards' projects must not exist in the store yet, and no counter of the backup may \
-      exist: either is refused before anything is written (exit 1). The store is created when \
+      exist: either is refused before anything is written (exit 1), and so is a backup that \
+      holds a project, a feature id or ref, an object id or an id sequence twice, or a row of \
+      a project it does not hold. The store is created when \
       missing. The backup's voter ids are hashes made with its store's voter key: when it \
       holds any, the restore is refused (nothing written) unless the target store has that \
       same key. Give it the key first: for a new data directory, copy the source's \
@@ -43,6 +45,11 @@ struct RestoreCommand: Command {
       throw CommandError.failure(
         "\(file) is a \(backup.format) document of version \(backup.version); "
           + "this build reads \(StoreBackup.formatName) version 1")
+    }
+    // Before the store is opened: a backup that cannot be restored whole writes nothing,
+    // not its counters without its boards.
+    if let problem = backup.boards.firstProblem {
+      throw CommandError.failure("\(file): \(problem); nothing was restored")
     }
     let store = try self.store.open(context, mustExist: false)
     do {
