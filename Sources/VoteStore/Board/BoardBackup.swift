@@ -61,57 +61,56 @@ extension BoardBackup {
   /// and drop the others), a feature ref twice in its project, an id sequence twice, an
   /// unknown object kind, or a row of a project the backup does not hold.
   public var firstProblem: String? {
-    var projects: [String: Int] = [:]
-    for (index, row) in self.projects.enumerated() {
-      if let first = projects[row.project] {
-        return "project \(row.project) appears twice (projects[\(first)] and projects[\(index)])"
-      }
-      projects[row.project] = index
+    if let (first, second) = Self.firstRepeat(projects, { [$0.project] }) {
+      return "project \(projects[second].project) appears twice "
+        + "(projects[\(first)] and projects[\(second)])"
     }
-    func unknown(_ project: String, _ place: String) -> String? {
-      projects[project] == nil
-        ? "\(place) belongs to project \(project), which the backup does not hold" : nil
+    let held = Set(projects.map(\.project))
+    func orphan(_ rowProjects: [String], _ name: String) -> String? {
+      guard let index = rowProjects.firstIndex(where: { !held.contains($0) }) else { return nil }
+      return "\(name)[\(index)] belongs to project \(rowProjects[index]), which the backup does "
+        + "not hold"
     }
-    var items: [String: Int] = [:]
-    for (index, item) in self.items.enumerated() {
-      guard BoardItemKind(rawValue: item.kind) != nil else {
-        return "items[\(index)] is of an unknown kind, \(item.kind)"
-      }
-      if let problem = unknown(item.row.project, "items[\(index)]") { return problem }
-      let key = "\(item.kind)\u{0}\(item.row.project)\u{0}\(item.row.id)"
-      if let first = items[key] {
-        return "\(item.kind) id \(item.row.id) of project \(item.row.project) appears twice "
-          + "(items[\(first)] and items[\(index)])"
-      }
-      items[key] = index
+    if let index = items.firstIndex(where: { BoardItemKind(rawValue: $0.kind) == nil }) {
+      return "items[\(index)] is of an unknown kind, \(items[index].kind)"
     }
-    var ids: [String: Int] = [:]
-    var refs: [String: Int] = [:]
-    for (index, feature) in features.enumerated() {
-      if let problem = unknown(feature.project, "features[\(index)]") { return problem }
-      let id = "\(feature.project)\u{0}\(feature.id)"
-      if let first = ids[id] {
-        return "feature id \(feature.id) of project \(feature.project) appears twice "
-          + "(features[\(first)] and features[\(index)])"
-      }
-      ids[id] = index
-      guard let ref = feature.ref else { continue }
-      let key = "\(feature.project)\u{0}\(ref)"
-      if let first = refs[key] {
-        return "features[\(first)] and features[\(index)] of project \(feature.project) "
-          + "have the same ref \"\(ref)\""
-      }
-      refs[key] = index
+    if let problem = orphan(items.map(\.row.project), "items") { return problem }
+    if let (first, second) = Self.firstRepeat(
+      items, { [$0.kind, $0.row.project, "\($0.row.id)"] })
+    {
+      let row = items[second].row
+      return "\(items[second].kind) id \(row.id) of project \(row.project) appears twice "
+        + "(items[\(first)] and items[\(second)])"
     }
-    var sequences: [String: Int] = [:]
-    for (index, sequence) in self.sequences.enumerated() {
-      if let problem = unknown(sequence.project, "sequences[\(index)]") { return problem }
-      let key = "\(sequence.project)\u{0}\(sequence.kind)"
-      if let first = sequences[key] {
-        return "the \(sequence.kind) sequence of project \(sequence.project) appears twice "
-          + "(sequences[\(first)] and sequences[\(index)])"
-      }
-      sequences[key] = index
+    if let problem = orphan(features.map(\.project), "features") { return problem }
+    if let (first, second) = Self.firstRepeat(features, { [$0.project, "\($0.id)"] }) {
+      let row = features[second]
+      return "feature id \(row.id) of project \(row.project) appears twice "
+        + "(features[\(first)] and features[\(second)])"
+    }
+    if let (first, second) = Self.firstRepeat(
+      features, { row in row.ref.map { [row.project, $0] } })
+    {
+      let row = features[second]
+      return "features[\(first)] and features[\(second)] of project \(row.project) have the same "
+        + "ref \"\(row.ref ?? "")\""
+    }
+    if let problem = orphan(sequences.map(\.project), "sequences") { return problem }
+    if let (first, second) = Self.firstRepeat(sequences, { [$0.project, $0.kind] }) {
+      let row = sequences[second]
+      return "the \(row.kind) sequence of project \(row.project) appears twice "
+        + "(sequences[\(first)] and sequences[\(second)])"
+    }
+    return nil
+  }
+
+  /// The first row whose key (nil: none) an earlier row has: that row's index and its own.
+  private static func firstRepeat<Row>(_ rows: [Row], _ key: (Row) -> [String]?) -> (Int, Int)? {
+    var seen: [[String]: Int] = [:]
+    for (index, row) in rows.enumerated() {
+      guard let key = key(row) else { continue }
+      if let first = seen[key] { return (first, index) }
+      seen[key] = index
     }
     return nil
   }
