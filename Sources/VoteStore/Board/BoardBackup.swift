@@ -59,7 +59,9 @@ extension BoardBackup {
   /// The first thing that makes this backup impossible to restore as it reads, or nil: a
   /// project twice, a feature or object id twice in its project (a restore would keep one
   /// and drop the others), a feature ref twice in its project, an id sequence twice, an
-  /// unknown object kind, or a row of a project the backup does not hold.
+  /// unknown object kind, or a feature or object of a project the backup does not hold. (An
+  /// id sequence of such a project only keeps ids from being handed out again; `backup` writes
+  /// every sequence of the store.)
   public var firstProblem: String? {
     if let (first, second) = Self.firstRepeat(projects, { [$0.project] }) {
       return "project \(projects[second].project) appears twice "
@@ -95,7 +97,6 @@ extension BoardBackup {
       return "features[\(first)] and features[\(second)] of project \(row.project) have the same "
         + "ref \"\(row.ref ?? "")\""
     }
-    if let problem = orphan(sequences.map(\.project), "sequences") { return problem }
     if let (first, second) = Self.firstRepeat(sequences, { [$0.project, $0.kind] }) {
       let row = sequences[second]
       return "the \(row.kind) sequence of project \(row.project) appears twice "

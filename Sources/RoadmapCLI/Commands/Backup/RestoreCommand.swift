@@ -9,8 +9,8 @@ struct RestoreCommand: Command {
     discussion: """
       The boards' projects must not exist in the store yet, and no counter of the backup may \
       exist: either is refused before anything is written (exit 1), and so is a backup that \
-      holds a project, a feature id or ref, an object id or an id sequence twice, or a row of \
-      a project it does not hold. The store is created when \
+      holds a project, a feature id or ref, an object id or an id sequence twice, or a feature \
+      or object of a project it does not hold. The store is created when \
       missing. The backup's voter ids are hashes made with its store's voter key: when it \
       holds any, the restore is refused (nothing written) unless the target store has that \
       same key. Give it the key first: for a new data directory, copy the source's \
