@@ -56,11 +56,7 @@ public struct URLSessionTransport: HTTPTransport {
   public init(
     session: URLSession? = nil, maximumAnswerBytes: Int = defaultMaximumAnswerBytes
   ) {
-    if let session {
-      loading = LoadingSession(session: session, maximumBytes: maximumAnswerBytes)
-    } else {
-      loading = LoadingSession(maximumBytes: maximumAnswerBytes)
-    }
+    loading = LoadingSession(session: session, maximumBytes: maximumAnswerBytes)
   }
 
   /// The most bytes an answer's body may have.

@@ -130,10 +130,7 @@ extension RoadmapParser {
     guard ByteBlock.hasNonASCII(passed) else { return token }
     var checked = token
     validateUTF8(&checked)
-    // Not marked corrupt (the value is kept, repaired), but no longer its raw bytes.
-    var result = token
-    result.invalidUTF8 = checked.corrupt
-    return result
+    return checked
   }
 
   /// Checks the token's bytes for valid UTF-8, reporting the first invalid byte.
@@ -174,7 +171,8 @@ extension RoadmapParser {
           continue
         }
       }
-      token.corrupt = true
+      // Not corrupt: the value is kept, repaired, but it is no longer its raw bytes.
+      token.invalidUTF8 = true
       syntaxError(
         "invalid-utf8", at: index, rejected: ignoredDepth == 0,
         "byte 0x\(String(byte, radix: 16, uppercase: true)) is not valid UTF-8; the app "

@@ -4,7 +4,7 @@ struct StringToken: Sendable {
   var end: Int
   /// Contains backslash escapes (decoding needs the slow path).
   var escaped: Bool = false
-  /// Broken: an invalid escape, lone surrogate or invalid UTF-8 (the value read is repaired).
+  /// Broken: an invalid escape or lone surrogate, or unterminated (the value read is repaired).
   var corrupt: Bool = false
   /// Holds bytes that are not UTF-8 (reported; the value read has U+FFFD in their place, so it
   /// is not the raw bytes). Set without ``corrupt``: the value is still kept.

@@ -6,9 +6,9 @@ import Foundation
 
 /// The `URLSession` a client loads through, and the most bytes one answer may have.
 ///
-/// A session of ours (``init(maximumBytes:)``) gets each answer's bytes as they arrive, and
+/// A session of ours (``init(session:maximumBytes:)`` without a session) gets each answer's bytes as they arrive, and
 /// cancels an answer as soon as it passes the limit, so a server that sends a body without
-/// end costs at most the limit in memory. A session of the caller's (``init(session:maximumBytes:)``)
+/// end costs at most the limit in memory. A session of the caller's
 /// keeps its own delegate, so an answer is checked against the limit once it is whole.
 package final class LoadingSession: Sendable {
   /// The default limit of a ``VoteFirstHTTPClient`` answer: 64 MiB.
@@ -23,12 +23,19 @@ package final class LoadingSession: Sendable {
   /// The delegate that collects the answers of a session of ours; nil for the caller's.
   let collector: Collector?
 
-  /// An ephemeral session of ours without a cache or cookies (a count never comes from a
-  /// cache) whose own silence limit is lifted, so that only the deadline ends an exchange:
+  /// Loads through the caller's `session` as it is, or, when nil, through an ephemeral
+  /// session of ours without a cache or cookies (a count never comes from a cache) whose own
+  /// silence limit is lifted, so that only the deadline ends an exchange:
   /// swift-corelibs-foundation times a task out after the configuration's
   /// `timeoutIntervalForRequest` (60 s by default) and ignores a request's `timeoutInterval`
   /// given to its initializer. Negative limits are 0.
-  package init(maximumBytes: Int) {
+  package init(session: URLSession? = nil, maximumBytes: Int) {
+    self.maximumBytes = max(0, maximumBytes)
+    if let session {
+      self.session = session
+      collector = nil
+      return
+    }
     let configuration = URLSessionConfiguration.ephemeral
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.urlCache = nil
@@ -38,14 +45,6 @@ package final class LoadingSession: Sendable {
     let collector = Collector()
     self.collector = collector
     self.session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
-    self.maximumBytes = max(0, maximumBytes)
-  }
-
-  /// The caller's `session`, used as it is; negative limits are 0.
-  package init(session: URLSession, maximumBytes: Int) {
-    self.session = session
-    self.maximumBytes = max(0, maximumBytes)
-    collector = nil
   }
 
   deinit {

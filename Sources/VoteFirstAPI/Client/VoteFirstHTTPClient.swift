@@ -44,12 +44,7 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
   ) {
     self.configuration = configuration
     self.voter = VoterIDBox(voterID ?? UUID().uuidString)
-    let limit = configuration.maximumAnswerBytes
-    if let session {
-      loading = LoadingSession(session: session, maximumBytes: limit)
-    } else {
-      loading = LoadingSession(maximumBytes: limit)
-    }
+    loading = LoadingSession(session: session, maximumBytes: configuration.maximumAnswerBytes)
   }
 
   /// The voter id calls are made with.
