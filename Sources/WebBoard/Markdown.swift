@@ -5,7 +5,9 @@
 /// blocks, and inline `**strong**`, `*emphasis*` / `_emphasis_`, `` `code` `` and
 /// `[links](url)`. Everything else is text: raw HTML is shown as typed, an image
 /// (`![alt](src)`) is its alt text, and a link whose address is not `http:`, `https:` or
-/// `mailto:` is its text only. Every character of the notes is escaped on the way out.
+/// `mailto:` is its text only. Every character of the notes is escaped on the way out. A link
+/// inside a drawn link's label is its label alone, and emphasis or labels nested more than 32
+/// deep are text. Its time is linear in the text's length.
 public enum Markdown {
   /// The HTML of `text`.
   public static func render(_ text: String) -> HTML {
@@ -125,11 +127,52 @@ public enum Markdown {
 }
 
 /// Reads inline Markdown from an array of characters.
+///
+/// Its time grows linearly with the text: where a link's label and address end is looked up
+/// in ``LinkBounds``, found in one pass over the whole text, instead of scanning ahead from
+/// every `[` and `(` (20,000 `[` took a second that way), and a link's label is read in place,
+/// as a range of the same characters, instead of as a copy (nested labels were quadratic).
 private struct InlineParser {
   let chars: [Character]
-  var index = 0
+  let bounds: LinkBounds
+  /// Where this parser's text starts: 0, or just after a link's `[`.
+  let lower: Int
+  /// Where this parser's text ends: the end, or a link's `]`.
+  let upper: Int
+  /// Whether this is the label of a link drawn as one: a link inside it is drawn as its label
+  /// alone, since an `<a>` inside an `<a>` is not HTML (browsers end the outer link there).
+  let inLink: Bool
+  var index: Int
+  /// How many emphases and labels this text is inside.
+  var depth: Int
+  /// The most emphases and labels drawn one inside another; a delimiter or `[` past that is
+  /// text. Each level is a call on the stack, so without it `*_*_…` (20,000 characters) ran
+  /// a thread's stack out.
+  static let maximumDepth = 32
 
-  init(_ chars: [Character]) { self.chars = chars }
+  init(_ chars: [Character]) {
+    self.init(chars, LinkBounds(chars), chars.startIndex..<chars.endIndex, inLink: false, depth: 0)
+  }
+
+  private init(
+    _ chars: [Character], _ bounds: LinkBounds, _ range: Range<Int>, inLink: Bool, depth: Int
+  ) {
+    self.chars = chars
+    self.bounds = bounds
+    lower = range.lowerBound
+    upper = range.upperBound
+    self.inLink = inLink
+    index = range.lowerBound
+    self.depth = depth
+  }
+
+  /// The inline markup of a link's label, `range` of the same text; `inLink`: whether it is
+  /// drawn inside an `<a>`.
+  func label(_ range: Range<Int>, inLink: Bool) -> HTML {
+    var parser = InlineParser(
+      chars, bounds, range, inLink: self.inLink || inLink, depth: depth + 1)
+    return parser.parse(until: nil)
+  }
 
   /// Parses until `closer` (a delimiter such as `**`) or the end.
   mutating func parse(until closer: String?) -> HTML {
@@ -141,13 +184,13 @@ private struct InlineParser {
         text = ""
       }
     }
-    while index < chars.count {
+    while index < upper {
       if let closer, matches(closer) {
         flush()
         return out
       }
       let c = chars[index]
-      if c == "\\", index + 1 < chars.count, chars[index + 1].isASCII,
+      if c == "\\", index + 1 < upper, chars[index + 1].isASCII,
         chars[index + 1].isPunctuation || chars[index + 1].isSymbol
       {
         text.append(chars[index + 1])
@@ -157,15 +200,17 @@ private struct InlineParser {
         out += "<code>\(String(chars[(index + 1)..<end]))</code>"
         index = end + 1
       } else if c == "*" || c == "_" {
-        let strong = index + 1 < chars.count && chars[index + 1] == c
+        let strong = index + 1 < upper && chars[index + 1] == c
         let delimiter = strong ? String([c, c]) : String(c)
         let start = index + delimiter.count
-        if start < chars.count, chars[start] != " ", find(delimiter, from: start + 1) != nil,
-          c == "*" || isWordBoundary(before: index)
+        if depth < Self.maximumDepth, start < upper, chars[start] != " ",
+          find(delimiter, from: start + 1) != nil, c == "*" || isWordBoundary(before: index)
         {
           flush()
           index = start
+          depth += 1
           let inner = parse(until: delimiter)
+          depth -= 1
           if matches(delimiter) {
             index += delimiter.count
             out += strong ? "<strong>\(inner)</strong>" : "<em>\(inner)</em>"
@@ -176,18 +221,16 @@ private struct InlineParser {
           text.append(contentsOf: delimiter)
           index += delimiter.count
         }
-      } else if c == "!" || c == "[", let link = link(at: index) {
+      } else if c == "!" || c == "[", depth < Self.maximumDepth, let link = link(at: index) {
         flush()
         index = link.end
         if c == "!" {
-          out += "\(link.label)"
-        } else if Markdown.isSafeLink(link.address) {
-          var label = InlineParser(Array(link.label))
+          out += "\(String(chars[link.label]))"
+        } else if !inLink && Markdown.isSafeLink(link.address) {
           out +=
-            "<a href=\"\(link.address)\" rel=\"nofollow noopener\">\(label.parse(until: nil))</a>"
+            "<a href=\"\(link.address)\" rel=\"nofollow noopener\">\(label(link.label, inLink: true))</a>"
         } else {
-          var label = InlineParser(Array(link.label))
-          out += label.parse(until: nil)
+          out += label(link.label, inLink: false)
         }
       } else {
         text.append(c)
@@ -198,74 +241,92 @@ private struct InlineParser {
     return out
   }
 
-  func matches(_ delimiter: String) -> Bool {
-    let d = Array(delimiter)
-    guard index + d.count <= chars.count else { return false }
-    return Array(chars[index..<(index + d.count)]) == d
+  /// Whether `delimiter` (one or two characters) starts at the current index.
+  func matches(_ delimiter: String) -> Bool { occurs(delimiter, at: index) }
+
+  private func occurs(_ delimiter: String, at position: Int) -> Bool {
+    var i = position
+    for d in delimiter {
+      guard i < upper, chars[i] == d else { return false }
+      i += 1
+    }
+    return true
   }
 
+  /// The first position from `start` where `delimiter` occurs, or nil.
   func find(_ delimiter: String, from start: Int) -> Int? {
-    let d = Array(delimiter)
     var i = start
-    while i + d.count <= chars.count {
-      if Array(chars[i..<(i + d.count)]) == d { return i }
+    while i < upper {
+      if occurs(delimiter, at: i) { return i }
       i += 1
     }
     return nil
   }
 
   func isWordBoundary(before position: Int) -> Bool {
-    position == 0 || !(chars[position - 1].isLetter || chars[position - 1].isNumber)
+    position == lower || !(chars[position - 1].isLetter || chars[position - 1].isNumber)
   }
 
-  /// The `)` that closes a link's address starting at `start`: parentheses inside it count
-  /// when balanced (`…/Swift_(programming_language)`, `javascript:alert(1)`), as in CommonMark;
-  /// one after a backslash does not count.
-  func destinationEnd(from start: Int) -> Int? {
-    var depth = 0
-    var i = start
-    while i < chars.count {
-      switch chars[i] {
-      case "\\": i += 1
-      case "(": depth += 1
-      case ")":
-        if depth == 0 { return i }
-        depth -= 1
-      default: break
-      }
-      i += 1
-    }
-    return nil
-  }
-
-  /// `[label](address)` or `![label](address)` at `start`: its parts and where it ends.
-  func link(at start: Int) -> (label: String, address: String, end: Int)? {
+  /// `[label](address)` or `![label](address)` at `start`: its label's range, its address
+  /// and where it ends.
+  func link(at start: Int) -> (label: Range<Int>, address: String, end: Int)? {
     var i = start
     if chars[i] == "!" {
       i += 1
-      guard i < chars.count, chars[i] == "[" else { return nil }
+      guard i < upper, chars[i] == "[" else { return nil }
     }
-    var depth = 0
-    var labelEnd: Int? = nil
-    var j = i
-    while j < chars.count {
-      if chars[j] == "[" { depth += 1 }
-      if chars[j] == "]" {
-        depth -= 1
-        if depth == 0 {
-          labelEnd = j
-          break
-        }
-      }
-      j += 1
-    }
-    guard let labelEnd, labelEnd + 1 < chars.count, chars[labelEnd + 1] == "(",
-      let close = destinationEnd(from: labelEnd + 2)
+    guard let labelEnd = bounds.closingBracket(of: i), labelEnd + 1 < upper,
+      chars[labelEnd + 1] == "(", let close = bounds.closingParenthesis(of: labelEnd + 1),
+      close < upper
     else { return nil }
-    let label = String(chars[(i + 1)..<labelEnd])
     let address = String(chars[(labelEnd + 2)..<close]).trimmingSpaces()
-    return (label, address, close + 1)
+    return ((i + 1)..<labelEnd, address, close + 1)
   }
+}
+
+/// Where each `[` and each `(` of a text closes, found in one pass.
+///
+/// - A `[` closes at the first `]` after it where as many `]` as `[` were seen (backslashes
+///   do not count here).
+/// - A `(` closes at the first `)` after it where the parentheses between are balanced, those
+///   after a backslash left out, as in CommonMark: `…/Swift_(programming_language)` and
+///   `javascript:alert(1)` are one address each. A backslash takes the character after it
+///   out of the count, itself included; a `(` right after a `]` is never taken out that way.
+///
+/// A label read in place ends at its own `]`, and every `[` inside it closes inside it, so
+/// the one table serves every label; a `(` whose `)` lies past the label's end has none there.
+private struct LinkBounds {
+  private var brackets: [Int: Int] = [:]
+  private var parentheses: [Int: Int] = [:]
+
+  init(_ chars: [Character]) {
+    var openBrackets: [Int] = []
+    var openParentheses: [Int] = []
+    var escaped = false
+    for (i, c) in chars.enumerated() {
+      switch c {
+      case "[": openBrackets.append(i)
+      case "]": if let open = openBrackets.popLast() { brackets[open] = i }
+      default: break
+      }
+      if escaped {
+        escaped = false
+        continue
+      }
+      switch c {
+      case "\\": escaped = true
+      case "(": openParentheses.append(i)
+      case ")": if let open = openParentheses.popLast() { parentheses[open] = i }
+      default: break
+      }
+    }
+  }
+
+  /// The `]` that closes the `[` at `position`, or nil.
+  func closingBracket(of position: Int) -> Int? { brackets[position] }
+
+  /// The `)` that closes the `(` at `position`, or nil.
+  func closingParenthesis(of position: Int) -> Int? { parentheses[position] }
 }
 
 extension StringProtocol {

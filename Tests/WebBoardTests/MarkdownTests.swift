@@ -63,6 +63,29 @@ import WebBoard
         "<p><a href=\"http://a.example\" rel=\"nofollow noopener\"><strong>bold</strong> link</a></p>"
     ),
     Case(markdown: "![logo](https://a.example/x.png)", html: "<p>logo</p>"),
+    // A label is read in place: emphasis at its start, an image's alt text as typed.
+    Case(
+      markdown: "a[_b_](https://x.example)",
+      html: "<p>a<a href=\"https://x.example\" rel=\"nofollow noopener\"><em>b</em></a></p>"),
+    Case(markdown: "![alt *x*](https://i.example)", html: "<p>alt *x*</p>"),
+    // No <a> inside an <a> (not HTML): a link in a drawn link's label is its label alone.
+    Case(
+      markdown: "[a [b](https://x.example) c](https://y.example)",
+      html: "<p><a href=\"https://y.example\" rel=\"nofollow noopener\">a b c</a></p>"),
+    // A label drawn as text (its address is not safe) keeps a safe link inside it.
+    Case(
+      markdown: "[a [b](https://x.example) c](javascript:x)",
+      html: "<p>a <a href=\"https://x.example\" rel=\"nofollow noopener\">b</a> c</p>"),
+    Case(
+      markdown: "[[x]](https://z.example/(a)b))",
+      html: "<p><a href=\"https://z.example/(a)b\" rel=\"nofollow noopener\">[x]</a>)</p>"),
+    Case(markdown: "[x](https://a.example/(b)", html: "<p>[x](https://a.example/(b)</p>"),
+    Case(
+      markdown: "[`code]`](https://c.example)",
+      html: "<p>[<code>code]</code>](https://c.example)</p>"),
+    Case(
+      markdown: "[a\\](https://x.example)",
+      html: "<p><a href=\"https://x.example\" rel=\"nofollow noopener\">a\\</a></p>"),
     Case(markdown: "[not a link]", html: "<p>[not a link]</p>"),
     Case(markdown: "<b>raw</b>", html: "<p>&lt;b&gt;raw&lt;/b&gt;</p>"),
     Case(
@@ -90,5 +113,50 @@ import WebBoard
     ]))
   func safeLinks(_ address: String, _ safe: Bool) {
     #expect(Markdown.isSafeLink(address) == safe)
+  }
+
+  /// Release notes are up to 20,000 characters and drawn at every view of the changelog, so
+  /// their rendering must stay linear and within the stack whatever they hold. Each input is
+  /// 200,000 characters: when every `[` or `(` scanned ahead for its closer, or a label was
+  /// copied for each level of nesting, these took hours in a debug build (a second at 20,000
+  /// in release); `*_*_…` nested one call per character and ran the stack out.
+  @Test(
+    .timeLimit(.minutes(1)),
+    arguments: [
+      ("[", 200_000), ("![", 100_000), ("[a](", 50_000), ("](", 100_000), ("(", 200_000),
+    ])
+  func unclosedLinksAreReadInLinearTime(_ unit: String, _ count: Int) {
+    let text = String(repeating: unit, count: count)
+    #expect(Markdown.render(text).text == "<p>\(text)</p>")
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func nestedLabelsAreReadInPlace() {
+    let depth = 20_000
+    let text =
+      String(repeating: "[", count: depth) + "a"
+      + String(repeating: "](https://x.example)", count: depth)
+    let html = Markdown.render(text).text
+    // The outermost link is drawn, and nothing inside it is a link of its own.
+    #expect(html.hasPrefix("<p><a href=\"https://x.example\" rel=\"nofollow noopener\">"))
+    #expect(html.components(separatedBy: "<a ").count == 2)
+  }
+
+  @Test(.timeLimit(.minutes(1)), arguments: ["*_", "**__", "*a _a ", "[*"])
+  func deepNestingStaysWithinTheStack(_ unit: String) {
+    let text = String(repeating: unit, count: 200_000 / unit.count)
+    let html = Markdown.render(text).text
+    var open = 0
+    var deepest = 0
+    var rest = Substring(html)
+    while let tag = rest.firstRange(of: "<") {
+      rest = rest[tag.upperBound...]
+      if rest.hasPrefix("em>") || rest.hasPrefix("strong>") { open += 1 }
+      if rest.hasPrefix("/em>") || rest.hasPrefix("/strong>") { open -= 1 }
+      deepest = max(deepest, open)
+    }
+    #expect(open == 0)
+    #expect(deepest <= 32)
+    #expect(html.hasPrefix("<p>") && html.hasSuffix("</p>"))
   }
 }
