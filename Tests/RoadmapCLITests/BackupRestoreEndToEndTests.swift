@@ -265,14 +265,45 @@ import VoteFirstAPI
         == "Error: the counter nsd/key2 already exists in this store; nothing was restored\n")
   }
 
-  @Test func restoreRefusesWhatIsNotABackup() async throws {
+  /// A file that is not a backup this build reads is refused with what it is instead, in
+  /// words (not the decoder's dump), before a store is created.
+  @Test(arguments: [
+    ("hello", "is not a roadmapctl backup: not JSON ("),
+    ("[1,2]", "is not a roadmapctl backup: expected an object\n"),
+    (#"{"version":1,"counters":[]}"#, "is not a roadmapctl backup: it has no 'format'"),
+    (
+      #"{"format":"roadmapctl-backup","version":2}"#,
+      "is a roadmapctl-backup document of version 2; this build reads roadmapctl-backup version 1"
+    ),
+    (#"{"format":"votes","version":1}"#, "is a votes document of version 1;"),
+    (#"{"format":"roadmapctl-backup"}"#, "document of no version;"),
+    (#"{"format":"roadmapctl-backup","version":"1"}"#, "backup: at version: expected a number\n"),
+    (#"{"format":"roadmapctl-backup","version":1}"#, "backup: 'votes' is missing\n"),
+    (
+      BackupRestoreEndToEndTests.backup {
+        $0.replacingOccurrences(of: #""value":3"#, with: #""value":"3""#)
+      },
+      "backup: at votes.counters[0].record.value: expected a number\n"
+    ),
+    (
+      BackupRestoreEndToEndTests.backup {
+        $0.replacingOccurrences(
+          of: #""project":"com.example.app","settings""#, with: #""settings""#)
+      },
+      "backup: 'boards.projects[0].project' is missing\n"
+    ),
+  ])
+  func restoreRefusesWhatIsNotABackup(text: String, message: String) async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let file = try directory.write("not-a-backup.json", #"{"version":1,"counters":[]}"#)
-    let result = try await Roadmapctl.run(
-      ["restore", file.path, "--data-dir", directory.url.appendingPathComponent("data").path])
+    let file = try directory.write("not-a-backup.json", text)
+    let data = directory.url.appendingPathComponent("data")
+    let result = try await Roadmapctl.run(["restore", file.path, "--data-dir", data.path])
     #expect(result.exitCode == 1)
-    #expect(result.stderrText.contains("is not a roadmapctl backup"))
+    #expect(result.stderrText.hasPrefix("Error: \(file.path) "), "\(result.stderrText)")
+    #expect(result.stderrText.contains(message), "\(result.stderrText)")
+    #expect(!result.stderrText.contains("DecodingError"))
+    #expect(!FileManager.default.fileExists(atPath: data.path))
   }
 
   /// A backup of one counter and one project with two features, as `roadmapctl backup` writes

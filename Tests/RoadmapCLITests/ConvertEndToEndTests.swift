@@ -107,7 +107,7 @@ import VoteFirstAPI
     #expect(other.exitCode == 1)
     #expect(
       other.stderrText.contains(
-        "cannot read the VoteFirst export 'other.json' at format: not a VoteFirst export: something-else"
+        "cannot read the VoteFirst export 'other.json': at format: not a VoteFirst export: something-else"
       ))
     let missing = try await convert(["nothing.json", "--to", "roadmap"], in: directory)
     #expect(missing.exitCode == 1)

@@ -35,17 +35,7 @@ struct RestoreCommand: Command {
         throw CommandError.failure("cannot read \(path): \(error.localizedDescription)")
       }
     }
-    let backup: StoreBackup
-    do {
-      backup = try JSONDecoder().decode(StoreBackup.self, from: data)
-    } catch {
-      throw CommandError.failure("\(file) is not a roadmapctl backup: \(error)")
-    }
-    guard backup.format == StoreBackup.formatName, backup.version == 1 else {
-      throw CommandError.failure(
-        "\(file) is a \(backup.format) document of version \(backup.version); "
-          + "this build reads \(StoreBackup.formatName) version 1")
-    }
+    let backup = try Self.decode(data, file: file)
     // Before the store is opened: a backup that cannot be restored whole writes nothing,
     // not its counters without its boards.
     if let problem = backup.boards.firstProblem {
@@ -102,5 +92,36 @@ struct RestoreCommand: Command {
     guard let first = clashes.min(by: { ($0.namespace, $0.key) < ($1.namespace, $1.key) })
     else { return nil }
     return (first.namespace, first.key, clashes.count - 1)
+  }
+}
+
+extension RestoreCommand {
+  /// The document's kind, read before the rest so that another kind of file is named as such
+  /// rather than by the first field a backup has and it does not.
+  private struct Header: Decodable {
+    var format: String?
+    var version: Int?
+  }
+
+  /// `data` as a backup this build reads, or a failure that says what it is instead.
+  static func decode(_ data: Data, file: String) throws(CommandError) -> StoreBackup {
+    let name = StoreBackup.formatName
+    if let header = try? JSONDecoder().decode(Header.self, from: data) {
+      guard let format = header.format else {
+        throw .failure("\(file) is not a roadmapctl backup: it has no 'format' (\(name))")
+      }
+      guard format == name, header.version == 1 else {
+        let version = header.version.map { "version \($0)" } ?? "no version"
+        throw .failure(
+          "\(file) is a \(format) document of \(version); this build reads \(name) version 1")
+      }
+    }
+    do {
+      return try JSONDecoder().decode(StoreBackup.self, from: data)
+    } catch let error as DecodingError {
+      throw .failure("\(file) is not a roadmapctl backup: \(error.readableDescription)")
+    } catch {
+      throw .failure("\(file) is not a roadmapctl backup: \(error)")
+    }
   }
 }

@@ -49,9 +49,8 @@ enum SyncFiles {
     do {
       return try VoteFirstCoding.decode(ProjectExport.self, from: Data(loaded.bytes))
     } catch let error as DecodingError {
-      let place = VoteFirstCoding.path(of: error).map { " at \($0)" } ?? ""
       throw .failure(
-        "cannot read the VoteFirst export '\(loaded.displayPath)'\(place): \(describe(error))")
+        "cannot read the VoteFirst export '\(loaded.displayPath)': \(error.readableDescription)")
     } catch {
       throw .failure("cannot read the VoteFirst export '\(loaded.displayPath)': \(error)")
     }
@@ -89,16 +88,6 @@ enum SyncFiles {
     report.entries.map { entry in
       let verb = entry.kind == .dropped ? "not carried" : "altered"
       return "\(verb): feature \(entry.feature), \(entry.field): \(entry.reason)"
-    }
-  }
-
-  private static func describe(_ error: DecodingError) -> String {
-    switch error {
-    case .keyNotFound(let key, _): "'\(key.stringValue)' is missing"
-    case .typeMismatch(let type, _): "a value of the wrong type (expected \(type))"
-    case .valueNotFound(let type, _): "null where \(type) belongs"
-    case .dataCorrupted(let context): context.debugDescription
-    @unknown default: "\(error)"
     }
   }
 }
