@@ -183,11 +183,16 @@ public struct WebBoardRoutes: Sendable {
     let snapshot = try await self.snapshot(project, Board.roadmapSlug)
     let releases = try await source.releases(project: project)
     var features: [Int: Feature] = [:]
+    // The first ids the releases name, newest release first, each once.
     var wanted: [Int] = []
-    for release in releases {
-      for id in release.features where !wanted.contains(id) { wanted.append(id) }
+    var seen = Set<Int>()
+    names: for release in releases {
+      for id in release.features where seen.insert(id).inserted {
+        wanted.append(id)
+        if wanted.count == WebBoardRoutes.changelogFeatureLimit { break names }
+      }
     }
-    for id in wanted.prefix(WebBoardRoutes.changelogFeatureLimit) {
+    for id in wanted {
       if let feature = try await source.feature(project: project, id: id, voter: nil) {
         features[id] = feature
       }

@@ -201,3 +201,55 @@ struct FixtureBoardSource: WebBoardSource {
     #expect(WebBoardHeaders.voter(fromCookie: header) == voter)
   }
 }
+
+/// The changelog looks each feature its releases name up once, newest release first, and no
+/// more than ``WebBoardRoutes/changelogFeatureLimit`` of them, in time linear in the ids the
+/// releases name (a list searched for every id made 100,000 of them minutes of work).
+@Suite struct ChangelogLookupTests {
+  /// A fixture that counts the features it is asked for, in order.
+  final class CountingSource: WebBoardSource, @unchecked Sendable {
+    let base: FixtureBoardSource
+    private let lock = NSLock()
+    private var asked: [Int] = []
+
+    init(releases: [Release]) {
+      var base = FixtureBoardSource()
+      base.releases = releases
+      self.base = base
+    }
+
+    var lookups: [Int] { lock.withLock { asked } }
+
+    func board(project: String, slug: String) async throws -> BoardSnapshot? {
+      try await base.board(project: project, slug: slug)
+    }
+    func features(project: String, query: FeatureQuery, voter: String?) async throws
+      -> FeaturePage
+    { try await base.features(project: project, query: query, voter: voter) }
+    func feature(project: String, id: Int, voter: String?) async throws -> Feature? {
+      lock.withLock { asked.append(id) }
+      return Fixtures.feature(id, "Feature \(id)", release: 1)
+    }
+    func releases(project: String) async throws -> [Release] { base.releases }
+  }
+
+  @Test(.timeLimit(.minutes(1))) func eachFeatureOnceNewestFirstUpToTheLimit() async {
+    // Newest first, as the source gives them: the newest names 3, 1, 3 again and 2; the
+    // older ones name 100,000 more ids, each of the first 1,000 twice.
+    let older = Array(4..<100_004)
+    let source = CountingSource(releases: [
+      Release(id: 3, title: "3.0", notes: "", date: Fixtures.date, features: [3, 1, 3, 2]),
+      Release(id: 2, title: "2.0", notes: "", date: Fixtures.date, features: older),
+      Release(id: 1, title: "1.0", notes: "", date: Fixtures.date, features: Array(older[..<1000])),
+    ])
+    let response = await WebBoardRoutes(source: source).router.respond(
+      to: HTTPRequest(method: .get, target: "/b/demo-app/changelog"))
+    #expect(response.status == 200)
+    let limit = WebBoardRoutes.changelogFeatureLimit
+    #expect(source.lookups == [3, 1, 2] + Array(4..<(limit + 1)))
+    let page = RouteTests.body(response)
+    #expect(page.contains("Feature 3"))
+    #expect(page.contains("Feature \(limit)"))
+    #expect(!page.contains("Feature \(limit + 1)<"))
+  }
+}
