@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target and runs it.
-#   Fuzz/run.sh [http|roadmap] [seconds=600] [extra libFuzzer flags...]
-#     http     the HTTP request parser (Fuzz/ParserFuzzTarget.swift; the default)
-#     roadmap  RoadmapFormat's reader, validator and writer, checked against Foundation's
-#              JSONDecoder (Fuzz/RoadmapFuzzTarget.swift)
+#   Fuzz/run.sh [http|roadmap|markdown] [seconds=600] [extra libFuzzer flags...]
+#     http      the HTTP request parser (Fuzz/ParserFuzzTarget.swift; the default)
+#     roadmap   RoadmapFormat's reader, validator and writer, checked against Foundation's
+#               JSONDecoder (Fuzz/RoadmapFuzzTarget.swift)
+#     markdown  the web board's release-notes renderer: only allowed, balanced, escaped HTML
+#               (Fuzz/MarkdownFuzzTarget.swift)
 # Output: /tmp/TARGET-fuzz/ (binary, working corpus, crash artifacts, log).
 # Not package targets, so plain `swift build` is unaffected. Replay a crash with
 #   /tmp/TARGET-fuzz/TARGET-fuzz /tmp/TARGET-fuzz/artifacts/crash-…
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TARGET=http
-case "${1:-}" in http | roadmap) TARGET=$1; shift ;; esac
+case "${1:-}" in http | roadmap | markdown) TARGET=$1; shift ;; esac
 SECONDS_TO_RUN="${1:-600}"; shift || true
 OUT="${FUZZ_OUT:-/tmp/$TARGET-fuzz}"
 mkdir -p "$OUT/corpus" "$OUT/artifacts"
@@ -28,6 +30,12 @@ if [ "$TARGET" = http ]; then
     Fuzz/ParserFuzzTarget.swift -o "$OUT/$TARGET-fuzz"
   SEEDS=(Fuzz/corpus)
   RUN_FLAGS=(-max_len=4096)
+elif [ "$TARGET" = markdown ]; then
+  swiftc "${FLAGS[@]}" -module-name MarkdownFuzz \
+    Sources/WebBoard/Markdown.swift Sources/WebBoard/HTML.swift \
+    Fuzz/MarkdownFuzzTarget.swift -o "$OUT/$TARGET-fuzz"
+  SEEDS=(Fuzz/corpus-markdown)
+  RUN_FLAGS=(-max_len=4096 -dict=Fuzz/markdown.dict)
 else
   # The whole module, so the list cannot fall behind it.
   mapfile -t SOURCES < <(find Sources/RoadmapFormat -name '*.swift' | sort)

@@ -4,7 +4,8 @@ import Testing
 /// `Fuzz/run.sh` compiles each fuzz target with its sources outside the package. The HTTP
 /// parser's target names its files one by one: the list must still name every file they need,
 /// or the fuzzer stops building unnoticed (it did once, after the header encoding moved to a
-/// file of its own). The Roadmap target takes the whole RoadmapFormat module.
+/// file of its own). The Roadmap target takes the whole RoadmapFormat module; the Markdown
+/// target, the web board's renderer and its escaper.
 @Suite struct FuzzScriptTests {
   static let root = PackageFiles.packageRoot
 
@@ -29,10 +30,11 @@ import Testing
   }
 
   @Test func theHTTPTargetsSourcesTypecheckTogether() async throws {
-    let roadmapOnly = [
-      "Fuzz/RoadmapFuzzTarget.swift", "Tests/TestProcess/UpstreamFeature.swift",
-    ]
-    let files = try Self.namedFiles().filter { !roadmapOnly.contains($0) }
+    let otherTargets =
+      [
+        "Fuzz/RoadmapFuzzTarget.swift", "Tests/TestProcess/UpstreamFeature.swift",
+      ] + Self.markdownFiles
+    let files = try Self.namedFiles().filter { !otherTargets.contains($0) }
     #expect(files.contains("Fuzz/ParserFuzzTarget.swift"))
     #expect(files.contains("Sources/HTTPServer/HTTPRequestParser.swift"))
     for file in files {
@@ -42,6 +44,21 @@ import Testing
     }
     let status = try await Self.typecheck(["-module-name", "ParserFuzz"] + files)
     #expect(status == 0, "the sources Fuzz/run.sh lists do not typecheck together")
+  }
+
+  /// The files the Markdown target is built from.
+  static let markdownFiles = [
+    "Sources/WebBoard/Markdown.swift", "Sources/WebBoard/HTML.swift",
+    "Fuzz/MarkdownFuzzTarget.swift",
+  ]
+
+  @Test func theMarkdownTargetTypechecksWithTheRenderer() async throws {
+    let named = try Self.namedFiles()
+    for file in Self.markdownFiles {
+      #expect(named.contains(file), "Fuzz/run.sh no longer names \(file)")
+    }
+    let status = try await Self.typecheck(["-module-name", "MarkdownFuzz"] + Self.markdownFiles)
+    #expect(status == 0, "Fuzz/MarkdownFuzzTarget.swift does not typecheck with the renderer")
   }
 
   @Test func theRoadmapTargetTypechecksWithItsModule() async throws {
