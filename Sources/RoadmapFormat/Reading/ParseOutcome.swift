@@ -179,10 +179,13 @@ struct ParseOutcome {
     fatal = tail.fatal
     // Languages: the tail's ids to ours.
     var languageMap: [Int] = []
+    var ids = [String: Int](minimumCapacity: languageNames.count)
+    for (id, name) in languageNames.enumerated() { ids[name] = id }
     for name in tail.languageNames {
-      if let id = languageNames.firstIndex(of: name) {
+      if let id = ids[name] {
         languageMap.append(id)
       } else {
+        ids[name] = languageNames.count
         languageMap.append(languageNames.count)
         languageNames.append(name)
       }

@@ -56,6 +56,8 @@ struct RoadmapParser {
   var languageNames: [String] = []
   /// Short language tags packed into words, by id, while every id so far is packed.
   var packedLanguages: [(UInt64, UInt64, Int)] = []
+  /// The most languages kept in ``packedLanguages`` (real files name a handful).
+  static let packedLanguageLimit = 32
   var statusCache: [UInt64: StatusReading] = [:]
   /// Per localized field (title, status, description): how many records have it as an array,
   /// and how many of those have each tracked language (`slot * 64 + language id`).
