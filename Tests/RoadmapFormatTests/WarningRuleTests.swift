@@ -195,6 +195,39 @@ struct WarningRuleTests {
     #expect(messages[3].hasSuffix(": use one of them or extend --statuses"))
   }
 
+  /// The rules that need every feature list at most 1000 diagnostics of a code too, then
+  /// count the rest in one note, as the parser's rules do.
+  @Test(
+    "cross-feature rules stop listing a code at 1000",
+    arguments: [
+      ("duplicate-id", ValidationOptions(), false),
+      ("missing-language", ValidationOptions(languages: ["en"]), false),
+      ("unknown-status", ValidationOptions(statuses: ["planned"]), false),
+      ("removed-id", ValidationOptions(), true),
+    ])
+  func crossFeatureCodesAreCapped(code: String, options: ValidationOptions, removed: Bool) throws {
+    let count = 3000
+    let features = (0..<count).map { index in
+      let id = code == "duplicate-id" ? "same" : "new\(index)"
+      return #"{"id": "\#(id)", "title": "T", "status": "s\#(index)", "#
+        + #""localizedTitle": [{"language": "de", "value": "T"}]}"#
+    }
+    let previous =
+      removed ? "[" + (0..<count).map { #"{"id": "old\#($0)"}"# }.joined(separator: ",") + "]" : nil
+    let report = validate(
+      "[" + features.joined(separator: ",\n") + "]", options: options, previous: previous)
+    let listed = report.diagnostics.filter { $0.code == code }
+    #expect(listed.count == 1000)
+    let severity = try #require(listed.first?.severity)
+    let note = try #require(
+      report.diagnostics.first {
+        $0.code == "diagnostics-truncated" && $0.message.contains("[\(code)]")
+      })
+    let more = count - 1000 - (code == "duplicate-id" ? 1 : 0)
+    #expect(note.message.hasPrefix("\(more) more \(severity.rawValue)s [\(code)] not listed"))
+    #expect(note.severity == .info)
+  }
+
   @Test("a removed id is an error unless removal is allowed")
   func removedID() throws {
     let previous = #"[{"id": "1", "title": "A"}, {"id": "2", "title": "B"}]"#

@@ -8,6 +8,10 @@ struct CrossFeatureRules {
   /// The document's bytes, for decoding the tokens the records point at.
   let base: UnsafePointer<UInt8>
   var issues: [Issue] = []
+  /// How many issues of each code were found, listed or not.
+  var perCode: [String: Int] = [:]
+  /// The codes past ``RoadmapParser/maxPerCode``: how many more, not listed.
+  var suppressed: [String: (count: Int, severity: Severity)] = [:]
 
   init(options: ValidationOptions, outcome: ParseOutcome, buffer: UnsafeBufferPointer<UInt8>) {
     self.options = options
@@ -20,10 +24,18 @@ struct CrossFeatureRules {
     RoadmapParser.decodeString(token, in: base)
   }
 
+  /// Records an issue, or only counts it once its code has ``RoadmapParser/maxPerCode``
+  /// listed (as the parser does: 200,000 features with one id printed 89 MB).
   mutating func add(
     _ code: String, _ severity: Severity, at offset: Int, path: String,
     related: [RelatedIssue] = [], _ message: String
   ) {
+    let seen = perCode[code, default: 0]
+    perCode[code] = seen + 1
+    if seen >= RoadmapParser.maxPerCode {
+      suppressed[code, default: (0, severity)].count += 1
+      return
+    }
     issues.append(
       Issue(
         code: code, severity: severity, message: message, offset: offset, path: path,

@@ -156,6 +156,9 @@ public struct RoadmapValidator: Sendable {
       rules.compare(withPrevious: previous)
     }
     issues += rules.issues
+    for (code, more) in rules.suppressed {
+      outcome.suppressed[code, default: (0, more.severity)].count += more.count
+    }
     let rejected =
       outcome.fatal || !outcome.topLevelIsArray || issues.contains { $0.rejectedByRoadmap }
     let diagnostics = ParseOutcome.diagnostics(
