@@ -60,4 +60,27 @@ import Testing
     let after = try await Roadmapctl.run(["votes", "export", "--data-dir", data])
     #expect(after.stdout == before.stdout)
   }
+
+  /// A file of thousands of bad counters lists the first hundred, then how many more.
+  @Test func aFileOfManyBadCountersListsTheFirstHundred() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let records = (1...2500).map {
+      Self.record("feature\($0)") {
+        $0.replacingOccurrences(of: #""value":2"#, with: #""value":9223372036854775807"#)
+      }
+    }
+    let bad = try directory.write(
+      "bad.json", "{\"version\":1,\"counters\":[\n" + records.joined(separator: ",\n") + "\n]}\n")
+    let data = directory.url.appendingPathComponent("data")
+    let refused = try await Roadmapctl.run(["votes", "import", bad.path, "--data-dir", data.path])
+    #expect(refused.exitCode == 1)
+    let lines = refused.stderrText.replacingOccurrences(of: bad.path, with: "FILE")
+      .split(separator: "\n").map(String.init)
+    #expect(lines.first == "Error: nothing was imported: FILE has 2500 problems:")
+    #expect(lines.count == 102, "\(lines.count) lines")
+    #expect(lines[1].hasPrefix("  FILE:2:"), "\(lines[1])")
+    #expect(lines[100].contains("(counter 100, app.example/feature100)"), "\(lines[100])")
+    #expect(lines.last == "  … and 2400 more, not listed")
+  }
 }

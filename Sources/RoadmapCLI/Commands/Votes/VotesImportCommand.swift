@@ -111,8 +111,12 @@ extension VotesImportCommand {
     }
   }
 
-  /// Every problem, one per line, each with `file:line:column` (a syntax error alone: the
-  /// file cannot be read further).
+  /// The most problems listed; the rest are counted (a file of 200,000 bad counters printed
+  /// every one).
+  static let listedProblems = 100
+
+  /// The problems, one per line up to ``listedProblems``, each with `file:line:column`, then
+  /// how many more (a syntax error alone: the file cannot be read further).
   static func describe(_ problems: [ImportProblem], file: String) -> String {
     func place(_ problem: ImportProblem) -> String {
       guard let line = problem.line, let column = problem.column else { return file }
@@ -124,13 +128,16 @@ extension VotesImportCommand {
     var text =
       "nothing was imported: \(file) has \(problems.count) "
       + (problems.count == 1 ? "problem" : "problems") + ":"
-    for problem in problems {
+    for problem in problems.prefix(listedProblems) {
       var line = "\n  \(place(problem)): "
       if !problem.path.isEmpty { line += problem.path }
       if let index = problem.index {
         line += " (counter \(index + 1)" + (problem.counter.map { ", \($0)" } ?? "") + ")"
       }
       text += line + ": " + problem.message + "."
+    }
+    if problems.count > listedProblems {
+      text += "\n  … and \(problems.count - listedProblems) more, not listed"
     }
     return text
   }
