@@ -14,6 +14,8 @@ public enum VoteFirstLimits {
   public static let maxNotes = 20_000
   /// The longest ref.
   public static let maxRef = 254
+  /// The longest search (`q`), in Unicode scalars.
+  public static let maxSearch = 200
   /// The page size when none is asked for.
   public static let defaultPageSize = 20
   /// The largest page.

@@ -211,7 +211,7 @@ public struct WebBoardRoutes: Sendable {
     }
     var query = FeatureQuery()
     if let search = value(VoteFirstContract.Query.search) {
-      query.search = String(search.prefix(200))
+      query.search = String(search.unicodeScalars.prefix(VoteFirstLimits.maxSearch))
     }
     if let order = value(VoteFirstContract.Query.order) {
       let known = FeatureOrder(rawValue: order)

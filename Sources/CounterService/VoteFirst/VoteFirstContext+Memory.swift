@@ -28,6 +28,7 @@ extension VoteFirstContext {
     // Filters and sort keys read the model's facts, by index: no shared string is retained
     // per feature (concurrent requests would contend for its reference count).
     let board = filter.board.map { model.boardSlugs[$0] ?? -1 }
+    let search = filter.search.map(ByteSearch.init)
     func matches(_ index: Int) -> Bool {
       let facts = model.facts[index]
       guard facts.isVisible else { return false }
@@ -38,7 +39,7 @@ extension VoteFirstContext {
         return false
       }
       if let tag = filter.tag, !model.items[index].row.tags.contains(tag) { return false }
-      if let search = filter.search, !Self.contains(model.items[index].row.search, search) {
+      if let search, !search.occurs(in: model.items[index].row.search) {
         return false
       }
       return true
@@ -98,22 +99,6 @@ extension VoteFirstContext {
         voted.insert(item.id)
       }
       return voted
-    }
-  }
-
-  /// Whether `text` holds `part`, byte for byte (as the database's `instr`).
-  static func contains(_ text: String, _ part: String) -> Bool {
-    let needle = Array(part.utf8)
-    guard let first = needle.first else { return true }
-    var text = text
-    return text.withUTF8 { hay in
-      guard hay.count >= needle.count else { return false }
-      for start in 0...(hay.count - needle.count) where hay[start] == first {
-        var index = 1
-        while index < needle.count, hay[start + index] == needle[index] { index += 1 }
-        if index == needle.count { return true }
-      }
-      return false
     }
   }
 }

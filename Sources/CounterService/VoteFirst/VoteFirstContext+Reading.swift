@@ -56,6 +56,10 @@ extension VoteFirstContext {
       }
       cursor = decoded
     }
+    if let q = request.query(Query.search), q.unicodeScalars.count > VoteFirstLimits.maxSearch {
+      throw VoteFirstFailure.invalidParameter(
+        Query.search, "q is at most \(VoteFirstLimits.maxSearch) characters")
+    }
     let search = request.query(Query.search).map(BoardJSON.searchForm).flatMap {
       $0.isEmpty ? nil : $0
     }

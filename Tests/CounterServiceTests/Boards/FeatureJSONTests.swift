@@ -50,11 +50,34 @@ import VoteFirstAPI
   }
 
   @Test func searchMatchesBytesAsTheDatabaseDoes() {
-    #expect(VoteFirstContext.contains("dark mode\nfür alle", "für"))
-    #expect(VoteFirstContext.contains("abc", ""))
-    #expect(VoteFirstContext.contains("abc", "abc"))
-    #expect(!VoteFirstContext.contains("ab", "abc"))
-    #expect(!VoteFirstContext.contains("aab", "abb"))
-    #expect(VoteFirstContext.contains("aaab", "aab"))
+    #expect(ByteSearch("für").occurs(in: "dark mode\nfür alle"))
+    #expect(ByteSearch("").occurs(in: "abc"))
+    #expect(ByteSearch("abc").occurs(in: "abc"))
+    #expect(!ByteSearch("abc").occurs(in: "ab"))
+    #expect(!ByteSearch("abb").occurs(in: "aab"))
+    #expect(ByteSearch("aab").occurs(in: "aaab"))
+  }
+
+  /// The linear search finds exactly what a plain scan finds, over a small alphabet where
+  /// partial matches and restarts are common.
+  @Test func searchAgreesWithAPlainScan() {
+    var generator = SystemRandomNumberGenerator()
+    func word(_ length: Int) -> String {
+      String((0..<length).map { _ in "aab".randomElement(using: &generator)! })
+    }
+    for _ in 0..<20_000 {
+      let text = word(Int.random(in: 0...24, using: &generator))
+      let part = word(Int.random(in: 0...6, using: &generator))
+      #expect(
+        ByteSearch(part).occurs(in: text) == text.utf8.contains(part.utf8), "\(part) in \(text)")
+    }
+  }
+
+  /// A needle that almost matches everywhere costs one pass over the text, not one per byte.
+  @Test(.timeLimit(.minutes(1))) func searchIsLinearInTheText() {
+    let text = String(repeating: "a", count: 20_000_000)
+    let part = String(repeating: "a", count: 2_000) + "b"
+    #expect(!ByteSearch(part).occurs(in: text))
+    #expect(ByteSearch(String(repeating: "a", count: 2_000)).occurs(in: text + "b"))
   }
 }
