@@ -165,13 +165,16 @@ public struct ReconcilePlan: Sendable, Hashable {
       ("localizedStatus", roadmap.localizedStatus, voteFirst.localizedStatus),
       ("localizedDescription", roadmap.localizedDescription, voteFirst.localizedDescription),
     ] {
+      // By language through dictionaries: a scan per language made 30,000 of them 46 s.
       let left = firsts(a ?? [])
       let right = firsts(b ?? [])
-      var languages = left.map(\.language)
-      for item in right where !languages.contains(item.language) { languages.append(item.language) }
+      let leftValues = Dictionary(uniqueKeysWithValues: left.map { ($0.language, $0.value) })
+      let rightValues = Dictionary(uniqueKeysWithValues: right.map { ($0.language, $0.value) })
+      let languages =
+        left.map(\.language) + right.map(\.language).filter { leftValues[$0] == nil }
       for language in languages {
-        let l = left.first { $0.language == language }?.value
-        let r = right.first { $0.language == language }?.value
+        let l = leftValues[language]
+        let r = rightValues[language]
         guard l != r else { continue }
         fields.append(
           FieldDifference(
@@ -179,16 +182,34 @@ public struct ReconcilePlan: Sendable, Hashable {
             voteFirst: r.map { JSONValueText.text(of: .string($0)) }))
       }
     }
-    var keys = roadmap.extra.keys
-    for key in voteFirst.extra.keys where !keys.contains(key) { keys.append(key) }
+    let leftExtra = Self.firstValues(roadmap.extra)
+    let rightExtra = Self.firstValues(voteFirst.extra)
+    let keys =
+      Self.firstKeys(roadmap.extra)
+      + Self.firstKeys(voteFirst.extra).filter { leftExtra[$0] == nil }
     for key in keys {
-      let l = roadmap.extra[key].map(JSONValueText.text(of:))
-      let r = voteFirst.extra[key].map(JSONValueText.text(of:))
+      let l = leftExtra[key].map(JSONValueText.text(of:))
+      let r = rightExtra[key].map(JSONValueText.text(of:))
       if l != r {
         fields.append(FieldDifference(field: "extra.\(key)", roadmap: l, voteFirst: r))
       }
     }
     return fields
+  }
+
+  /// Each key's first value (what `object[key]` reads), found once for all keys.
+  private static func firstValues(_ object: JSONObject) -> [String: JSONValue] {
+    var values: [String: JSONValue] = [:]
+    for member in object.members where values[member.key] == nil {
+      values[member.key] = member.value
+    }
+    return values
+  }
+
+  /// The keys in order, each once.
+  private static func firstKeys(_ object: JSONObject) -> [String] {
+    var seen = Set<String>()
+    return object.keys.filter { seen.insert($0).inserted }
   }
 
   /// The first item of each language, as the Roadmap package picks them.

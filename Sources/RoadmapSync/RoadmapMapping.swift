@@ -190,6 +190,9 @@ public struct RoadmapMapping: Sendable {
           + "counter is not the one VoteFirst counts it in")
     }
     var originals: JSONObject?
+    // The keys taken so far, so a repeated one is found without a scan of the members
+    // (30,000 extra members took /roadmap/:project.json 19 s).
+    var extraKeys = Set(feature.extra.keys)
     for member in content.extra ?? [] {
       switch ExtraKeys.read(member.key) {
       case .reserved("roadmap"):
@@ -203,10 +206,11 @@ public struct RoadmapMapping: Sendable {
       case .roadmap(let key):
         if Self.roadmapKeys.contains(key) {
           note("extra.\(key)", .dropped, "'\(key)' is a Roadmap field, not an extra key")
-        } else if feature.extra[key] != nil {
+        } else if extraKeys.contains(key) {
           note("extra.\(key)", .dropped, "the key comes twice; the first is kept")
         } else if let value = JSONValueText.value(of: member.json) {
           feature.extra.members.append((key, value))
+          extraKeys.insert(key)
         } else {
           note("extra.\(key)", .dropped, "its value is not one JSON value: \(member.json)")
         }

@@ -218,4 +218,51 @@ struct PlanTests {
     #expect(matching.features.map(\.id) == ["1", "2", "vf-40"])
     #expect(matching.features[0].votes == 9)
   }
+
+  /// A feature with tens of thousands of languages and extra keys maps and compares in time
+  /// linear in them (a scan per language or key took 30,000 of them 46 s and 19 s), and
+  /// still says exactly what differs.
+  @Test(
+    "reconcile and the mapping back: thousands of languages and extra keys",
+    .timeLimit(.minutes(1)))
+  func manyLanguagesAndExtraKeys() throws {
+    let count = 30_000
+    var feature = RoadmapFeature(
+      id: "1", title: "Many",
+      localizedTitle: (0..<count).map { LocalizedValue(language: "x-\($0)", value: "t\($0)") })
+    feature.extra = JSONObject((0..<count).map { ("k\($0)", JSONValue.number("\($0)")) })
+    var board = applied(
+      MigrationPlan.make(features: [feature], mapping: RoadmapMapping(), board: .empty),
+      to: .empty)
+    #expect(ReconcilePlan.make(roadmap: [feature], board: board).inSync)
+
+    // One language and one extra key changed on the board, one of each added, and a repeated
+    // extra key (the first is kept).
+    var content = board.features[0].content
+    content.localizedTitle![count - 1].value = "changed"
+    content.localizedTitle!.append(LocalizedText(language: "y-new", value: "new"))
+    let extraEnd = content.extra!.count
+    content.extra!.append(ExtraMember(key: "added", json: "true"))
+    content.extra!.append(ExtraMember(key: "k5", json: "99"))
+    if let index = content.extra!.firstIndex(where: { $0.key == "k7" }) {
+      content.extra![index].json = "-7"
+    }
+    board.features[0].content = content
+    #expect(extraEnd >= count)
+    let plan = ReconcilePlan.make(roadmap: [feature], board: board)
+    #expect(
+      plan.differences.first?.fields == [
+        .init(
+          field: "localizedTitle", language: "x-\(count - 1)", roadmap: "\"t\(count - 1)\"",
+          voteFirst: "\"changed\""),
+        .init(field: "localizedTitle", language: "y-new", roadmap: nil, voteFirst: "\"new\""),
+        .init(field: "extra.k7", roadmap: "7", voteFirst: "-7"),
+        .init(field: "extra.added", roadmap: nil, voteFirst: "true"),
+      ])
+    let back = RoadmapMapping().roadmapFeature(
+      from: content, id: 1, stage: nil, votes: 0)
+    #expect(back.feature?.extra.members.count == count + 1)
+    #expect(back.feature?.extra["k5"] == .number("5"))
+    #expect(back.losses.map(\.field) == ["extra.k5"])
+  }
 }
