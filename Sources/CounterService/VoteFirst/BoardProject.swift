@@ -8,9 +8,37 @@ struct BoardProject: Sendable {
   var id: String
   var settings: ProjectSettings
   var createdAt: Int64
-  var boards: [Board]
-  var stages: [Stage]
-  var tags: [FeatureTag]
+  let boards: [Board]
+  let stages: [Stage]
+  let tags: [FeatureTag]
+  /// Where each board, stage and tag is in its list, so a batch's references are checked
+  /// without a scan per reference (a batch of 500,000 tag references in a project of 1,000
+  /// tags took 16 s).
+  private let boardIndex: [String: Int]
+  private let stageIndex: [Int: Int]
+  private let tagIndex: [Int: Int]
+
+  init(
+    id: String, settings: ProjectSettings, createdAt: Int64, boards: [Board], stages: [Stage],
+    tags: [FeatureTag]
+  ) {
+    self.id = id
+    self.settings = settings
+    self.createdAt = createdAt
+    self.boards = boards
+    self.stages = stages
+    self.tags = tags
+    boardIndex = Self.firstIndex(of: boards.map(\.slug))
+    stageIndex = Self.firstIndex(of: stages.map(\.id))
+    tagIndex = Self.firstIndex(of: tags.map(\.id))
+  }
+
+  /// Each key's first position in `keys`.
+  private static func firstIndex<Key: Hashable>(of keys: [Key]) -> [Key: Int] {
+    var index: [Key: Int] = [:]
+    for (position, key) in keys.enumerated() where index[key] == nil { index[key] = position }
+    return index
+  }
 
   /// The project on `tables`, or nil before its first admin call.
   static func load(_ tables: BoardTables, _ project: String) throws -> BoardProject? {
@@ -54,9 +82,9 @@ struct BoardProject: Sendable {
       doc: try BoardJSON.encode(stage))
   }
 
-  func board(_ slug: String) -> Board? { boards.first { $0.slug == slug } }
-  func stage(_ id: Int) -> Stage? { stages.first { $0.id == id } }
-  func tag(_ id: Int) -> FeatureTag? { tags.first { $0.id == id } }
+  func board(_ slug: String) -> Board? { boardIndex[slug].map { boards[$0] } }
+  func stage(_ id: Int) -> Stage? { stageIndex[id].map { stages[$0] } }
+  func tag(_ id: Int) -> FeatureTag? { tagIndex[id].map { tags[$0] } }
 
   /// The problems of `content`'s references: its board, stage (on that board), tags and
   /// release must exist. `releases` are the project's release ids.
