@@ -69,6 +69,9 @@ struct BoardModel: Sendable {
   let items: [Item]
   /// Feature id → index in ``items``.
   let index: [Int64: Int]
+  /// Stage id (0 for none) → indices of its features in ``items``, ascending: a listing of
+  /// one stage (each column of the web board) reads only its own features.
+  let byStage: [Int64: [Int]]
   /// Indices of ``items`` in `newest` order (created, most recent first; then id, highest).
   let newest: [Int]
   /// Indices of ``items`` in `discussed` order (comments, most first; then id).
@@ -132,6 +135,11 @@ struct BoardModel: Sendable {
         isArchived: item.isArchived)
     }
     self.boardSlugs = boardSlugs
+    var byStage: [Int64: [Int]] = [:]
+    for (position, facts) in facts.enumerated() {
+      byStage[facts.stage, default: []].append(position)
+    }
+    self.byStage = byStage
     counterKeys = items.map(\.row.counterKey)
     newest = items.indices.sorted {
       (items[$0].row.createdAt, items[$0].row.id) > (items[$1].row.createdAt, items[$1].row.id)

@@ -47,7 +47,11 @@ extension VoteFirstContext {
     let page: (ids: [Int64], next: String?)
     var votes: [String: Int64]
     if listing.needsVotes {
-      let candidates = model.facts.indices.filter(matches)
+      // One stage's listing reads only that stage's features (a board page with 1,000
+      // stages over 20,000 features read all of them for every column: 2.4 s).
+      let candidates =
+        filter.stage.map { (model.byStage[$0] ?? []).filter(matches) }
+        ?? model.facts.indices.filter(matches)
       let keys =
         candidates.count == model.counterKeys.count
         ? model.counterKeys : candidates.map { model.counterKeys[$0] }
