@@ -96,4 +96,84 @@ struct LanguageResolverTests {
     #expect(resolved.votes == 7)
     #expect(resolved.title == "N/A")
   }
+
+  /// A tag as the fallback compares it: lower-cased, `_` read as `-`.
+  static func normalized(_ tag: String) -> String {
+    String(tag.lowercased().map { $0 == "_" ? "-" : $0 })
+  }
+
+  /// A tag's RFC 4647 lookup chain, as the fallback makes it.
+  static func chain(_ tag: String) -> [String] {
+    var subtags = normalized(tag).split(separator: "-", omittingEmptySubsequences: false)
+      .map(String.init)
+    var chain: [String] = []
+    while !subtags.isEmpty {
+      if subtags.last?.count == 1 && subtags.count > 1 {
+        subtags.removeLast()
+        continue
+      }
+      let candidate = subtags.joined(separator: "-")
+      if !candidate.isEmpty && !chain.contains(candidate) { chain.append(candidate) }
+      subtags.removeLast()
+    }
+    return chain
+  }
+
+  /// What the fallback picked before it ranked tags: each preferred language's chain in
+  /// order, the first item of the first tag found.
+  static func pickedByScanning(_ items: [LocalizedValue], _ preferred: [String])
+    -> LocalizedValue?
+  {
+    let tags = items.map { normalized($0.language) }
+    for tag in preferred.flatMap(chain) {
+      if let index = tags.firstIndex(of: tag) { return items[index] }
+    }
+    return nil
+  }
+
+  @Test("the fallback picks what a scan of every chain picks")
+  func rankedPickMatchesTheScan() {
+    var generator = SystemRandomNumberGenerator()
+    let pool = [
+      "en", "EN", "en-US", "en_GB", "de", "de-AT", "de-CH-x-y", "zh", "zh-Hans", "zh-Hans-CN",
+      "zh_hant", "pt", "pt-BR", "x-a", "", "-", "fr-",
+    ]
+    for _ in 0..<5_000 {
+      let preferred = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+        pool.randomElement(using: &generator)!
+      }
+      let items = (0..<Int.random(in: 0...6, using: &generator)).map { index in
+        LocalizedValue(language: pool.randomElement(using: &generator)!, value: "v\(index)")
+      }
+      let resolver = LanguageResolver.fallback(preferredLanguages: preferred)
+      let feature = RoadmapFeature(id: "1", title: "plain", localizedTitle: items)
+      let expected = Self.pickedByScanning(items, preferred)
+      #expect(
+        resolver.resolve(feature).title == (expected?.value ?? "plain"), "\(preferred) \(items)")
+      for item in items {
+        let first = preferred.first.flatMap { Self.chain($0).first }
+        #expect(
+          resolver.isFirstChoice(item.language) == (first == Self.normalized(item.language)),
+          "\(preferred) \(item.language)")
+      }
+    }
+  }
+
+  /// A feature costs its items, not its items × the tags tried: with 50,000 preferred
+  /// languages and 50,000 items, only the last item in the last language matches (a scan of
+  /// every item per tag: 2.5 billion comparisons).
+  @Test(
+    "thousands of preferred languages over features of thousands of items",
+    .timeLimit(.minutes(1)))
+  func manyPreferredLanguages() {
+    let count = 50_000
+    let resolver = LanguageResolver.fallback(preferredLanguages: (0..<count).map { "x-l\($0)" })
+    let items =
+      (0..<count).map { LocalizedValue(language: "y-l\($0)", value: "no") }
+      + [LocalizedValue(language: "X_L\(count - 1)", value: "last")]
+    let feature = RoadmapFeature(id: "1", title: "plain", localizedTitle: items)
+    #expect(resolver.resolve(feature).title == "last")
+    #expect(resolver.resolve(feature).titleLanguage == "X_L\(count - 1)")
+    #expect(resolver.isFirstChoice("X-L0"))
+  }
 }

@@ -12,7 +12,11 @@
 public struct LanguageResolver: Sendable {
   private enum Mode: Sendable {
     case exact(String)
-    case chains([[String]])
+    /// Each tag of the lookup chains, in the order they are tried, → its place in that order
+    /// (the first place when a tag is in several chains); `first` is the first language's own
+    /// tag.
+    /// An item is found by its own tag, so a feature costs its items, not items × tags.
+    case ranked(first: String?, rank: [String: Int])
   }
 
   private let mode: Mode
@@ -29,7 +33,10 @@ public struct LanguageResolver: Sendable {
   ///
   /// - Parameter preferredLanguages: tags such as `["zh-Hans-CN", "en"]`; `_` is read as `-`.
   public static func fallback(preferredLanguages: [String]) -> LanguageResolver {
-    LanguageResolver(mode: .chains(preferredLanguages.map(Self.lookupChain)))
+    let chains = preferredLanguages.map(Self.lookupChain)
+    var rank: [String: Int] = [:]
+    for (place, tag) in chains.joined().enumerated() where rank[tag] == nil { rank[tag] = place }
+    return LanguageResolver(mode: .ranked(first: chains.first?.first, rank: rank))
   }
 
   /// Resolves every localized field of `feature`.
@@ -60,8 +67,8 @@ public struct LanguageResolver: Sendable {
   public func isFirstChoice(_ language: String) -> Bool {
     switch mode {
     case .exact(let localization): return language == localization
-    case .chains(let chains):
-      return chains.first?.first.map { Self.normalize(language) == $0 } ?? false
+    case .ranked(let first, _):
+      return first.map { Self.normalize(language) == $0 } ?? false
     }
   }
 
@@ -71,16 +78,17 @@ public struct LanguageResolver: Sendable {
     switch mode {
     case .exact(let localization):
       return items.first(where: { $0.language == localization })
-    case .chains(let chains):
-      let normalized = items.map { Self.normalize($0.language) }
-      for chain in chains {
-        for tag in chain {
-          if let index = normalized.firstIndex(of: tag) {
-            return items[index]
-          }
+    case .ranked(_, let rank):
+      // The item whose tag comes first in the chains; of items with that tag, the first.
+      var best: (place: Int, index: Int)?
+      for (index, item) in items.enumerated() {
+        guard let place = rank[Self.normalize(item.language)] else { continue }
+        if best.map({ place < $0.place }) ?? true {
+          best = (place, index)
+          if place == 0 { break }
         }
       }
-      return nil
+      return best.map { items[$0.index] }
     }
   }
 
