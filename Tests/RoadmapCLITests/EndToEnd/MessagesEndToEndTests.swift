@@ -144,6 +144,43 @@ import Testing
     #expect(exact.stderrText.isEmpty)
   }
 
+  /// The notes of a file in thousands of languages, asked for in thousands: one line per
+  /// outcome as before, each naming at most ten languages, in time linear in the features
+  /// (a scan per feature and per language took 20,000 of each minutes and gigabytes).
+  @Test(.timeLimit(.minutes(1))) func showNotesOfThousandsOfLanguages() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let count = 20_000
+    let features = (0..<count).map {
+      #"{"id":"f\#($0)","title":"t","localizedTitle":[{"language":"l\#($0)","value":"v"}]}"#
+    }
+    try directory.write("many.json", "[" + features.joined(separator: ",\n") + "]")
+    let asked = (1..<count).map { "l\($0)" } + ["x"]
+    let shown = try await run(
+      ["show", "many.json", "--language", asked.joined(separator: ",")], in: directory)
+    #expect(shown.exitCode == 0)
+    let notes = shown.stderrText.split(separator: "\n").map(String.init)
+      .filter { $0.contains("note: --language") }
+    // Every feature but f1, whose title is in the language asked for first.
+    #expect(notes.count == count - 1)
+    let prefix = "many.json: note: --language l1,l2,l3,l4,l5,l6,l7,l8,l9,l10,… (20000 in all): "
+    #expect(
+      notes.first == prefix
+        + "the title of feature \"f0\" (#1) has no translation in any of the 20000 languages asked for; the plain field is shown (translations in the file: \"l0\")"
+    )
+    #expect(
+      notes.last == prefix + "the title of feature \"f19999\" (#20000) is shown in \"l19999\"")
+
+    // The languages in the file are named ten at most.
+    let plain = try await run(["show", "many.json", "--language", "x"], in: directory)
+    let line = try #require(plain.stderrText.split(separator: "\n").last { $0.contains("note:") })
+    #expect(
+      line.hasSuffix(
+        "(translations in the file: \"l0\", \"l1\", \"l2\", \"l3\", \"l4\", \"l5\", \"l6\", \"l7\", \"l8\", \"l9\", … (20000 in all))"
+      ), "\(line)")
+    #expect(line.contains("the titles of all 20000 features have no \"x\" translation"))
+  }
+
   /// Item 6: a binary file is said to be not text, with no line of mojibake.
   @Test func binaryFileIsNotAText() async throws {
     let directory = try TemporaryDirectory()

@@ -11,6 +11,8 @@ import RoadmapFormat
 enum ShowLanguageNotes {
   /// How many features a note names before it says "and N more".
   static let listedFeatures = 5
+  /// How many languages a note names (asked for, or in the file) before it says how many more.
+  static let listedLanguages = 10
 
   private struct Group {
     var field: String
@@ -26,7 +28,11 @@ enum ShowLanguageNotes {
     languages: [String],
     path: String
   ) -> [String] {
+    // Groups and their languages are found through dictionaries and sets: a file of
+    // thousands of languages made a scan per feature and per language quadratic.
     var groups: [Group] = []
+    var groupIndex: [String: Int] = [:]
+    var availableSets: [Set<String>] = []
     for (index, (feature, shown)) in zip(features, resolved).enumerated() {
       let fields: [(String, [LocalizedValue]?, String?)] = [
         ("title", feature.localizedTitle, shown.titleLanguage),
@@ -37,41 +43,58 @@ enum ShowLanguageNotes {
         guard let items, !items.isEmpty else { continue }
         if let language, resolver.isFirstChoice(language) { continue }
         let name = "\"\(feature.id)\" (#\(index + 1))"
+        let key = field + (language.map { "\u{0}" + $0 } ?? "")
         let position =
-          groups.firstIndex { $0.field == field && $0.language == language }
+          groupIndex[key]
           ?? {
             groups.append(Group(field: field, language: language))
+            availableSets.append([])
+            groupIndex[key] = groups.count - 1
             return groups.count - 1
           }()
         groups[position].features.append(name)
-        for item in items where !groups[position].available.contains(item.language) {
+        for item in items where availableSets[position].insert(item.language).inserted {
           groups[position].available.append(item.language)
         }
       }
     }
     let fieldOrder = ["title", "status", "description"]
-    groups.sort {
-      fieldOrder.firstIndex(of: $0.field)! < fieldOrder.firstIndex(of: $1.field)!
-    }
+    // Stable: within a field, groups keep the order their first feature gave them.
+    groups = fieldOrder.flatMap { field in groups.filter { $0.field == field } }
     // Fields with the same outcome for the same features share one line.
+    struct Outcome: Hashable {
+      var language: String?
+      var features: [String]
+    }
     var lines: [(fields: [String], group: Group)] = []
+    var lineIndex: [Outcome: Int] = [:]
+    var lineLanguages: [Set<String>] = []
     for group in groups {
-      if let index = lines.firstIndex(where: {
-        $0.group.language == group.language && $0.group.features == group.features
-      }) {
+      let outcome = Outcome(language: group.language, features: group.features)
+      if let index = lineIndex[outcome] {
         lines[index].fields.append(group.field)
-        for language in group.available where !lines[index].group.available.contains(language) {
+        for language in group.available where lineLanguages[index].insert(language).inserted {
           lines[index].group.available.append(language)
         }
       } else {
+        lineIndex[outcome] = lines.count
+        lineLanguages.append(Set(group.available))
         lines.append(([group.field], group))
       }
     }
-    let asked = "--language \(languages.joined(separator: ","))"
+    func few(_ list: [String], _ separator: String) -> String {
+      let more = list.count - listedLanguages
+      return list.prefix(listedLanguages).joined(separator: separator)
+        + (more > 0 ? "\(separator)… (\(list.count) in all)" : "")
+    }
+    let asked = "--language \(few(languages, ","))"
     let wanted = languages.map { "\"\($0)\"" }
-    let wantedList =
-      wanted.count > 1
-      ? wanted.dropLast().joined(separator: ", ") + " or " + wanted.last! : wanted.joined()
+    let missing =
+      languages.count > listedLanguages
+      ? "translation in any of the \(languages.count) languages asked for"
+      : (wanted.count > 1
+        ? wanted.dropLast().joined(separator: ", ") + " or " + wanted.last! : wanted.joined())
+        + " translation"
     return lines.map { fields, group in
       let plural = group.features.count > 1
       let names = fields.map { plural ? ($0 == "status" ? "statuses" : $0 + "s") : $0 }
@@ -90,9 +113,9 @@ enum ShowLanguageNotes {
       if let language = group.language {
         outcome = "\(verbPlural ? "are" : "is") shown in \"\(language)\""
       } else {
-        let available = group.available.map { "\"\($0)\"" }.joined(separator: ", ")
+        let available = few(group.available.map { "\"\($0)\"" }, ", ")
         outcome =
-          "\(verbPlural ? "have" : "has") no \(wantedList) translation; the plain "
+          "\(verbPlural ? "have" : "has") no \(missing); the plain "
           + (verbPlural ? "fields are" : "field is") + " shown "
           + "(translations in the file: \(available))"
       }
