@@ -1,5 +1,6 @@
-import RoadmapFormat
 import Testing
+
+@testable import RoadmapFormat
 
 /// Language resolution: the Roadmap package's exact rule, and BCP 47 fallback.
 @Suite("Language resolution")
@@ -97,35 +98,13 @@ struct LanguageResolverTests {
     #expect(resolved.title == "N/A")
   }
 
-  /// A tag as the fallback compares it: lower-cased, `_` read as `-`.
-  static func normalized(_ tag: String) -> String {
-    String(tag.lowercased().map { $0 == "_" ? "-" : $0 })
-  }
-
-  /// A tag's RFC 4647 lookup chain, as the fallback makes it.
-  static func chain(_ tag: String) -> [String] {
-    var subtags = normalized(tag).split(separator: "-", omittingEmptySubsequences: false)
-      .map(String.init)
-    var chain: [String] = []
-    while !subtags.isEmpty {
-      if subtags.last?.count == 1 && subtags.count > 1 {
-        subtags.removeLast()
-        continue
-      }
-      let candidate = subtags.joined(separator: "-")
-      if !candidate.isEmpty && !chain.contains(candidate) { chain.append(candidate) }
-      subtags.removeLast()
-    }
-    return chain
-  }
-
   /// What the fallback picked before it ranked tags: each preferred language's chain in
   /// order, the first item of the first tag found.
   static func pickedByScanning(_ items: [LocalizedValue], _ preferred: [String])
     -> LocalizedValue?
   {
-    let tags = items.map { normalized($0.language) }
-    for tag in preferred.flatMap(chain) {
+    let tags = items.map { LanguageResolver.normalize($0.language) }
+    for tag in preferred.flatMap(LanguageResolver.lookupChain) {
       if let index = tags.firstIndex(of: tag) { return items[index] }
     }
     return nil
@@ -151,9 +130,10 @@ struct LanguageResolverTests {
       #expect(
         resolver.resolve(feature).title == (expected?.value ?? "plain"), "\(preferred) \(items)")
       for item in items {
-        let first = preferred.first.flatMap { Self.chain($0).first }
+        let first = preferred.first.flatMap { LanguageResolver.lookupChain($0).first }
         #expect(
-          resolver.isFirstChoice(item.language) == (first == Self.normalized(item.language)),
+          resolver.isFirstChoice(item.language)
+            == (first == LanguageResolver.normalize(item.language)),
           "\(preferred) \(item.language)")
       }
     }
