@@ -105,23 +105,31 @@ extension RestoreCommand {
 
   /// `data` as a backup this build reads, or a failure that says what it is instead.
   static func decode(_ data: Data, file: String) throws(CommandError) -> StoreBackup {
-    let name = StoreBackup.formatName
-    if let header = try? JSONDecoder().decode(Header.self, from: data) {
-      guard let format = header.format else {
-        throw .failure("\(file) is not a roadmapctl backup: it has no 'format' (\(name))")
-      }
-      guard format == name, header.version == 1 else {
-        let version = header.version.map { "version \($0)" } ?? "no version"
-        throw .failure(
-          "\(file) is a \(format) document of \(version); this build reads \(name) version 1")
-      }
-    }
+    let backup: StoreBackup
     do {
-      return try JSONDecoder().decode(StoreBackup.self, from: data)
-    } catch let error as DecodingError {
-      throw .failure("\(file) is not a roadmapctl backup: \(error.readableDescription)")
+      backup = try JSONDecoder().decode(StoreBackup.self, from: data)
     } catch {
-      throw .failure("\(file) is not a roadmapctl backup: \(error)")
+      // Only a file that is not one is read twice: its header says what it is instead.
+      if let header = try? JSONDecoder().decode(Header.self, from: data) {
+        try check(format: header.format, version: header.version, file: file)
+      }
+      let reason = (error as? DecodingError)?.readableDescription ?? "\(error)"
+      throw .failure("\(file) is not a roadmapctl backup: \(reason)")
+    }
+    try check(format: backup.format, version: backup.version, file: file)
+    return backup
+  }
+
+  /// Refuses a document whose `format` or `version` this build does not read.
+  private static func check(format: String?, version: Int?, file: String) throws(CommandError) {
+    let name = StoreBackup.formatName
+    guard let format else {
+      throw .failure("\(file) is not a roadmapctl backup: it has no 'format' (\(name))")
+    }
+    guard format == name, version == 1 else {
+      let version = version.map { "version \($0)" } ?? "no version"
+      throw .failure(
+        "\(file) is a \(format) document of \(version); this build reads \(name) version 1")
     }
   }
 }
