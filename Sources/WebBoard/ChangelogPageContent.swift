@@ -1,18 +1,28 @@
 import VoteFirstAPI
 
-/// What the changelog shows: every release, newest first, with the titles of their features.
+/// What a page of the changelog shows: its releases, newest first, with the titles of their
+/// features, and links to the newer and older pages.
 public struct ChangelogPageContent: Sendable, Hashable {
   /// The roadmap board, with the project's settings.
   public var snapshot: BoardSnapshot
-  /// The releases, newest first.
+  /// The page's releases, newest first.
   public var releases: [Release]
   /// The features the releases name that readers can see, by id.
   public var features: [Int: Feature]
+  /// Which page this is: 1 for the newest releases.
+  public var page: Int
+  /// Whether older releases follow on the next page.
+  public var hasOlder: Bool
 
   /// Creates the content of a changelog page.
-  public init(snapshot: BoardSnapshot, releases: [Release], features: [Int: Feature] = [:]) {
+  public init(
+    snapshot: BoardSnapshot, releases: [Release], features: [Int: Feature] = [:], page: Int = 1,
+    hasOlder: Bool = false
+  ) {
     self.snapshot = snapshot
     self.releases = releases
     self.features = features
+    self.page = page
+    self.hasOlder = hasOlder
   }
 }

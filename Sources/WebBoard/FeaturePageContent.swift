@@ -8,11 +8,16 @@ public struct FeaturePageContent: Sendable, Hashable {
   public var feature: Feature
   /// The release it shipped in, when it names one that exists.
   public var release: Release?
+  /// The changelog page that release is on (1: the newest releases).
+  public var releasePage: Int
 
   /// Creates the content of a feature page.
-  public init(snapshot: BoardSnapshot, feature: Feature, release: Release? = nil) {
+  public init(
+    snapshot: BoardSnapshot, feature: Feature, release: Release? = nil, releasePage: Int = 1
+  ) {
     self.snapshot = snapshot
     self.feature = feature
     self.release = release
+    self.releasePage = releasePage
   }
 }

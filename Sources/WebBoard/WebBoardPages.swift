@@ -114,7 +114,7 @@ public enum WebBoardPages {
     if let release = content.release {
       facts.append(
         """
-        <div><dt>Shipped in</dt><dd><a href="\(WebBoardPaths.changelog(project, release: release.id))">\(release.title)</a></dd></div>
+        <div><dt>Shipped in</dt><dd><a href="\(WebBoardPaths.changelog(project, release: release.id, page: content.releasePage))">\(release.title)</a></dd></div>
         """)
     }
     if snapshot.settings.commentsEnabled {
@@ -188,10 +188,26 @@ public enum WebBoardPages {
     if content.releases.isEmpty {
       releases = "<p class=\"empty\">No releases yet.</p>"
     }
+    var pages: [HTML] = []
+    if content.page > 1 {
+      pages.append(
+        "<a rel=\"prev\" href=\"\(WebBoardPaths.changelog(project, page: content.page - 1))\">Newer releases</a>"
+      )
+    }
+    if content.hasOlder {
+      pages.append(
+        "<a rel=\"next\" href=\"\(WebBoardPaths.changelog(project, page: content.page + 1))\">Older releases</a>"
+      )
+    }
+    let pager: HTML =
+      pages.isEmpty
+      ? .empty
+      : "<nav class=\"pager\" aria-label=\"Changelog pages\">\(HTML.join(pages, separator: " "))</nav>"
     let main: HTML = """
       <h1>Changelog</h1>
       <div class="releases">
       \(releases)</div>
+      \(pager)
       """
     return document(
       title: "Changelog · \(projectName(snapshot))", snapshot: snapshot, current: .changelog,

@@ -22,9 +22,10 @@ public enum WebBoardPaths {
     pagePrefix + "/" + segment(project) + "/features/" + String(id)
   }
 
-  /// `/b/:project/changelog`, optionally with the anchor of one release.
-  public static func changelog(_ project: String, release: Int? = nil) -> String {
-    pagePrefix + "/" + segment(project) + "/changelog"
+  /// `/b/:project/changelog`, `?page=N` past the first page, optionally with the anchor of
+  /// one release.
+  public static func changelog(_ project: String, release: Int? = nil, page: Int = 1) -> String {
+    pagePrefix + "/" + segment(project) + "/changelog" + (page > 1 ? "?page=\(page)" : "")
       + (release.map { "#" + WebBoardPaths.releaseAnchor($0) } ?? "")
   }
 

@@ -16,6 +16,8 @@ public struct WebBoardRoutes: Sendable {
   public static let columnLimit = 50
   /// The most features the changelog looks up per page.
   public static let changelogFeatureLimit = 500
+  /// The most releases one changelog page shows (each renders its notes).
+  public static let changelogReleaseLimit = 20
 
   /// Creates the routes over `source`.
   public init(source: any WebBoardSource) { self.source = source }
@@ -170,18 +172,38 @@ public struct WebBoardRoutes: Sendable {
     }
     let snapshot = try await self.snapshot(project, feature.board)
     var release: Release? = nil
+    var releasePage = 1
     if let releaseID = feature.release {
-      release = try await source.releases(project: project).first { $0.id == releaseID }
+      let releases = try await source.releases(project: project)
+      if let index = releases.firstIndex(where: { $0.id == releaseID }) {
+        release = releases[index]
+        releasePage = index / WebBoardRoutes.changelogReleaseLimit + 1
+      }
     }
     let html = WebBoardPages.feature(
-      FeaturePageContent(snapshot: snapshot, feature: feature, release: release))
+      FeaturePageContent(
+        snapshot: snapshot, feature: feature, release: release, releasePage: releasePage))
     return WebBoardRoutes.htmlResponse(html)
   }
 
   func changelogPage(_ request: HTTPRequest) async throws -> HTTPResponse {
     let project = request.parameter("project") ?? ""
     let snapshot = try await self.snapshot(project, Board.roadmapSlug)
-    let releases = try await source.releases(project: project)
+    var page = 1
+    if let text = request.query("page") {
+      guard let number = Int(text), number >= 1, text.allSatisfy({ $0.isASCII && $0.isNumber })
+      else {
+        throw WebBoardError.badRequest("A changelog page is a number from 1.")
+      }
+      page = number
+    }
+    let all = try await source.releases(project: project)
+    let limit = WebBoardRoutes.changelogReleaseLimit
+    let (start, overflow) = (page - 1).multipliedReportingOverflow(by: limit)
+    guard page == 1 || (!overflow && start < all.count) else {
+      throw WebBoardError.notFound("The changelog has no page \(page).")
+    }
+    let releases = Array(all[start..<min(all.count, start + limit)])
     var features: [Int: Feature] = [:]
     // The first ids the releases name, newest release first, each once.
     var wanted: [Int] = []
@@ -198,7 +220,9 @@ public struct WebBoardRoutes: Sendable {
       }
     }
     let html = WebBoardPages.changelog(
-      ChangelogPageContent(snapshot: snapshot, releases: releases, features: features))
+      ChangelogPageContent(
+        snapshot: snapshot, releases: releases, features: features, page: page,
+        hasOlder: start + limit < all.count))
     return WebBoardRoutes.htmlResponse(html)
   }
 

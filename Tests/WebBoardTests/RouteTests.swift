@@ -253,3 +253,74 @@ struct FixtureBoardSource: WebBoardSource {
     #expect(!page.contains("Feature \(limit + 1)<"))
   }
 }
+
+/// The changelog shows twenty releases a page, newest first, with links to the newer and
+/// older pages; a feature links to its release on the page it is on.
+@Suite struct ChangelogPagingTests {
+  /// 45 releases, newest (45) first; release `n` carries feature `n`.
+  static let source: FixtureBoardSource = {
+    var source = FixtureBoardSource()
+    source.releases = (1...45).reversed().map {
+      Release(id: $0, title: "v\($0)", notes: "Notes \($0)", date: Fixtures.date, features: [$0])
+    }
+    source.features = (1...45).map { Fixtures.feature($0, "Feature \($0)", release: $0) }
+    return source
+  }()
+
+  static func titles(_ page: String) -> [String] {
+    page.components(separatedBy: "<h2 id=\"release-").dropFirst().compactMap {
+      $0.split(separator: ">").dropFirst().first?.split(separator: "<").first.map(String.init)
+    }
+  }
+
+  @Test func pagesOfTwentyNewestFirst() async {
+    let first = await RouteTests.get("/b/demo-app/changelog", source: Self.source)
+    #expect(first.status == 200)
+    let one = RouteTests.body(first)
+    #expect(Self.titles(one) == (26...45).reversed().map { "v\($0)" })
+    #expect(one.contains(#"<a rel="next" href="/b/demo-app/changelog?page=2">Older releases</a>"#))
+    #expect(!one.contains("Newer releases"))
+    #expect(one.contains("Feature 45") && !one.contains("Feature 25<"))
+
+    let second = RouteTests.body(
+      await RouteTests.get("/b/demo-app/changelog?page=2", source: Self.source))
+    #expect(Self.titles(second) == (6...25).reversed().map { "v\($0)" })
+    #expect(second.contains(#"<a rel="prev" href="/b/demo-app/changelog">Newer releases</a>"#))
+    #expect(second.contains(#"href="/b/demo-app/changelog?page=3">Older releases</a>"#))
+
+    let last = RouteTests.body(
+      await RouteTests.get("/b/demo-app/changelog?page=3", source: Self.source))
+    #expect(Self.titles(last) == (1...5).reversed().map { "v\($0)" })
+    #expect(last.contains(#"href="/b/demo-app/changelog?page=2">Newer releases</a>"#))
+    #expect(!last.contains("Older releases"))
+  }
+
+  @Test(arguments: [
+    ("/b/demo-app/changelog?page=4", 404), ("/b/demo-app/changelog?page=0", 400),
+    ("/b/demo-app/changelog?page=x", 400), ("/b/demo-app/changelog?page=-1", 400),
+    ("/b/demo-app/changelog?page=+2", 400),
+    ("/b/demo-app/changelog?page=99999999999999999", 404),
+  ])
+  func pagesThatDoNotExist(_ target: String, _ status: Int) async {
+    #expect(await RouteTests.get(target, source: Self.source).status == status)
+  }
+
+  @Test func anEmptyChangelogHasItsFirstPageOnly() async {
+    var source = FixtureBoardSource()
+    source.releases = []
+    let page = await RouteTests.get("/b/demo-app/changelog", source: source)
+    #expect(page.status == 200)
+    #expect(RouteTests.body(page).contains("No releases yet."))
+    #expect(await RouteTests.get("/b/demo-app/changelog?page=2", source: source).status == 404)
+  }
+
+  @Test(arguments: [
+    (45, "/b/demo-app/changelog#release-45"), (26, "/b/demo-app/changelog#release-26"),
+    (25, "/b/demo-app/changelog?page=2#release-25"), (1, "/b/demo-app/changelog?page=3#release-1"),
+  ])
+  func aFeatureLinksToTheChangelogPageOfItsRelease(_ id: Int, _ link: String) async {
+    let page = await RouteTests.get("/b/demo-app/features/\(id)", source: Self.source)
+    #expect(page.status == 200)
+    #expect(RouteTests.body(page).contains("<a href=\"\(link)\">v\(id)</a>"))
+  }
+}
