@@ -40,11 +40,29 @@ final class IssueSink {
   /// `RoadmapParser.maxSyntaxErrors` of them. The others (inside strings and numbers the app
   /// skips) cannot put the parse out of step, and `maxPerCode` bounds what they keep.
   var rejectingSyntaxErrors = 0
-  var perCode: [String: Int] = [:]
-  /// Codes whose diagnostics went over the per-code limit, with how many were not listed.
-  var suppressed: [String: (count: Int, severity: Severity)] = [:]
+  /// The first ``RoadmapParser/maxPerCode`` of each code are listed, the rest counted.
+  var limit = PerCodeLimit()
   /// The parse cannot go on.
   var stopped = false
   /// The parse stopped before the end (the document could not be read as a whole).
   var fatal = false
+}
+
+/// The limit on the diagnostics of one code: the first ``RoadmapParser/maxPerCode`` are
+/// listed, the rest only counted. The parser, the merge of a parallel parse's halves and the
+/// rules that need every feature each keep one.
+struct PerCodeLimit {
+  private var seen: [String: Int] = [:]
+  /// Codes whose diagnostics went over the limit, with how many were not listed.
+  private(set) var suppressed: [String: (count: Int, severity: Severity)] = [:]
+
+  /// Counts one diagnostic of `code`: true while it is to be listed, false (and counted as
+  /// not listed) past the limit.
+  mutating func admits(_ code: String, _ severity: Severity) -> Bool {
+    let count = seen[code, default: 0]
+    seen[code] = count + 1
+    if count < RoadmapParser.maxPerCode { return true }
+    suppressed[code, default: (0, severity)].count += 1
+    return false
+  }
 }

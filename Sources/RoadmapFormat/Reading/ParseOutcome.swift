@@ -65,7 +65,7 @@ struct ParseOutcome {
     featureCount = parser.featureCount
     topLevelIsArray = parser.topLevelIsArray
     issues = parser.sink.issues
-    suppressed = parser.sink.suppressed
+    suppressed = parser.sink.limit.suppressed
     fatal = parser.sink.fatal
     languageNames = parser.languageNames
     self.byteCount = byteCount
@@ -232,23 +232,15 @@ struct ParseOutcome {
       issue.sequence += issues.count
       issues.append(issue)
     }
-    for (code, info) in tail.suppressed {
-      suppressed[code, default: (0, info.severity)].count += info.count
-    }
     // Each half listed up to the limit per code; keep the first ones of the whole.
-    var listed: [String: Int] = [:]
-    var kept: [Issue] = []
-    kept.reserveCapacity(issues.count)
-    for issue in issues.sorted(by: { ($0.offset, $0.sequence) < ($1.offset, $1.sequence) }) {
-      let seen = listed[issue.code, default: 0]
-      listed[issue.code] = seen + 1
-      if seen < RoadmapParser.maxPerCode {
-        kept.append(issue)
-      } else {
-        suppressed[issue.code, default: (0, issue.severity)].count += 1
+    var listed = PerCodeLimit()
+    issues = issues.sorted(by: { ($0.offset, $0.sequence) < ($1.offset, $1.sequence) })
+      .filter { listed.admits($0.code, $0.severity) }
+    for more in [tail.suppressed, listed.suppressed] {
+      for (code, info) in more {
+        suppressed[code, default: (0, info.severity)].count += info.count
       }
     }
-    issues = kept
   }
 
   /// `/12/title` → `/(12 + base)/title`; paths outside the array are unchanged.

@@ -81,12 +81,7 @@ struct RoadmapParser {
     pathSuffix: String? = nil, related: [RelatedIssue] = [],
     _ message: @autoclosure () -> String
   ) {
-    let seen = sink.perCode[code, default: 0]
-    sink.perCode[code] = seen + 1
-    if seen >= Self.maxPerCode {
-      sink.suppressed[code, default: (0, severity)].count += 1
-      return
-    }
+    guard sink.limit.admits(code, severity) else { return }
     sink.issues.append(
       Issue(
         code: code, severity: severity, message: message(), offset: offset,

@@ -8,10 +8,8 @@ struct CrossFeatureRules {
   /// The document's bytes, for decoding the tokens the records point at.
   let base: UnsafePointer<UInt8>
   var issues: [Issue] = []
-  /// How many issues of each code were found, listed or not.
-  var perCode: [String: Int] = [:]
-  /// The codes past ``RoadmapParser/maxPerCode``: how many more, not listed.
-  var suppressed: [String: (count: Int, severity: Severity)] = [:]
+  /// The first ``RoadmapParser/maxPerCode`` issues of each code are listed, the rest counted.
+  var limit = PerCodeLimit()
 
   init(options: ValidationOptions, outcome: ParseOutcome, buffer: UnsafeBufferPointer<UInt8>) {
     self.options = options
@@ -30,12 +28,7 @@ struct CrossFeatureRules {
     _ code: String, _ severity: Severity, at offset: Int, path: String,
     related: [RelatedIssue] = [], _ message: String
   ) {
-    let seen = perCode[code, default: 0]
-    perCode[code] = seen + 1
-    if seen >= RoadmapParser.maxPerCode {
-      suppressed[code, default: (0, severity)].count += 1
-      return
-    }
+    guard limit.admits(code, severity) else { return }
     issues.append(
       Issue(
         code: code, severity: severity, message: message, offset: offset, path: path,

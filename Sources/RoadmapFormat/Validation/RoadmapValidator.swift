@@ -156,7 +156,7 @@ public struct RoadmapValidator: Sendable {
       rules.compare(withPrevious: previous)
     }
     issues += rules.issues
-    for (code, more) in rules.suppressed {
+    for (code, more) in rules.limit.suppressed {
       outcome.suppressed[code, default: (0, more.severity)].count += more.count
     }
     let rejected =
