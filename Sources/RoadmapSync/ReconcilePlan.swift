@@ -199,11 +199,7 @@ public struct ReconcilePlan: Sendable, Hashable {
 
   /// Each key's first value (what `object[key]` reads), found once for all keys.
   private static func firstValues(_ object: JSONObject) -> [String: JSONValue] {
-    var values: [String: JSONValue] = [:]
-    for member in object.members where values[member.key] == nil {
-      values[member.key] = member.value
-    }
-    return values
+    Dictionary(object.members.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
   }
 
   /// The keys in order, each once.
