@@ -119,6 +119,9 @@ public enum VoteFirstContract {
     public static let validationFailed = "validation_failed"
     /// 429: too many requests.
     public static let rateLimited = "rate_limited"
+    /// 429: the project already has ``VoteFirstLimits/maxPendingSuggestions`` suggestions
+    /// waiting for review.
+    public static let suggestionsFull = "suggestions_full"
     /// 503: the store failed.
     public static let storeUnavailable = "store_unavailable"
     /// 500: the server failed unexpectedly.
@@ -879,14 +882,15 @@ extension ReleaseList: Codable {
 }
 
 extension SuggestionList: Codable {
-  /// Reads `{"suggestions":[…]}`.
+  /// Reads `{"suggestions":[…],"next"}` (`next` absent or null on the last page).
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: WireKey.self)
-    self.init(suggestions: try c.value("suggestions"))
+    self.init(suggestions: try c.value("suggestions"), next: try c.optional("next"))
   }
-  /// Writes `{"suggestions":[…]}`.
+  /// Writes `{"suggestions":[…]}`, with `next` while more remain.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: WireKey.self)
     try c.put(suggestions, "suggestions")
+    try c.put(next, "next")
   }
 }

@@ -22,6 +22,10 @@ public enum VoteFirstLimits {
   public static let maxPageSize = 100
   /// The most features one batch may carry.
   public static let maxBatch = 20_000
+  /// The most suggestions a project keeps waiting for review: past it, `POST …/suggestions`
+  /// is refused with 429 `suggestions_full` until an admin decides some (anyone may suggest,
+  /// so without it the queue and the database grow at the rate limit times the addresses).
+  public static let maxPendingSuggestions = 1_000
 
   /// The validation problems of a suggestion (`title`, `description`: required, limits).
   public static func problems(in draft: SuggestionDraft) -> [APIErrorBody] {

@@ -349,6 +349,45 @@ import VoteFirstAPI
     try await server.stop()
   }
 
+  /// The client reads a list longer than a page whole, page by page, and a project whose
+  /// queue is full refuses a voter's suggestion with `suggestions_full` until one is decided.
+  @Test(arguments: BoardBackend.allCases)
+  func suggestionListsArePagedAndTheQueueIsBounded(backend: BoardBackend) async throws {
+    try await VoteFirstServer.with(backend) { server in
+      let admin = server.admin()
+      _ = try await admin.settings()
+      var document = try await admin.exportProject()
+      let limit = VoteFirstLimits.maxPendingSuggestions
+      document.suggestions = (1...limit + 50).map { id in
+        Suggestion(
+          id: id, title: "Idea \(id)", description: "Please",
+          state: id <= 50 ? .rejected : .pending,
+          createdAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(id)))
+      }
+      _ = try await admin.importProject(document)
+
+      #expect(try await admin.suggestions().map(\.id) == Array(1...limit + 50))
+      #expect(try await admin.suggestions(state: .pending).map(\.id) == Array(51...limit + 50))
+      let first = try await admin.suggestionPage(state: .rejected, limit: 30)
+      #expect(first.suggestions.map(\.id) == Array(1...30))
+      let second = try await admin.suggestionPage(state: .rejected, limit: 30, cursor: first.next)
+      #expect(second.suggestions.map(\.id) == Array(31...50))
+      #expect(second.next == nil)
+
+      let client = server.client()
+      await expectFailure(.rateLimited, code: Code.suggestionsFull) {
+        try await client.submit(SuggestionDraft(title: "One more", description: "Please"))
+      }
+      _ = try await admin.rejectSuggestion(id: 51)
+      let receipt = try await client.submit(
+        SuggestionDraft(title: "One more", description: "Please"))
+      #expect(receipt.id == limit + 51)
+      await expectFailure(.rateLimited, code: Code.suggestionsFull) {
+        try await client.submit(SuggestionDraft(title: "Yet another", description: "Please"))
+      }
+    }
+  }
+
   @Test(arguments: BoardBackend.allCases)
   func suggestionsAreInvisibleUntilApproved(backend: BoardBackend) async throws {
     try await VoteFirstServer.with(backend) { server in

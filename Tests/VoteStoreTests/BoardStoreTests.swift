@@ -94,6 +94,50 @@ extension StoreKind {
     }
   }
 
+  /// A page of items starts after the position given (sort, then id: ties on `sort` are
+  /// broken by id), keeps only the key asked for, and holds at most `limit`; the count of
+  /// one key is the rows that have it.
+  @Test(arguments: StoreKind.allCases)
+  func itemsArePagedByPositionAndCountedByKey(kind: StoreKind) async throws {
+    try await kind.withBoard { _, board, _ in
+      let rows: [(id: Int64, key: String, sort: Int64)] = [
+        (1, "pending", 10), (2, "rejected", 10), (3, "pending", 10), (4, "pending", 5),
+        (5, "approved", 20), (6, "pending", -3),
+      ]
+      try await board.write { tables in
+        for row in rows {
+          try tables.put(
+            .suggestion,
+            BoardItemRow(
+              project: Self.project, id: row.id, key: row.key, sort: row.sort, doc: "\(row.id)"))
+        }
+        try tables.put(
+          .suggestion, BoardItemRow(project: "other-app", id: 9, key: "pending", sort: 0, doc: "x"))
+      }
+      func page(_ key: String?, after: (sort: Int64, id: Int64)?, limit: Int) async throws
+        -> [Int64]
+      {
+        try await board.read {
+          try $0.items(.suggestion, Self.project, key: key, after: after, limit: limit)
+        }.map(\.id)
+      }
+      #expect(try await page(nil, after: nil, limit: 10) == [6, 4, 1, 2, 3, 5])
+      #expect(try await page(nil, after: nil, limit: 2) == [6, 4])
+      #expect(try await page(nil, after: (5, 4), limit: 2) == [1, 2])
+      #expect(try await page(nil, after: (10, 2), limit: 2) == [3, 5])
+      #expect(try await page(nil, after: (20, 5), limit: 2) == [])
+      #expect(try await page("pending", after: nil, limit: 10) == [6, 4, 1, 3])
+      #expect(try await page("pending", after: (10, 1), limit: 10) == [3])
+      #expect(try await page("pending", after: nil, limit: 0) == [])
+      let pending = try await board.read { try $0.count(.suggestion, Self.project, key: "pending") }
+      let approved = try await board.read {
+        try $0.count(.suggestion, Self.project, key: "approved")
+      }
+      let none = try await board.read { try $0.count(.suggestion, "nobody-app", key: "pending") }
+      #expect([pending, approved, none] == [4, 1, 0])
+    }
+  }
+
   @Test(arguments: StoreKind.allCases)
   func itemsAreStoredOrderedFoundAndDeleted(kind: StoreKind) async throws {
     try await kind.withBoard { _, board, _ in

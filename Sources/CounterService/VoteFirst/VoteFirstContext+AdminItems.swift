@@ -186,21 +186,60 @@ extension VoteFirstContext {
     return .noContent
   }
 
-  /// `GET …/suggestions[?state=…]`: oldest first.
+  /// `GET …/suggestions[?state=…][&limit=N][&cursor=C]`: oldest first; every one asked for
+  /// without `limit`, else pages of `limit` (1–100) with `next` while more remain.
   func listSuggestions(_ call: Call) async throws -> Answer {
-    let state = call.request.query(VoteFirstContract.Query.state).map(Suggestion.State.init)
+    typealias Query = VoteFirstContract.Query
+    let request = call.request
+    let state = request.query(Query.state).map(Suggestion.State.init)
     if let state, ![.pending, .approved, .rejected].contains(state) {
       throw VoteFirstFailure.invalidParameter(
         "state", "state is one of pending, approved, rejected")
     }
+    var limit: Int?
+    if let text = request.query(Query.limit) {
+      guard let value = Int(text), (1...VoteFirstLimits.maxPageSize).contains(value) else {
+        throw VoteFirstFailure.invalidParameter(
+          Query.limit, "limit is a whole number from 1 to \(VoteFirstLimits.maxPageSize)")
+      }
+      limit = value
+    }
+    var after: (sort: Int64, id: Int64)?
+    if let text = request.query(Query.cursor) {
+      guard limit != nil, let position = Self.suggestionPosition(text) else {
+        throw VoteFirstFailure(
+          400, Code.invalidCursor,
+          "this cursor was not handed out by GET …/suggestions with a limit")
+      }
+      after = position
+    }
     let list = try await boards.write { tables in
       _ = try BoardProject.ensure(tables, call.project, now: call.now)
-      let all = try tables.items(.suggestion, call.project).map {
-        try BoardJSON.decode(Suggestion.self, $0.doc)
+      guard let limit else {
+        let all = try tables.items(.suggestion, call.project).map {
+          try BoardJSON.decode(Suggestion.self, $0.doc)
+        }
+        return SuggestionList(suggestions: all.filter { state == nil || $0.state == state })
       }
-      return SuggestionList(suggestions: all.filter { state == nil || $0.state == state })
+      // One row past the page tells whether another follows.
+      let rows = try tables.items(
+        .suggestion, call.project, key: state?.rawValue, after: after, limit: limit + 1)
+      let page = rows.prefix(limit)
+      return SuggestionList(
+        suggestions: try page.map { try BoardJSON.decode(Suggestion.self, $0.doc) },
+        next: rows.count > limit ? page.last.map { "\($0.sort).\($0.id)" } : nil)
     }
     return try .json(list)
+  }
+
+  /// The position a suggestions cursor (`SORT.ID`, as ``listSuggestions(_:)`` writes it)
+  /// names, or nil when `text` is not one.
+  static func suggestionPosition(_ text: String) -> (sort: Int64, id: Int64)? {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 2, let sort = Int64(parts[0]), let id = Int64(parts[1]), id > 0 else {
+      return nil
+    }
+    return (sort, id)
   }
 
   /// `POST …/suggestions/:id/approve` (it becomes a feature) and `…/reject`.
@@ -231,7 +270,11 @@ extension VoteFirstContext {
       } else {
         suggestion.state = .rejected
       }
-      try tables.put(.suggestion, try Self.row(suggestion, project: call.project))
+      // It keeps its place in the list: its date is stored to the second, its place to the
+      // millisecond it arrived (a page's cursor must not see it move).
+      var decided = try Self.row(suggestion, project: call.project)
+      decided.sort = row.sort
+      try tables.put(.suggestion, decided)
       return suggestion
     }
     return try .json(decided)

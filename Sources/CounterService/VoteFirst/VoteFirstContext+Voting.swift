@@ -79,6 +79,14 @@ extension VoteFirstContext {
         throw VoteFirstFailure(
           403, Code.suggestionsDisabled, "project \(call.project) accepts no suggestions")
       }
+      let waiting = try tables.count(
+        .suggestion, call.project, key: Suggestion.State.pending.rawValue)
+      guard waiting < VoteFirstLimits.maxPendingSuggestions else {
+        throw VoteFirstFailure(
+          429, Code.suggestionsFull,
+          "project \(call.project) has \(VoteFirstLimits.maxPendingSuggestions) suggestions "
+            + "waiting for review; try again once some are decided")
+      }
       let id = try tables.nextID(call.project, "suggestion")
       let suggestion = Suggestion(
         id: Int(id), title: draft.title, description: draft.description, state: .pending,

@@ -105,15 +105,33 @@ extension VoteFirstHTTPClient {
     try await sendWithoutAnswer(.deleteRelease, parameter: String(id))
   }
 
-  /// `GET …/suggestions[?state=]`.
+  /// `GET …/suggestions[?state=]`: every one, read a page of
+  /// ``VoteFirstLimits/maxPageSize`` at a time.
   public func suggestions(state: Suggestion.State? = nil) async throws(VoteFirstError)
     -> [Suggestion]
   {
-    let list: SuggestionList = try await send(
-      .listSuggestions,
-      query: state.map { [URLQueryItem(name: VoteFirstContract.Query.state, value: $0.rawValue)] }
-        ?? [])
-    return list.suggestions
+    var all: [Suggestion] = []
+    var cursor: String?
+    repeat {
+      let page = try await suggestionPage(
+        state: state, limit: VoteFirstLimits.maxPageSize, cursor: cursor)
+      all += page.suggestions
+      cursor = page.next
+    } while cursor != nil
+    return all
+  }
+
+  /// `GET …/suggestions?limit=N[&state=][&cursor=]`: one page, oldest first; pass its `next`
+  /// as `cursor` for the following one.
+  public func suggestionPage(
+    state: Suggestion.State? = nil, limit: Int = VoteFirstLimits.maxPageSize,
+    cursor: String? = nil
+  ) async throws(VoteFirstError) -> SuggestionList {
+    typealias Query = VoteFirstContract.Query
+    var query = [URLQueryItem(name: Query.limit, value: String(limit))]
+    if let state { query.append(URLQueryItem(name: Query.state, value: state.rawValue)) }
+    if let cursor { query.append(URLQueryItem(name: Query.cursor, value: cursor)) }
+    return try await send(.listSuggestions, query: query)
   }
 
   /// `POST …/suggestions/:id/approve`: it becomes a feature (in `stage`, when given).

@@ -136,6 +136,44 @@ public struct BoardTables {
     ).map(Self.item)
   }
 
+  /// At most `limit` objects of `kind` in the project, by `sort` then id, starting after the
+  /// position `after` (a `sort` and an id) and only those whose key is `key` when given: one
+  /// page of a listing that cannot be read whole in one answer (suggestions).
+  public func items(
+    _ kind: BoardItemKind, _ project: String, key: String?, after: (sort: Int64, id: Int64)?,
+    limit: Int
+  ) throws(VoteStoreError) -> [BoardItemRow] {
+    var conditions = ["project = ?1"]
+    var values: [BoardValue] = [.text(project)]
+    if let key {
+      values.append(.text(key))
+      conditions.append("key = ?\(values.count)")
+    }
+    if let after {
+      values.append(.integer(after.sort))
+      let sort = values.count
+      values.append(.integer(after.id))
+      conditions.append("(sort > ?\(sort) OR (sort = ?\(sort) AND id > ?\(values.count)))")
+    }
+    values.append(.integer(Int64(max(0, limit))))
+    return try db.rows(
+      """
+      SELECT project, id, key, sort, doc FROM \(kind.table)
+      WHERE \(conditions.joined(separator: " AND ")) ORDER BY sort, id LIMIT ?\(values.count)
+      """, values
+    ).map(Self.item)
+  }
+
+  /// How many objects of `kind` in the project have the key `key` (pending suggestions).
+  public func count(_ kind: BoardItemKind, _ project: String, key: String) throws(VoteStoreError)
+    -> Int64
+  {
+    try db.first(
+      "SELECT count(*) FROM \(kind.table) WHERE project = ?1 AND key = ?2",
+      [.text(project), .text(key)]
+    )?[0].integer ?? 0
+  }
+
   /// The object `id` of `kind`, or nil.
   public func item(_ kind: BoardItemKind, _ project: String, id: Int64) throws(VoteStoreError)
     -> BoardItemRow?
