@@ -10,17 +10,22 @@ import VoteStore
 /// view and reads the database every time.
 ///
 /// Freshness: the store tells the view of each write after its commit and before the write
-/// returns (``BoardStore/addWriteObserver(_:)``). The view then forgets the project's model
-/// and loads the committed state again before the write's caller goes on, so a read after
-/// an acknowledged write never sees the state before it. Every write bumps an epoch; a load
-/// installs its model only when no write to the project was published since it began (the
-/// snapshot race: a reader that loaded before a write committed must not put the older state
-/// back over it). Concurrent misses of one project share one load. A project that does not
-/// exist is never remembered.
+/// returns (``BoardStore/addWriteObserver(_:)``). The view then forgets the project's model, so
+/// a read after an acknowledged write never sees the state before it: the next read loads
+/// the committed state again. The write does not wait for that load: a run of writes with no
+/// read between them (a migration creating its stages, a script editing features one by
+/// one) costs no load at all, where loading after every write made each write cost the
+/// whole project (2,000 stages created one by one: 28 s in a release build). Every write
+/// bumps an epoch; a load installs its model only when no write to the project was
+/// published since it began (the snapshot race: a reader that loaded before a write
+/// committed must not put the older state back over it). Concurrent misses of one project
+/// share one load, and a load reuses the decoded features of the model it replaces. A
+/// project that does not exist is never remembered.
 ///
-/// Memory: the models hold at most ``featureBudget`` features together. Installing a model
-/// past it drops the models of the projects read least recently (never the one installed),
-/// which load again at their next read; only their few bookkeeping words stay.
+/// Memory: the models hold at most ``featureBudget`` features together, counting the model a
+/// written project keeps until its next load. Installing a model past it drops the models of
+/// the projects read least recently (never the one installed), which load again at their
+/// next read; only their few bookkeeping words stay.
 final class BoardView: Sendable {
   /// The default ``featureBudget``: 50,000 features (a few tens of MB of models).
   static let defaultFeatureBudget = 50_000
@@ -36,6 +41,9 @@ final class BoardView: Sendable {
     var loading: (epoch: UInt64, task: Task<BoardModel?, any Error>)?
     /// When the model was last read or installed (``State/clock``), for the budget.
     var used: UInt64 = 0
+
+    /// The features this slot's models hold (the budget counts the kept one too).
+    var held: Int { (model?.facts.count ?? 0) + (previous?.facts.count ?? 0) }
   }
 
   private struct State {
@@ -81,26 +89,22 @@ final class BoardView: Sendable {
   /// The features the models hold now (for tests).
   var residentFeatures: Int { state.withLock { $0.resident } }
 
-  /// A write's notice: forgets the model of each project it touched and, when the write
-  /// committed, loads the project again before returning.
+  /// A write's notice: forgets the model of each project it touched (committed or not: an
+  /// outcome the store could not confirm is read again too). The next read loads it.
   func published(_ notice: BoardWriteNotice) async {
-    let tasks = state.withLock { state -> [Task<BoardModel?, any Error>] in
+    state.withLock { state in
       state.epoch += 1
-      var tasks: [Task<BoardModel?, any Error>] = []
       for project in notice.projects {
         var slot = state.slots[project] ?? Slot()
+        let held = slot.held
         slot.previous = slot.model ?? slot.previous
-        state.resident -= slot.model?.facts.count ?? 0
         slot.model = nil
+        state.resident += slot.held - held
         slot.lastWrite = state.epoch
         slot.loading = nil
         state.slots[project] = slot
-        if notice.committed { tasks.append(loadTask(project, &state)) }
       }
-      return tasks
     }
-    // A failed load leaves the model out: the next reader loads it.
-    for task in tasks { _ = try? await task.value }
   }
 
   /// The load of `project` every reader arriving now may share: the one under way when it
@@ -134,9 +138,10 @@ final class BoardView: Sendable {
       if let loading = slot.loading, loading.epoch == epoch { slot.loading = nil }
       var installed = false
       if slot.lastWrite <= epoch, let model {
-        state.resident += model.facts.count - (slot.model?.facts.count ?? 0)
+        let held = slot.held
         slot.model = model
         slot.previous = nil
+        state.resident += slot.held - held
         state.clock += 1
         slot.used = state.clock
         installed = true
@@ -150,17 +155,18 @@ final class BoardView: Sendable {
     }
   }
 
-  /// Drops the models of the least recently used projects until the features held fit
-  /// `budget`, sparing `project` (just installed). A dropped slot keeps its write epoch, so
-  /// a load that began before a later write still cannot install an older state.
+  /// Drops the models (and the models kept for reuse) of the least recently used projects
+  /// until the features held fit `budget`, sparing `project` (just installed). A dropped
+  /// slot keeps its write epoch, so a load that began before a later write still cannot
+  /// install an older state.
   private static func keepWithinBudget(_ state: inout State, budget: Int, sparing project: String) {
     while state.resident > budget {
       var oldest: (name: String, used: UInt64)?
-      for (name, slot) in state.slots where name != project && slot.model != nil {
+      for (name, slot) in state.slots where name != project && slot.held > 0 {
         if oldest == nil || slot.used < oldest!.used { oldest = (name, slot.used) }
       }
       guard let oldest, var slot = state.slots[oldest.name] else { return }
-      state.resident -= slot.model?.facts.count ?? 0
+      state.resident -= slot.held
       slot.model = nil
       slot.previous = nil
       state.slots[oldest.name] = slot

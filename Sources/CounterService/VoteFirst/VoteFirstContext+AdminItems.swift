@@ -215,19 +215,14 @@ extension VoteFirstContext {
     }
     let list = try await boards.write { tables in
       _ = try BoardProject.ensure(tables, call.project, now: call.now)
-      guard let limit else {
-        let all = try tables.items(.suggestion, call.project).map {
-          try BoardJSON.decode(Suggestion.self, $0.doc)
-        }
-        return SuggestionList(suggestions: all.filter { state == nil || $0.state == state })
-      }
-      // One row past the page tells whether another follows.
+      // One row past a page tells whether another follows.
       let rows = try tables.items(
-        .suggestion, call.project, key: state?.rawValue, after: after, limit: limit + 1)
-      let page = rows.prefix(limit)
+        .suggestion, call.project, key: state?.rawValue, after: after,
+        limit: limit.map { $0 + 1 } ?? .max)
+      let page = rows.prefix(limit ?? rows.count)
       return SuggestionList(
         suggestions: try page.map { try BoardJSON.decode(Suggestion.self, $0.doc) },
-        next: rows.count > limit ? page.last.map { "\($0.sort).\($0.id)" } : nil)
+        next: rows.count > page.count ? page.last.map { "\($0.sort).\($0.id)" } : nil)
     }
     return try .json(list)
   }

@@ -55,10 +55,31 @@ import VoteStore
       let view = BoardView(boards: h.boards, featureBudget: 100)
       _ = try await view.model("app-a")
       #expect(view.residentFeatures == 2)
-      // The write reloads the project (published before the write returns): 3 features.
+      // The write drops the model but keeps it for reuse (still counted) until the next read
+      // loads the project: 3 features.
       await h.admin(.put, "/features/ref/three", #"{"title":"Three"}"#, project: "app-a")
+      #expect(view.cached("app-a") == nil)
+      #expect(view.residentFeatures == 2)
       _ = try await view.model("app-a")
       #expect(view.residentFeatures == 3)
+    }
+  }
+
+  /// A written project that is not read again keeps its last model only for reuse; the
+  /// budget counts it and drops it like any other (a migration writing many projects does
+  /// not hold all their old models).
+  @Test func aModelKeptAfterAWriteCountsAndIsDroppedPastTheBudget() async throws {
+    try await BoardHarness.with { h in
+      for project in Self.projects { await h.seed(project: project) }
+      let view = BoardView(boards: h.boards, featureBudget: 5)
+      _ = try await view.model("app-a")
+      await h.admin(.put, "/settings", #"{"name":"Renamed"}"#, project: "app-a")
+      _ = try await view.model("app-b")
+      #expect(view.residentFeatures == 4)
+      _ = try await view.model("app-c")
+      #expect(view.residentFeatures == 4, "a's kept model was the least recent: dropped")
+      #expect(view.cached("app-b") != nil && view.cached("app-c") != nil)
+      #expect(try await view.model("app-a")?.project.settings.name == "Renamed")
     }
   }
 }

@@ -228,6 +228,7 @@ import VoteStore
       try await row.prepare(h)
       let before = await row.read(h)
       #expect(!row.shows(before), "the read shows the write before it: \(before.body)")
+      _ = await h.get("/board")
       #expect(h.view?.cached(BoardHarness.project) != nil, "the demo project is in memory")
       try await row.write(h)
       let after = await row.read(h)
