@@ -146,4 +146,24 @@ import Testing
     #expect(encoded.wire != nil && wire(encoded).text.contains("X-Path: /a/b\r\n"))
     #expect(wire(encoded).keep)
   }
+
+  /// Every status the services answer (and the common ones a handler may) carries its
+  /// standard reason phrase on the wire: a suggestion's 202 went out as `202 Unknown`.
+  @Test(arguments: [
+    (200, "OK"), (201, "Created"), (202, "Accepted"), (204, "No Content"),
+    (301, "Moved Permanently"), (302, "Found"), (303, "See Other"), (304, "Not Modified"),
+    (307, "Temporary Redirect"), (308, "Permanent Redirect"), (400, "Bad Request"),
+    (401, "Unauthorized"), (403, "Forbidden"), (404, "Not Found"), (405, "Method Not Allowed"),
+    (406, "Not Acceptable"), (409, "Conflict"), (410, "Gone"), (412, "Precondition Failed"),
+    (413, "Content Too Large"), (422, "Unprocessable Content"), (429, "Too Many Requests"),
+    (500, "Internal Server Error"), (502, "Bad Gateway"), (503, "Service Unavailable"),
+    (504, "Gateway Timeout"),
+  ])
+  func statusesCarryTheirReasonPhrase(status: Int, phrase: String) {
+    var out: [UInt8] = []
+    var encoder = ResponseEncoder()
+    _ = encoder.encode(
+      HTTPResponse(status: status), headOnly: false, keepAlive: true, http10: false, into: &out)
+    #expect(String(decoding: out, as: UTF8.self).hasPrefix("HTTP/1.1 \(status) \(phrase)\r\n"))
+  }
 }
