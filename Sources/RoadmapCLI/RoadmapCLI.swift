@@ -3,7 +3,8 @@
 /// ``main(_:)`` runs with the process's streams; ``run(_:context:)`` with any ``CommandContext``
 /// (captured output, given standard input, environment and directory). Both map outcomes the
 /// way swift-argument-parser does: help to standard output with exit 0; a usage error to standard
-/// error as `Error: …` then `Usage: …`, exit 64; any other failure to standard error, exit 1.
+/// error as `Error: …` then `Usage: …`, exit 64; any other failure to standard error, exit 1,
+/// and so is output that could not be written to standard output (a full disk, a closed pipe).
 public enum RoadmapCLI {
   /// The version `roadmapctl --version` prints.
   public static let version = "0.1.0"
@@ -28,11 +29,18 @@ public enum RoadmapCLI {
     context: CommandContext
   ) async -> Int32 {
     var path: [any Command.Type] = [root]
+    var code: Int32
     do {
-      return try await dispatch(arguments, path: &path, context: context)
+      code = try await dispatch(arguments, path: &path, context: context)
     } catch {
-      return report(error, path: path, context: context)
+      code = report(error, path: path, context: context)
     }
+    // What did not reach standard output is a failure, whatever the command concluded.
+    if let failure = context.stdout.failure {
+      context.stderr.writeLine("Error: cannot write standard output: \(failure)")
+      if code == 0 { code = 1 }
+    }
+    return code
   }
 
   private static func dispatch(

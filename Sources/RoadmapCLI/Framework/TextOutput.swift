@@ -1,27 +1,38 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Where a command writes text: standard output, standard error, or a buffer tests read.
 ///
 /// Writes go out at once (no buffering), so a long-running command's lines reach a reader
 /// immediately. A command with a lot of output should build it and write it in one call.
+///
+/// A write that fails (a full disk behind `> backup.json`, a closed pipe) is remembered, and
+/// nothing more is written: ``RoadmapCLI`` then reports it and exits 1, instead of a success
+/// over a cut-off file.
 public final class TextOutput: @unchecked Sendable {
   private let lock = NSLock()
-  private let handle: FileHandle?
+  private let descriptor: Int32?
   private var captured: [UInt8] = []
+  private var failed: String?
 
-  private init(handle: FileHandle?) {
-    self.handle = handle
+  init(descriptor: Int32?) {
+    self.descriptor = descriptor
   }
 
   /// The process's standard output.
-  public static let standardOutput = TextOutput(handle: .standardOutput)
+  public static let standardOutput = TextOutput(descriptor: 1)
 
   /// The process's standard error.
-  public static let standardError = TextOutput(handle: .standardError)
+  public static let standardError = TextOutput(descriptor: 2)
 
   /// A writer that keeps everything in memory; read it back with ``text``.
   public static func capturing() -> TextOutput {
-    TextOutput(handle: nil)
+    TextOutput(descriptor: nil)
   }
 
   /// Writes `text` as UTF-8.
@@ -39,11 +50,31 @@ public final class TextOutput: @unchecked Sendable {
     guard !bytes.isEmpty else { return }
     lock.lock()
     defer { lock.unlock() }
-    if let handle {
-      try? handle.write(contentsOf: Data(bytes))
-    } else {
+    guard let descriptor else {
       captured.append(contentsOf: bytes)
+      return
     }
+    guard failed == nil else { return }
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = Foundation.write(
+          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written >= 0 {
+          offset += written
+        } else if errno != EINTR {
+          failed = String(cString: strerror(errno))
+          return
+        }
+      }
+    }
+  }
+
+  /// Why a write failed, when one did (the system's words: "No space left on device").
+  public var failure: String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return failed
   }
 
   /// Everything written so far to a capturing writer, as UTF-8 text (empty for real streams).
