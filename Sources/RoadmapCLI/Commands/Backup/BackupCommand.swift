@@ -44,11 +44,7 @@ struct BackupCommand: Command {
       context.stdout.write(bytes: Array(data))
     } else {
       let path = context.resolvePath(output)
-      do {
-        try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-      } catch {
-        throw CommandError.failure("cannot write \(path): \(error.localizedDescription)")
-      }
+      try OutputFile.write(Array(data), to: path, shown: output)
       context.stderr.writeLine(
         "Backed up \(backup.votes.counters.count) counters, \(backup.boards.projects.count) "
           + "board projects and \(backup.boards.features.count) features to \(path).")

@@ -64,12 +64,7 @@ enum SyncFiles {
       context.stdout.write(bytes: bytes)
       return
     }
-    let path = context.resolvePath(output)
-    do {
-      try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
-    } catch {
-      throw .failure("cannot write '\(output)': \(error.localizedDescription)")
-    }
+    try OutputFile.write(bytes, to: context.resolvePath(output), shown: output)
   }
 
   /// An export as pretty JSON with the contract's keys and dates, and a final newline.

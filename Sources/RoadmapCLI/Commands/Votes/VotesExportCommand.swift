@@ -34,7 +34,8 @@ struct VotesExportCommand: Command {
       _ = try await export(store) { bytes in stdout.write(bytes: bytes) }
       return 0
     }
-    let path = context.resolvePath(output)
+    // A symbolic link is followed: the file it names is replaced, not the link.
+    let path = OutputFile.target(context.resolvePath(output))
     var info = stat()
     if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
       // A device, pipe or socket (/dev/null, a FIFO): written in place, never replaced.
