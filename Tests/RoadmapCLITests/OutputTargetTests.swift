@@ -16,7 +16,10 @@ import Testing
 
   static func convert(_ directory: TemporaryDirectory, out: String) async throws -> ProcessResult {
     try await Roadmapctl.run(
-      ["convert", "roadmap.json", "--to", "votefirst-export", "--project", "demo-app", "--out", out],
+      [
+        "convert", "roadmap.json", "--to", "votefirst-export", "--project", "demo-app", "--out",
+        out,
+      ],
       workingDirectory: directory.url)
   }
 
