@@ -356,6 +356,11 @@ import Testing
     #expect(
       dry.stdoutText.hasSuffix(
         "Dry run: would create 4 stages; 6 features to create, 0 to change, 0 unchanged.\n"))
+    // Not even the project was created (any admin call would have created it).
+    let absent = try await run(
+      ["publish", "--server", SyncSupport.url(board), "--project", "demo-app"], in: directory)
+    #expect(absent.exitCode == 1)
+    #expect(absent.stderrText.contains("HTTP 404 project_not_found"), "\(absent.stderrText)")
     let export = try await SyncSupport.export(board, "demo-app")
     #expect((export["stages"] as? [Any])?.isEmpty == true)
     #expect((export["features"] as? [Any])?.isEmpty == true)

@@ -48,6 +48,25 @@ struct BoardClient: Sendable {
     }
   }
 
+  /// The export of the project, or, when it does not exist yet, what a new project holds
+  /// (default settings and the roadmap board) without creating it: any admin call creates
+  /// the project, so a dry run asks a reader's call first (`--dry-run` created a stray
+  /// project, which a later `restore` of that project then refused).
+  func exportWithoutCreating() async throws(CommandError) -> ProjectExport {
+    let client = try makeClient()
+    do {
+      _ = try await client.board(slug: Board.roadmapSlug)
+    } catch where error.code == VoteFirstContract.ErrorCode.projectNotFound {
+      return ProjectExport(
+        project: project, exportedAt: Date(), settings: ProjectSettings(),
+        boards: [Board(slug: Board.roadmapSlug, name: "Roadmap")], stages: [], tags: [],
+        features: [], releases: [], suggestions: [])
+    } catch {
+      // Any other answer (a roadmap board that is not public, say): the export tells.
+    }
+    return try await export()
+  }
+
   /// Creates `stage` (admin) and returns it with its id.
   func create(_ stage: Stage) async throws(CommandError) -> Stage {
     let client = try makeClient()

@@ -26,7 +26,8 @@ struct Migration {
         "Writing to \(server) needs its admin token: --key or ROADMAPCTL_ADMIN_TOKEN.")
     }
     let client = BoardClient(server: server, project: project, key: key)
-    let board = BoardState(export: try await client.export())
+    let board = BoardState(
+      export: dryRun ? try await client.exportWithoutCreating() : try await client.export())
     let plan = MigrationPlan.make(features: features, mapping: mapping, board: board, votes: votes)
     if format == .human {
       context.stdout.write(MigrationReport.human(plan, dryRun: dryRun))
