@@ -56,7 +56,7 @@ struct BoardClient: Sendable {
     let client = try makeClient()
     do {
       _ = try await client.board(slug: Board.roadmapSlug)
-    } catch where error.code == VoteFirstContract.ErrorCode.projectNotFound {
+    } catch  where error.code == VoteFirstContract.ErrorCode.projectNotFound {
       return ProjectExport(
         project: project, exportedAt: Date(), settings: ProjectSettings(),
         boards: [Board(slug: Board.roadmapSlug, name: "Roadmap")], stages: [], tags: [],
