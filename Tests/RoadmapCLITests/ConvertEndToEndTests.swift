@@ -64,6 +64,28 @@ import VoteFirstAPI
     #expect(returned.features == original.features)
   }
 
+  /// `--board` naming a board the export does not have stops it, and an `--out` file that
+  /// was there stays as it was (it was replaced with `[]`).
+  @Test func aBoardTheExportDoesNotHaveIsRefused() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let there = try await convert(
+      [
+        "roadmap.json", "--to", "votefirst-export", "--out", "export.json", "--project", "demo-app",
+      ],
+      in: directory)
+    #expect(there.exitCode == 0, "\(there.stderrText)")
+    try directory.write("published.json", Self.roadmap)
+    let refused = try await convert(
+      ["export.json", "--to", "roadmap", "--board", "nosuch", "--out", "published.json"],
+      in: directory)
+    #expect(refused.exitCode == 1)
+    #expect(refused.stderrText == "Error: the export has no board 'nosuch' (its boards: roadmap)\n")
+    let kept = try String(
+      contentsOf: directory.url.appendingPathComponent("published.json"), encoding: .utf8)
+    #expect(kept == Self.roadmap)
+  }
+
   @Test func standardInputAndAStatusMap() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }

@@ -71,6 +71,13 @@ struct ConvertCommand: Command {
           + "\(export.stages.count) stages\(Self.lossSummary(losses)).")
     case .roadmap:
       let export = try await SyncFiles.export(input, context: context)
+      // A board the export does not have is a mistake, not an empty roadmap (with --out, it
+      // replaced a published roadmap with []).
+      guard export.boards.contains(where: { $0.slug == board }) else {
+        let boards = export.boards.map(\.slug).joined(separator: ", ")
+        throw CommandError.failure(
+          "the export has no board '\(board)' (its boards: \(boards.isEmpty ? "none" : boards))")
+      }
       let (features, losses) = RoadmapMapping().roadmapFeatures(
         from: export, board: board, reading: .restoring)
       try SyncFiles.write(RoadmapWriter.write(features), to: out, context: context)
