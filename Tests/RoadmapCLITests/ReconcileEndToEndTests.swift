@@ -146,6 +146,13 @@ import Testing
         "--apply to-votefirst writes to a server"
       ),
       (["-", "--export", "export.json", "--apply", "to-roadmap"], "needs --out"),
+      (
+        [
+          "roadmap.json", "--server", "http://127.0.0.1:1", "--project", "abc", "--apply",
+          "to-votefirst",
+        ],
+        "Writing to http://127.0.0.1:1 needs its admin token: --key or ROADMAPCTL_ADMIN_TOKEN."
+      ),
       (["roadmap.json", "--export", "export.json", "--out", "x.json"], "--out goes with"),
       (
         ["roadmap.json", "--export", "export.json", "--counts", "http://127.0.0.1:1"],
@@ -158,5 +165,30 @@ import Testing
     let result = try await reconcile(arguments, in: directory)
     #expect(result.exitCode == 64)
     #expect(result.stderrText.contains(message), "\(result.stderrText)")
+    #expect(result.stdoutText.isEmpty, "nothing is compared before a usage error")
+  }
+
+  /// `--format json --apply to-votefirst`: standard output is one JSON document (the
+  /// migration's plan and outcome lines followed it there).
+  @Test func jsonOutputStaysOneDocumentWhenApplying() async throws {
+    let directory = try await Self.workspace()
+    defer { directory.remove() }
+    let server = try await SyncSupport.serve(in: directory, name: "board")
+    let migrated = try await Roadmapctl.run(
+      [
+        "migrate", "roadmap.json", "--server", SyncSupport.url(server), "--project", "demo-app",
+        "--key", SyncSupport.token,
+      ], workingDirectory: directory.url)
+    #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
+    let result = try await reconcile(
+      [
+        "changed.json", "--server", SyncSupport.url(server), "--project", "demo-app", "--key",
+        SyncSupport.token, "--apply", "to-votefirst", "--format", "json",
+      ], in: directory)
+    _ = try await server.stop()
+    #expect(result.exitCode == 0, "\(result.stderrText)")
+    let document = try JSONSerialization.jsonObject(with: Data(result.stdout))
+    #expect(document is [String: Any], "\(result.stdoutText)")
+    #expect(result.stderrText.contains("Migrated"), "\(result.stderrText)")
   }
 }

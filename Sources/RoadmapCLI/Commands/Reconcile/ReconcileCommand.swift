@@ -90,6 +90,11 @@ struct ReconcileCommand: Command {
     if apply == .toVotefirst, server == nil {
       throw CommandError.validation("--apply to-votefirst writes to a server: give --server.")
     }
+    // Before anything is read or printed (it compared and printed, then refused).
+    if apply == .toVotefirst, let server, key?.isEmpty ?? true {
+      throw CommandError.validation(
+        "Writing to \(server) needs its admin token: --key or ROADMAPCTL_ADMIN_TOKEN.")
+    }
     if apply == .toRoadmap, out == nil, roadmap == "-" || InputLoader.isURL(roadmap) {
       throw CommandError.validation("--apply to-roadmap needs --out when ROADMAP is not a file.")
     }
@@ -153,9 +158,13 @@ struct ReconcileCommand: Command {
     case .toVotefirst:
       let migration = Migration(
         server: server!, project: project!, key: key, dryRun: false, format: .human)
+      // With --format json, standard output is the comparison's one JSON document: the
+      // migration's own lines go to standard error.
+      var migrating = context
+      if format == .json { migrating.stdout = context.stderr }
       return try await migration.run(
         features: features, mapping: RoadmapMapping(),
-        votes: counted.map { .counted($0) } ?? .roadmapJSON, context: context)
+        votes: counted.map { .counted($0) } ?? .roadmapJSON, context: migrating)
     }
   }
 }
