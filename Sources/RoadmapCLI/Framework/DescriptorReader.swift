@@ -39,3 +39,24 @@ enum DescriptorReader {
   }
 
 }
+
+/// Writes whole buffers with write(2).
+enum DescriptorWriter {
+  /// Writes all of `bytes` to `descriptor`, retrying on EINTR and after short writes.
+  ///
+  /// Returns 0, or the `errno` of the write that failed.
+  static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> Int32 {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written >= 0 {
+          offset += written
+        } else if errno != EINTR {
+          return errno
+        }
+      }
+      return 0
+    }
+  }
+}

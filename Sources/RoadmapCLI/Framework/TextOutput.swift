@@ -55,19 +55,8 @@ public final class TextOutput: @unchecked Sendable {
       return
     }
     guard failed == nil else { return }
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Foundation.write(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written >= 0 {
-          offset += written
-        } else if errno != EINTR {
-          failed = String(cString: strerror(errno))
-          return
-        }
-      }
-    }
+    let code = DescriptorWriter.writeAll(descriptor, bytes)
+    if code != 0 { failed = String(cString: strerror(code)) }
   }
 
   /// Why a write failed, when one did (the system's words: "No space left on device").

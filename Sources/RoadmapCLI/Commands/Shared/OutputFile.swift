@@ -51,20 +51,7 @@ enum OutputFile {
   ) throws(CommandError) {
     let descriptor = open(path, flags | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw failure(shown, errno, creating: flags & O_CREAT != 0) }
-    var problem: Int32 = 0
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = Foundation.write(
-          descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written >= 0 {
-          offset += written
-        } else if errno != EINTR {
-          problem = errno
-          return
-        }
-      }
-    }
+    var problem = DescriptorWriter.writeAll(descriptor, bytes)
     if problem == 0, mode(path) == S_IFREG, fsync(descriptor) != 0 { problem = errno }
     if close(descriptor) != 0, problem == 0, errno != EINTR { problem = errno }
     if problem != 0 { throw failure(shown, problem, creating: false) }
