@@ -196,14 +196,7 @@ extension VoteFirstContext {
       throw VoteFirstFailure.invalidParameter(
         "state", "state is one of pending, approved, rejected")
     }
-    var limit: Int?
-    if let text = request.query(Query.limit) {
-      guard let value = Int(text), (1...VoteFirstLimits.maxPageSize).contains(value) else {
-        throw VoteFirstFailure.invalidParameter(
-          Query.limit, "limit is a whole number from 1 to \(VoteFirstLimits.maxPageSize)")
-      }
-      limit = value
-    }
+    let limit = try Self.pageSize(request.query(Query.limit))
     var after: (sort: Int64, id: Int64)?
     if let text = request.query(Query.cursor) {
       guard limit != nil, let position = Self.suggestionPosition(text) else {

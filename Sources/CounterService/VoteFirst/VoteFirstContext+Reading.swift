@@ -37,14 +37,7 @@ extension VoteFirstContext {
       throw VoteFirstFailure.invalidParameter(
         Query.order, "order is one of top, trending, newest, discussed")
     }
-    var limit = VoteFirstLimits.defaultPageSize
-    if let text = request.query(Query.limit) {
-      guard let value = Int(text), (1...VoteFirstLimits.maxPageSize).contains(value) else {
-        throw VoteFirstFailure.invalidParameter(
-          Query.limit, "limit is a whole number from 1 to \(VoteFirstLimits.maxPageSize)")
-      }
-      limit = value
-    }
+    let limit = try Self.pageSize(request.query(Query.limit)) ?? VoteFirstLimits.defaultPageSize
     let stage = try Self.optionalID(request.query(Query.stage), Query.stage)
     let tag = try Self.optionalID(request.query(Query.tag), Query.tag)
     let boardSlug = request.query(Query.board)
@@ -189,6 +182,18 @@ extension VoteFirstContext {
       throw VoteFirstFailure.notFound(Code.featureNotFound, "feature \(id)", project)
     }
     return (loaded, row)
+  }
+
+  /// A `limit` query parameter: a page size from 1 to ``VoteFirstLimits/maxPageSize`` when
+  /// present.
+  static func pageSize(_ text: String?) throws -> Int? {
+    guard let text else { return nil }
+    guard let value = Int(text), (1...VoteFirstLimits.maxPageSize).contains(value) else {
+      throw VoteFirstFailure.invalidParameter(
+        VoteFirstContract.Query.limit,
+        "limit is a whole number from 1 to \(VoteFirstLimits.maxPageSize)")
+    }
+    return value
   }
 
   /// A query parameter that must be a positive id when present.

@@ -8,36 +8,11 @@ import VoteStore
 /// between them loads nothing (loading after every write made 2,000 stages created one by
 /// one cost 28 s, each write paying for the whole project).
 @Suite struct BoardViewLoadTests {
-  /// The real SQLite board store, counting the reads made through it (a test instrument:
-  /// every call is the real store's).
-  final class CountingBoardStore: BoardStore, Sendable {
-    let inner: SQLiteBoardStore
-    let reads = Locked(0)
-
-    init(_ inner: SQLiteBoardStore) { self.inner = inner }
-
-    func read<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
-      reads.withLock { $0 += 1 }
-      return try await inner.read(body)
-    }
-
-    func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
-      try await inner.write(body)
-    }
-
-    func close() async { await inner.close() }
-
-    var seesEveryWrite: Bool { inner.seesEveryWrite }
-
-    func addWriteObserver(_ observer: @escaping @Sendable (BoardWriteNotice) async -> Void) {
-      inner.addWriteObserver(observer)
-    }
-  }
-
   @Test func aRunOfWritesLoadsNothingUntilTheNextRead() async throws {
     try await BoardHarness.with { h in
       await h.seed()
-      let counting = CountingBoardStore(h.boards)
+      // The race tests' instrument, its gate never armed: only its count of reads is used.
+      let counting = BoardViewRaceTests.GatedBoardStore(h.boards)
       let view = BoardView(boards: counting)
       #expect(try await view.model(BoardHarness.project)?.items.count == 2)
       #expect(counting.reads.withLock { $0 } == 1)

@@ -40,15 +40,17 @@ import VoteStore
     }
   }
 
-  /// The real SQLite board store, with a gate after the snapshot of a read (a test
-  /// instrument: every call is the real store's).
+  /// The real SQLite board store, with a gate after the snapshot of a read and a count of
+  /// the reads (a test instrument: every call is the real store's).
   final class GatedBoardStore: BoardStore, Sendable {
     let inner: SQLiteBoardStore
     let gate = Gate()
+    let reads = Locked(0)
 
     init(_ inner: SQLiteBoardStore) { self.inner = inner }
 
     func read<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
+      reads.withLock { $0 += 1 }
       let value = try await inner.read(body)
       await gate.pass()
       return value

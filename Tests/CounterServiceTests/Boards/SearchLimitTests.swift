@@ -28,6 +28,15 @@ import VoteFirstAPI
     #expect(error["field"] as? String == "q")
     #expect(error["message"] as? String == "q is at most 200 characters")
 
+    // A page size outside 1–100 is refused the same way, naming `limit`.
+    for size in ["0", "101", "x"] {
+      let page = await harness.get("/features?limit=" + size)
+      #expect(page.status == 400)
+      let pageError = page.object["error"] as? [String: Any]
+      #expect(pageError?["field"] as? String == "limit")
+      #expect(pageError?["message"] as? String == "limit is a whole number from 1 to 100")
+    }
+
     // A search that finds something still does, across the title's case.
     let found = await harness.get("/features?q=TW")
     #expect(found.status == 200)
