@@ -187,7 +187,8 @@ public struct RoadmapMapping: Sendable {
       note(
         "id", .altered,
         "it has no ref (it was made on VoteFirst): written with the id '\(feature.id)', whose "
-          + "counter is not the one VoteFirst counts it in")
+          + "counter is not the one VoteFirst counts it in (give it the ref '\(feature.id)' "
+          + "to count both in one)")
     }
     var originals: JSONObject?
     // The keys taken so far, so a repeated one is found without a scan of the members

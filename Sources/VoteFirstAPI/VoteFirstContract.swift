@@ -652,15 +652,16 @@ extension SuggestionReceipt: Codable {
 }
 
 extension SuggestionApproval: Codable {
-  /// Reads `{"stage"}`.
+  /// Reads `{"stage","ref"}`.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: WireKey.self)
-    self.init(stage: try c.optional("stage"))
+    self.init(stage: try c.optional("stage"), ref: try c.optional("ref"))
   }
-  /// Writes `{"stage"}`.
+  /// Writes `{"stage","ref"}`.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: WireKey.self)
     try c.put(stage, "stage")
+    try c.put(ref, "ref")
   }
 }
 

@@ -275,6 +275,68 @@ extension StoreKind {
   }
 
   @Test(arguments: StoreKind.allCases)
+  func aMergedCounterBringsEveryVoteOnceAndIsGone(kind: StoreKind) async throws {
+    try await kind.withBoard { votes, board, _ in
+      let source = "\u{1F}vf4"
+      func vote(_ key: String, _ voter: String?) async throws {
+        _ = try await votes.apply(
+          CounterMutation(
+            namespace: Self.project, key: key, delta: 1, voter: voter,
+            createIfMissing: CounterCreation(namespace: Self.project, key: key)))
+      }
+      // The source: voters a and b, 2 anonymous (the last import); the target: voter a, 1 anonymous.
+      try await vote(source, "a")
+      try await vote(source, "b")
+      _ = try await board.write {
+        try $0.setImportedVotes(Self.project, key: source, count: 2, now: 1)
+      }
+      try await vote("featurex", "a")
+      try await vote("featurex", nil)
+      #expect(try await votes.record(namespace: Self.project, key: "featurex")?.value == 2)
+      let before = try await votes.statistics()
+
+      let merged = try await board.write {
+        try $0.mergeCounter(Self.project, from: source, into: "featurex", now: 2)
+      }
+      #expect(merged == 5)
+      #expect(try await votes.record(namespace: Self.project, key: "featurex")?.value == 5)
+      #expect(try await votes.record(namespace: Self.project, key: source) == nil)
+      let after = try await votes.statistics()
+      #expect(after.counters == before.counters - 1 && after.updates == before.updates)
+      #expect(try await board.read { try $0.anonymousVotes(Self.project, key: "featurex") } == 3)
+      #expect(try await board.read { try $0.hasVoted(Self.project, key: "featurex", voter: "b") })
+      // The target had no import of its own: it takes the source's.
+      #expect(try await board.read { try $0.importedVotes(Self.project, key: "featurex") } == 2)
+      // A voter who voted in both takes back one vote, once.
+      let back = try await votes.apply(
+        CounterMutation(namespace: Self.project, key: "featurex", delta: -1, voter: "a"))
+      #expect(back.record?.value == 4)
+
+      // Into a missing counter: it is made; a missing source changes nothing.
+      try await vote("\u{1F}vf5", "c")
+      #expect(
+        try await board.write {
+          try $0.mergeCounter(Self.project, from: "\u{1F}vf5", into: "featurey", now: 3)
+        } == 1)
+      #expect(try await votes.record(namespace: Self.project, key: "featurey")?.value == 1)
+      #expect(
+        try await board.write {
+          try $0.mergeCounter(Self.project, from: "\u{1F}vf5", into: "featurey", now: 4)
+        } == 1)
+      // The anonymous parts add up to the maximum at most.
+      _ = try await board.write { tables in
+        try tables.setAnonymousVotes(
+          Self.project, key: "\u{1F}vf6", count: CounterLimits.maximum, now: 5)
+        try tables.setAnonymousVotes(Self.project, key: "featurez", count: 9, now: 5)
+      }
+      #expect(
+        try await board.write {
+          try $0.mergeCounter(Self.project, from: "\u{1F}vf6", into: "featurez", now: 6)
+        } == CounterLimits.maximum)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
   func anImportMovesTheCounterByItsChangeAndKeepsTheVotesCastSince(kind: StoreKind) async throws {
     try await kind.withBoard { votes, board, _ in
       let key = "feature9"

@@ -146,6 +146,12 @@ extension VoteFirstContext {
       }
       let row = try BoardJSON.row(content, id: id, project: project, createdAt: existing.createdAt)
       try tables.put(row)
+      if existing.ref == nil, row.ref != nil {
+        // Its votes were in a counter no route but the board's can reach: they come along
+        // to the counter its ref names (where old app versions vote on it from now on).
+        try tables.mergeCounter(
+          call.project, from: existing.counterKey, into: row.counterKey, now: call.now)
+      }
       return try BoardJSON.feature(
         row, votes: try tables.votes(call.project, key: row.counterKey), voted: false,
         showViews: true)

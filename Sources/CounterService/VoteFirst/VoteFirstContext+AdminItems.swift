@@ -245,14 +245,20 @@ extension VoteFirstContext {
           409, Code.alreadyDecided, "suggestion \(id) is already \(suggestion.state)")
       }
       if approve {
+        let id = try tables.nextID(call.project, "feature")
         let content = FeatureContent(
+          ref: try Self.approvedRef(approval?.ref, id: id, tables, call.project),
           title: suggestion.title, description: suggestion.description,
           stage: approval?.stage)
+        if let problem = VoteFirstLimits.problems(in: content).first {
+          throw VoteFirstFailure.validation(problem)
+        }
         if let problem = project.referenceProblems(content, releases: []).first {
           throw VoteFirstFailure.validation(problem)
         }
+        var known = BatchState(byRef: [:], imported: [:], nextID: id)
         let outcome = try Self.store(
-          FeatureUpsert(content: content), tables, project, now: call.now)
+          FeatureUpsert(content: content), tables, project, now: call.now, known: &known)
         suggestion.feature = outcome.id
         suggestion.state = .approved
       } else {
@@ -266,6 +272,31 @@ extension VoteFirstContext {
       return suggestion
     }
     return try .json(decided)
+  }
+
+  /// The ref of the feature `id` an approval makes: the one `asked` (409 `ref_conflict` when
+  /// a feature has it), else `vf-ID`, or `vf-ID-2`, `vf-ID-3`… while that one is taken.
+  ///
+  /// A feature with a ref counts its votes in the counter its ref names, so the Roadmap JSON
+  /// the board publishes (whose id for it is its ref) is voted on in that same counter.
+  static func approvedRef(_ asked: String?, id: Int64, _ tables: BoardTables, _ project: String)
+    throws -> String
+  {
+    if let asked {
+      if let other = try tables.feature(project, ref: asked) {
+        throw VoteFirstFailure(
+          409, Code.refConflict, "feature \(other.id) already has the ref \(asked)",
+          field: "ref")
+      }
+      return asked
+    }
+    var ref = "vf-\(id)"
+    var suffix = 1
+    while try tables.feature(project, ref: ref) != nil {
+      suffix += 1
+      ref = "vf-\(id)-\(suffix)"
+    }
+    return ref
   }
 
   /// The stored row of a release.

@@ -134,12 +134,14 @@ extension VoteFirstHTTPClient {
     return try await send(.listSuggestions, query: query)
   }
 
-  /// `POST …/suggestions/:id/approve`: it becomes a feature (in `stage`, when given).
-  public func approveSuggestion(id: Int, stage: Int? = nil) async throws(VoteFirstError)
-    -> Suggestion
+  /// `POST …/suggestions/:id/approve`: it becomes a feature (in `stage`, when given), with
+  /// `ref` as its ref (`vf-` and its id when nil).
+  public func approveSuggestion(id: Int, stage: Int? = nil, ref: String? = nil)
+    async throws(VoteFirstError) -> Suggestion
   {
     try await send(
-      .approveSuggestion, parameter: String(id), body: SuggestionApproval(stage: stage))
+      .approveSuggestion, parameter: String(id),
+      body: SuggestionApproval(stage: stage, ref: ref))
   }
 
   /// `POST …/suggestions/:id/reject`.

@@ -498,4 +498,55 @@ public struct BoardTables {
       "SELECT 1 FROM counters WHERE namespace = ?1 AND key = ?2", [.text(namespace), .text(key)])
       != nil
   }
+
+  /// Moves every vote of the counter `source` into the counter `target` of the namespace and
+  /// deletes `source`; does nothing when `source` is missing. `target` is created when
+  /// missing (bounds [-1, 1], as `/hit` does). The anonymous parts add up (at most
+  /// `CounterLimits.maximum`), the identified voters are united (a voter in both counts
+  /// once), the applied updates add up, and `target` keeps what its last import set (or
+  /// takes `source`'s when it has none). Returns `target`'s new value.
+  @discardableResult
+  public func mergeCounter(
+    _ namespace: String, from source: String, into target: String, now: Int64
+  )
+    throws(VoteStoreError) -> Int64
+  {
+    guard source != target,
+      let old = try db.first(
+        "SELECT id, anonymous, updates, imported FROM counters WHERE namespace = ?1 AND key = ?2",
+        [.text(namespace), .text(source)])
+    else { return try votes(namespace, key: target) }
+    log?.touched(namespace: namespace, key: source)
+    log?.touched(namespace: namespace, key: target)
+    try db.run(
+      """
+      INSERT INTO counters (namespace, key, value, anonymous, enable_reset, lower, upper,
+        created_ms, updated_ms)
+      VALUES (?1, ?2, 0, 0, false, -1, 1, ?3, ?3) ON CONFLICT (namespace, key) DO NOTHING
+      """, [.text(namespace), .text(target), .integer(now)])
+    let targetID =
+      try db.first(
+        "SELECT id FROM counters WHERE namespace = ?1 AND key = ?2",
+        [.text(namespace), .text(target)])?[0].integer ?? 0
+    try db.run(
+      """
+      INSERT INTO voters (counter_id, voter)
+      SELECT ?1, voter FROM voters WHERE counter_id = ?2 ON CONFLICT DO NOTHING
+      """, [.integer(targetID), old[0]])
+    let anonymous = "CASE WHEN anonymous + ?2 > ?3 THEN ?3 ELSE anonymous + ?2 END"
+    let row = try db.first(
+      """
+      UPDATE counters SET anonymous = \(anonymous),
+        value = \(anonymous) + (SELECT count(*) FROM voters v WHERE v.counter_id = counters.id),
+        updates = updates + ?4, imported = coalesce(imported, ?5), updated_ms = ?6
+      WHERE id = ?1 RETURNING value
+      """,
+      [
+        .integer(targetID), .integer(old[1].integer ?? 0), .integer(CounterLimits.maximum),
+        .integer(old[2].integer ?? 0), old[3], .integer(now),
+      ])
+    try db.run("DELETE FROM voters WHERE counter_id = ?1", [old[0]])
+    try db.run("DELETE FROM counters WHERE id = ?1", [old[0]])
+    return row?[0].integer ?? 0
+  }
 }
