@@ -178,9 +178,18 @@ extension VoteFirstContext {
   func deleteRelease(_ call: Call) async throws -> Answer {
     let id = try call.id()
     try await boards.write { tables in
-      _ = try BoardProject.ensure(tables, call.project, now: call.now)
+      let project = try BoardProject.ensure(tables, call.project, now: call.now)
       guard try tables.delete(.release, call.project, id: Int64(id)) else {
         throw VoteFirstFailure.notFound(Code.releaseNotFound, "release \(id)", call.project)
+      }
+      // Its features are in no release now (a feature naming a missing one would make the
+      // project's export one that no import takes).
+      for row in try tables.features(call.project) {
+        var content = try BoardJSON.decode(FeatureContent.self, row.doc)
+        guard content.release == id else { continue }
+        content.release = nil
+        try tables.put(
+          try BoardJSON.row(content, id: Int(row.id), project: project, createdAt: row.createdAt))
       }
     }
     return .noContent
