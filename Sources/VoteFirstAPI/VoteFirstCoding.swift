@@ -50,4 +50,31 @@ public enum VoteFirstCoding {
     }
     return text.isEmpty ? nil : text
   }
+
+  /// What a document read with `JSONDecoder` got wrong, for a person: where
+  /// (`at boards.projects[2].name: `, nothing at the top) and what was expected there,
+  /// without the dump `"\(error)"` prints.
+  public static func describe(_ error: DecodingError) -> String {
+    let path = path(of: error)
+    let place = path.map { "at \($0): " } ?? ""
+    switch error {
+    case .keyNotFound: return "'\(path ?? "")' is missing"
+    case .typeMismatch(let type, _): return place + "expected \(jsonName(of: type))"
+    case .valueNotFound(let type, _): return place + "expected \(jsonName(of: type)), found null"
+    case .dataCorrupted(let context):
+      return path == nil
+        ? "not JSON (\(context.debugDescription))" : place + context.debugDescription
+    @unknown default: return "\(error)"
+    }
+  }
+
+  /// A type as a JSON document holds it: a string, a number, an array, an object.
+  private static func jsonName(of type: Any.Type) -> String {
+    return switch type {
+    case is String.Type: "a string"
+    case is Bool.Type: "true or false"
+    case is any BinaryInteger.Type, is any BinaryFloatingPoint.Type: "a number"
+    default: "\(type)".hasPrefix("Array<") ? "an array" : "an object"
+    }
+  }
 }

@@ -341,6 +341,29 @@ import VoteFirstAPI
       #""id":2,"project":"com.example.app""#, #""id":2,"project":"com.other.app""#,
       "features[1] belongs to project com.other.app, which the backup does not hold"
     ),
+    // What serve could not read, or no admin call leaves behind.
+    (
+      #"\"title\":\"t2\""#, #"\"name\":\"t2\""#,
+      "features[1] (feature 2 of project com.example.app): its document cannot be read: "
+        + "'title' is missing"
+    ),
+    (
+      #"\"ref\":\"2\","#, #"\"ref\":\"2\",\"stage\":5,"#,
+      "features[1] (feature 2 of project com.example.app): there is no stage 5"
+    ),
+    (
+      #""counterKey":"feature2""#, #""counterKey":"featureX""#,
+      #"features[1] (feature 2 of project com.example.app): its counterKey is "featureX" "#
+        + #"where its document and the project's settings give "feature2""#
+    ),
+    (
+      #""settings":"{}""#, #""settings":"[]""#,
+      "projects[0] (project com.example.app): its settings cannot be read: expected an object"
+    ),
+    (
+      #"\"slug\":\"roadmap\""#, #"\"slug\":\"ideas\""#,
+      "items[0] (vf_boards id 1 of project com.example.app): its document is of board ideas"
+    ),
   ])
   func aBackupThatCannotBeRestoredWholeWritesNothing(
     from: String, to: String, problem: String

@@ -1,3 +1,4 @@
+import CounterService
 import Foundation
 import VoteStore
 
@@ -9,8 +10,9 @@ struct RestoreCommand: Command {
     discussion: """
       The boards' projects must not exist in the store yet, and no counter of the backup may \
       exist: either is refused before anything is written (exit 1), and so is a backup that \
-      holds a project, a feature id or ref, an object id or an id sequence twice, or a feature \
-      or object of a project it does not hold. The store is created when \
+      holds a project, a feature id or ref, an object id or an id sequence twice, a feature \
+      or object of a project it does not hold, a document that does not read, or a feature \
+      whose board, stage or tags the project does not have. The store is created when \
       missing. The backup's voter ids are hashes made with its store's voter key: when it \
       holds any, the restore is refused (nothing written) unless the target store has that \
       same key. Give it the key first: for a new data directory, copy the source's \
@@ -38,7 +40,8 @@ struct RestoreCommand: Command {
     let backup = try Self.decode(data, file: file)
     // Before the store is opened: a backup that cannot be restored whole writes nothing,
     // not its counters without its boards.
-    if let problem = backup.boards.firstProblem {
+    if let problem = backup.boards.firstProblem ?? BoardBackupCheck.firstProblem(in: backup.boards)
+    {
       throw CommandError.failure("\(file): \(problem); nothing was restored")
     }
     let store = try self.store.open(context, mustExist: false)
