@@ -111,6 +111,29 @@ struct ShapeRuleTests {
     #expect(report.hasErrors)
   }
 
+  @Test("a VoteFirst export at the top level is named, with the command that converts it")
+  func voteFirstExportIsNamed() throws {
+    let report = validate(#"{"format": "votefirst-export", "version": 1, "features": []}"#)
+    let diagnostic = try #require(report.first("not-an-array"))
+    #expect(diagnostic.message.contains("this is a VoteFirst export: 'roadmapctl convert FILE"))
+    #expect(!diagnostic.message.contains("move the array"))
+  }
+
+  @Test(
+    "a top level that is no JSON value has its one error, no second one naming a literal",
+    arguments: ["nonsense", "nul", "fals", "tru e"])
+  func brokenTopLevelLiteral(_ text: String) throws {
+    let report = validate(text)
+    #expect(report.codes.filter { $0 == "not-an-array" }.isEmpty, "\(report.codes)")
+    #expect(report.codes.first == "invalid-literal", "\(report.codes)")
+    // Read as the app would, the one error is what stops it.
+    #expect {
+      try RoadmapDocument.read(Array(text.utf8), mode: .compatible)
+    } throws: { error in
+      (error as? RoadmapReadError)?.diagnostic.code == "invalid-literal"
+    }
+  }
+
   @Test("votes written as 3.0 are an integer, as JSONDecoder reads them")
   func wholeDoubleVotes() {
     let report = validate(#"[{"id": "1", "votes": 3.0}, {"id": "2", "votes": 1e2}]"#)

@@ -393,19 +393,21 @@ struct RoadmapParser {
     } else {
       let kind = ValueKind(firstByte: base[pos])
       var hint = ""
+      let issuesBefore = sink.issues.count
       if kind == .object {
         let value = parseValue(keep: true)
-        if case .object(let object)? = value,
-          let member = object.members.first(where: {
-            if case .array = $0.value { return true } else { return false }
-          })
-        {
-          hint = "; move the array in \"\(member.key)\" to the top level"
+        if case .object(let object)? = value {
+          hint = Self.hint(forTopLevel: object)
         }
       } else {
         _ = parseValue(keep: false)
       }
-      if kind != .other {
+      // A value that is not one (`nonsense`, `nul`) has its own error at its start: it is
+      // no null or boolean to name.
+      let valueIsBroken = sink.issues[issuesBefore...].contains {
+        $0.offset == start && $0.severity == .error
+      }
+      if kind != .other && !valueIsBroken {
         report(
           "not-an-array", .error, at: start, rejected: true,
           "the top level is \(kind.withArticle), but the Roadmap package reads an array of "
@@ -413,6 +415,20 @@ struct RoadmapParser {
       }
     }
     parseDocumentEnd()
+  }
+
+  /// What to do with a top-level object: convert it, when it is a VoteFirst export; else
+  /// move its first array member to the top level, when it has one.
+  static func hint(forTopLevel object: JSONObject) -> String {
+    let format = object.members.first { $0.key == "format" }?.value
+    if format == .string("votefirst-export") {
+      return "; this is a VoteFirst export: 'roadmapctl convert FILE --to roadmap' writes "
+        + "the Roadmap JSON of its roadmap board"
+    }
+    let member = object.members.first {
+      if case .array = $0.value { return true } else { return false }
+    }
+    return member.map { "; move the array in \"\($0.key)\" to the top level" } ?? ""
   }
 
   /// Parses the elements of the top-level array from `start` (an element start found by
