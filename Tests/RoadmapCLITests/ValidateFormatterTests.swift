@@ -183,6 +183,18 @@ import Testing
 
         """)
     #expect(ShowFormatter.table([]) == "No features.\n")
+    // A file's control characters are shown, not obeyed by the terminal.
+    let hostile = ResolvedFeature(
+      id: "1\u{7}", title: "a\u{1B}[31mRED", status: "\u{9B}2J", description: "x\r\ny\tz\u{0}",
+      isFinished: false, votes: nil)
+    #expect(
+      ShowFormatter.table([hostile])
+        == #"""
+        ID       TITLE           STATUS    FINISHED
+        1\u0007  a\u001B[31mRED  \u009B2J  no
+                 x y z\u0000
+
+        """#)
     #expect(
       ShowFormatter.json(features, languages: ["de"], compatible: true)
         == #"{"languages":["de"],"compatible":true,"features":[{"id":"1","title":"Dunkelmodus","#

@@ -10,30 +10,54 @@ enum ShowFormatter {
   /// `FINISHED`, `-` for a feature without a count), each followed by its description, indented.
   static func table(_ features: [ResolvedFeature], votes: Bool = false) -> String {
     if features.isEmpty { return "No features.\n" }
-    let idWidth = max(2, features.map { width(of: $0.id) }.max() ?? 0)
-    let titleWidth = min(
-      maximumTitleWidth, max(5, features.map { width(of: $0.title) }.max() ?? 0))
+    // What the file says, as text a terminal shows and does not obey (an escape sequence in a
+    // remote file's title must not recolour or retitle the reader's terminal).
+    let rows = features.map { feature in
+      (
+        id: visible(feature.id), title: visible(feature.title),
+        status: visible(feature.status ?? "-"), description: visible(feature.description)
+      )
+    }
+    let idWidth = max(2, rows.map { width(of: $0.id) }.max() ?? 0)
+    let titleWidth = min(maximumTitleWidth, max(5, rows.map { width(of: $0.title) }.max() ?? 0))
     let statusWidth = min(
-      maximumStatusWidth, max(6, features.map { width(of: $0.status ?? "-") }.max() ?? 0))
+      maximumStatusWidth, max(6, rows.map { width(of: $0.status) }.max() ?? 0))
     let votesWidth = max(5, features.map { String($0.votes ?? 0).count }.max() ?? 0)
     let votesHeader = votes ? "  " + padLeft("VOTES", votesWidth) : ""
     var output =
       pad("ID", idWidth) + "  " + pad("TITLE", titleWidth) + "  " + pad("STATUS", statusWidth)
       + votesHeader + "  FINISHED\n"
-    for feature in features {
-      var row = pad(feature.id, idWidth) + "  " + pad(feature.title, titleWidth) + "  "
-      row += pad(feature.status ?? "-", statusWidth)
+    for (feature, text) in zip(features, rows) {
+      var row = pad(text.id, idWidth) + "  " + pad(text.title, titleWidth) + "  "
+      row += pad(text.status, statusWidth)
       if votes { row += "  " + padLeft(feature.votes.map(String.init) ?? "-", votesWidth) }
       row += "  " + (feature.isFinished ? "yes" : "no")
       output += row + "\n"
-      if !feature.description.isEmpty {
-        let description = feature.description.split(
-          separator: "\n", omittingEmptySubsequences: false
-        ).joined(separator: " ")
-        output += String(repeating: " ", count: idWidth + 2) + description + "\n"
+      if !text.description.isEmpty {
+        output += String(repeating: " ", count: idWidth + 2) + text.description + "\n"
       }
     }
     return output
+  }
+
+  /// `text` on one line a terminal shows as it is: a line break or tab is a space (`\r\n`
+  /// one), any other control character (C0, DEL, C1) its escape, `\u001B`.
+  static func visible(_ text: String) -> String {
+    var result = String.UnicodeScalarView()
+    var previous: Unicode.Scalar?
+    for scalar in text.unicodeScalars {
+      defer { previous = scalar }
+      switch scalar.value {
+      case 0x0A where previous == "\r": continue
+      case 0x09, 0x0A, 0x0D: result.append(" ")
+      case 0x00...0x1F, 0x7F...0x9F:
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        result.append(
+          contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+      default: result.append(scalar)
+      }
+    }
+    return String(result)
   }
 
   /// `{"languages":[…],"compatible":bool,"features":[{"id","title","status","description",
@@ -58,7 +82,7 @@ enum ShowFormatter {
 
   /// `text` cut or padded to `width` terminal columns.
   static func pad(_ text: String, _ width: Int) -> String {
-    let flat = text.replacingOccurrences(of: "\n", with: " ")
+    let flat = visible(text)
     let flatWidth = self.width(of: flat)
     if flatWidth <= width { return flat + String(repeating: " ", count: width - flatWidth) }
     var result = ""
