@@ -308,6 +308,22 @@ import VoteFirstAPI
     #expect(!FileManager.default.fileExists(atPath: data.path))
   }
 
+  @Test(arguments: [["restore"], ["votes", "import"]])
+  func aFileThatCannotBeReadIsNamedInPlainWords(command: [String]) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let data = directory.url.appendingPathComponent("data").path
+    let folder = directory.url.appendingPathComponent("folder").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+    let missing = directory.url.appendingPathComponent("missing.json").path
+    for (file, reason) in [(folder, "it is a directory"), (missing, "no such file")] {
+      let result = try await Roadmapctl.run(command + [file, "--data-dir", data])
+      #expect(result.exitCode == 1)
+      #expect(result.stderrText == "Error: cannot read '\(file)': \(reason)\n")
+    }
+    #expect(!FileManager.default.fileExists(atPath: data))
+  }
+
   /// A backup of one counter and one project with two features, as `roadmapctl backup` writes
   /// it, with `change` applied to its text.
   static func backup(_ change: (String) -> String = { $0 }) -> String {

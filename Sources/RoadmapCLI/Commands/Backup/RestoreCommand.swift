@@ -26,17 +26,7 @@ struct RestoreCommand: Command {
   @OptionGroup var store: VotesStoreOptions
 
   func run(_ context: CommandContext) async throws -> Int32 {
-    let data: Data
-    if file == "-" {
-      data = FileHandle.standardInput.readDataToEndOfFile()
-    } else {
-      let path = context.resolvePath(file)
-      do {
-        data = try Data(contentsOf: URL(fileURLWithPath: path))
-      } catch {
-        throw CommandError.failure("cannot read \(path): \(error.localizedDescription)")
-      }
-    }
+    let data = Data(try InputLoader.readFileOrStandardInput(file, context: context))
     let backup = try Self.decode(data, file: file)
     // Before the store is opened: a backup that cannot be restored whole writes nothing,
     // not its counters without its boards.

@@ -37,17 +37,27 @@ enum InputLoader {
     async throws(CommandError) -> LoadedInput
   {
     if input == "-" {
-      do {
-        return LoadedInput(displayPath: standardInputName, bytes: try context.stdin.readAll())
-      } catch {
-        throw .failure("cannot read standard input: \(error.localizedDescription)")
-      }
+      return LoadedInput(
+        displayPath: standardInputName, bytes: try readFileOrStandardInput(input, context: context))
     }
     if isURL(input) { return try await fetch(input) }
     if mapping {
       return LoadedInput(displayPath: input, document: try mapFile(input, context: context))
     }
     return LoadedInput(displayPath: input, bytes: try readFile(input, context: context))
+  }
+
+  /// The bytes of the file `input`, or of standard input for `-` (no URL: for documents a
+  /// store loads, such as backups).
+  static func readFileOrStandardInput(_ input: String, context: CommandContext)
+    throws(CommandError) -> [UInt8]
+  {
+    guard input == "-" else { return try readFile(input, context: context) }
+    do {
+      return try context.stdin.readAll()
+    } catch {
+      throw .failure("cannot read standard input: \(error.localizedDescription)")
+    }
   }
 
   static func readFile(_ input: String, context: CommandContext) throws(CommandError) -> [UInt8] {

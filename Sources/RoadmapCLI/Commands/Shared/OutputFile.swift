@@ -18,46 +18,108 @@ enum OutputFile {
   }
 
   /// What `path` is now: nil when nothing is there.
-  private static func mode(_ path: String) -> mode_t? {
+  fileprivate static func mode(_ path: String) -> mode_t? {
     var info = stat()
     return stat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
   }
 
   /// Writes `bytes` to `path` (`shown` names it in messages).
   static func write(_ bytes: [UInt8], to path: String, shown: String) throws(CommandError) {
-    let target = target(path)
-    switch mode(target) {
-    case S_IFDIR?:
-      throw .failure("cannot write '\(shown)': it is a directory")
-    case let kind? where kind != S_IFREG:
-      try writeAll(bytes, into: target, flags: O_WRONLY, shown: shown)
-    default:
-      let temporary = target + ".partial-\(getpid())"
-      do throws(CommandError) {
-        try writeAll(bytes, into: temporary, flags: O_WRONLY | O_CREAT | O_TRUNC, shown: shown)
-        guard rename(temporary, target) == 0 else {
-          throw failure(shown, errno, creating: false)
-        }
-      } catch {
-        unlink(temporary)
-        throw error
-      }
+    let sink = try Sink(path, shown: shown)
+    do throws(CommandError) {
+      try sink.write(bytes)
+      try sink.finish()
+    } catch {
+      sink.abandon()
+      throw error
     }
   }
 
-  /// Opens `path` with `flags`, writes `bytes` whole, syncs a regular file, closes it.
-  private static func writeAll(
-    _ bytes: [UInt8], into path: String, flags: Int32, shown: String
-  ) throws(CommandError) {
-    let descriptor = open(path, flags | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw failure(shown, errno, creating: flags & O_CREAT != 0) }
-    var problem = DescriptorWriter.writeAll(descriptor, bytes)
-    if problem == 0, mode(path) == S_IFREG, fsync(descriptor) != 0 { problem = errno }
-    if close(descriptor) != 0, problem == 0, errno != EINTR { problem = errno }
-    if problem != 0 { throw failure(shown, problem, creating: false) }
+  /// Streams to `path` what `body` hands to the ``Sink`` it is given, piece by piece, so
+  /// memory stays flat however much is written; the file is in place only when `body`
+  /// returned and all of it is on disk. An error `body` throws (its own, or a ``Sink``'s
+  /// failed write) leaves any file at `path` as it was.
+  static func streaming<T>(
+    to path: String, shown: String, _ body: (Sink) async throws -> T
+  ) async throws -> T {
+    let sink = try Sink(path, shown: shown)
+    do {
+      let result = try await body(sink)
+      try sink.finish()
+      return result
+    } catch {
+      sink.abandon()
+      throw error
+    }
   }
 
-  private static func failure(_ shown: String, _ code: Int32, creating: Bool) -> CommandError {
+  /// One output being written: the target itself (a device, FIFO or socket) or a temporary
+  /// file beside it, renamed onto it by ``finish()``.
+  final class Sink: @unchecked Sendable {
+    // Written by one caller at a time (the body's pieces arrive in order).
+    private let descriptor: Int32
+    private let target: String
+    private let temporary: String?
+    private let shown: String
+    private var closed = false
+
+    fileprivate init(_ path: String, shown: String) throws(CommandError) {
+      let target = OutputFile.target(path)
+      switch OutputFile.mode(target) {
+      case S_IFDIR?:
+        throw .failure("cannot write '\(shown)': it is a directory")
+      case let kind? where kind != S_IFREG:
+        temporary = nil
+      default:
+        temporary = target + ".partial-\(getpid())"
+      }
+      let flags = temporary == nil ? O_WRONLY : O_WRONLY | O_CREAT | O_TRUNC
+      descriptor = open(temporary ?? target, flags | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else {
+        throw OutputFile.failure(shown, errno, creating: temporary != nil)
+      }
+      self.target = target
+      self.shown = shown
+    }
+
+    /// The failure of the last ``write(_:)`` that failed, for a caller whose body wraps
+    /// the error it threw in its own.
+    private(set) var failure: CommandError?
+
+    /// Writes `bytes` whole; a failure names the output in the system's words.
+    func write(_ bytes: [UInt8]) throws(CommandError) {
+      let problem = DescriptorWriter.writeAll(descriptor, bytes)
+      if problem != 0 {
+        let failure = OutputFile.failure(shown, problem, creating: false)
+        self.failure = failure
+        throw failure
+      }
+    }
+
+    /// Syncs and closes a file and renames it into place.
+    fileprivate func finish() throws(CommandError) {
+      var problem: Int32 = 0
+      if temporary != nil, fsync(descriptor) != 0 { problem = errno }
+      closed = true
+      if close(descriptor) != 0, problem == 0, errno != EINTR { problem = errno }
+      if problem == 0, let temporary, rename(temporary, target) != 0 { problem = errno }
+      if problem != 0 {
+        abandon()
+        throw OutputFile.failure(shown, problem, creating: false)
+      }
+    }
+
+    /// Closes the output and removes the temporary file: the target stays as it was.
+    fileprivate func abandon() {
+      if !closed {
+        closed = true
+        close(descriptor)
+      }
+      if let temporary { unlink(temporary) }
+    }
+  }
+
+  fileprivate static func failure(_ shown: String, _ code: Int32, creating: Bool) -> CommandError {
     if creating && code == ENOENT {
       let directory = (shown as NSString).deletingLastPathComponent
       return .failure("cannot write '\(shown)': there is no directory '\(directory)'")

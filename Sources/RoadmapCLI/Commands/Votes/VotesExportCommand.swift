@@ -26,69 +26,43 @@ struct VotesExportCommand: Command {
 
   func run(_ context: CommandContext) async throws -> Int32 {
     let store = try self.store.open(context, mustExist: true)
-    // Streamed: the store hands the JSON over in pieces as it reads, so memory stays flat
-    // however many counters there are. A file is written beside its target and renamed
-    // into place only when complete.
-    if output == "-" {
-      let stdout = context.stdout
-      _ = try await export(store) { bytes in stdout.write(bytes: bytes) }
-      return 0
-    }
-    // A symbolic link is followed: the file it names is replaced, not the link.
-    let path = OutputFile.target(context.resolvePath(output))
-    var info = stat()
-    if stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFREG {
-      // A device, pipe or socket (/dev/null, a FIFO): written in place, never replaced.
-      guard let handle = FileHandle(forWritingAtPath: path) else {
-        await store.close()
-        throw CommandError.failure("cannot write \(path): cannot open it for writing")
-      }
-      defer { try? handle.close() }
-      let summary = try await export(store) { bytes in try handle.write(contentsOf: bytes) }
-      context.stderr.writeLine(
-        "Exported \(summary.counters) counters and \(summary.voters) votes with voter ids to \(path)."
-      )
-      return 0
-    }
-    let temporary = path + ".partial-\(ProcessInfo.processInfo.processIdentifier)"
-    guard FileManager.default.createFile(atPath: temporary, contents: nil),
-      let handle = FileHandle(forWritingAtPath: temporary)
-    else {
-      await store.close()
-      throw CommandError.failure("cannot write \(path): cannot create \(temporary)")
-    }
     let summary: ExportSummary
     do {
-      summary = try await export(store) { bytes in try handle.write(contentsOf: bytes) }
-      try handle.synchronize()
-      try handle.close()
-      guard rename(temporary, path) == 0 else {
-        throw CommandError.failure(
-          "cannot write \(path): \(String(cString: strerror(errno)))")
+      // Streamed: the store hands the JSON over in pieces as it reads, so memory stays flat
+      // however many counters there are.
+      if output == "-" {
+        let stdout = context.stdout
+        summary = try await export(store) { bytes in stdout.write(bytes: bytes) }
+      } else {
+        summary = try await OutputFile.streaming(
+          to: context.resolvePath(output), shown: output
+        ) { sink in
+          try await export(store, failure: { sink.failure }) { bytes in try sink.write(bytes) }
+        }
       }
     } catch {
-      try? handle.close()
-      try? FileManager.default.removeItem(atPath: temporary)
-      if let failure = error as? CommandError { throw failure }
-      throw CommandError.failure("cannot write \(path): \(error.localizedDescription)")
+      await store.close()
+      throw error
     }
-    context.stderr.writeLine(
-      "Exported \(summary.counters) counters and \(summary.voters) votes with voter ids to \(path)."
-    )
+    await store.close()
+    if output != "-" {
+      context.stderr.writeLine(
+        "Exported \(summary.counters) counters and \(summary.voters) votes with voter ids to "
+          + "\(output).")
+    }
     return 0
   }
 
-  /// Streams the store's export to `write`, then closes the store.
+  /// Streams the store's export to `write`. A failure of `write` itself (a full disk), which
+  /// `failure` returns, is said as it is, not as the store's.
   private func export(
-    _ store: any VoteStore, _ write: @escaping @Sendable ([UInt8]) throws -> Void
+    _ store: any VoteStore, failure: () -> CommandError? = { nil },
+    _ write: @escaping @Sendable ([UInt8]) throws -> Void
   ) async throws(CommandError) -> ExportSummary {
     do {
-      let summary = try await store.exportAll(to: write)
-      await store.close()
-      return summary
+      return try await store.exportAll(to: write)
     } catch {
-      await store.close()
-      throw CommandError.failure("cannot read the vote store: \(error)")
+      throw failure() ?? CommandError.failure("cannot read the vote store: \(error)")
     }
   }
 }

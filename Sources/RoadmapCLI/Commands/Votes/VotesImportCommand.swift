@@ -24,15 +24,7 @@ struct VotesImportCommand: Command {
   @OptionGroup var store: VotesStoreOptions
 
   func run(_ context: CommandContext) async throws -> Int32 {
-    let bytes: [UInt8]
-    do {
-      bytes =
-        file == "-"
-        ? try context.stdin.readAll()
-        : Array(try Data(contentsOf: URL(fileURLWithPath: context.resolvePath(file))))
-    } catch {
-      throw CommandError.failure("cannot read \(file): \(error.localizedDescription)")
-    }
+    let bytes = try InputLoader.readFileOrStandardInput(file, context: context)
     let export = try Self.decode(bytes, file: file)
     let summary = try await importCleanly(export, context)
     context.stdout.writeLine(Self.summaryLine(summary))
