@@ -129,6 +129,15 @@ public struct CountingAPIVoter: FeatureVoter {
     return try BoundedConcurrency.collect(await readEach(distinct), order: distinct)
   }
 
+  /// A whole board as ``counts(for:)`` reads it, each feature's count or its own failure by
+  /// id: a caller can show the counts it has and say which could not be read (a key the
+  /// server refuses) instead of giving up on the board.
+  public func countResults(for features: [RoadmapFeature]) async
+    -> [String: Result<Int, VotingError>]
+  {
+    await readEach(features.distinctByID)
+  }
+
   /// A whole board as ``counts(for:)`` reads it; each feature that could not be read is 0.
   ///
   /// A key the batch route cannot take is read on its own, and a batch request the server

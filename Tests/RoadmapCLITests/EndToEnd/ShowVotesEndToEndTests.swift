@@ -72,6 +72,41 @@ import Testing
     #expect(features.map { $0["votes"] as? Int } == [0, 2, 1, nil])
   }
 
+  /// A feature whose counter key the server refuses (a space, a slash) loses its own count,
+  /// not the board's.
+  @Test(arguments: ["roadmapctl", "countapi"])
+  func aRefusedKeyLeavesTheOtherCounts(dialect: String) async throws {
+    let (server, directory) = try await seeded()
+    defer {
+      server.process.kill()
+      directory.remove()
+    }
+    try directory.write(
+      "odd.json",
+      #"[{"id":"2","title":"Widgets"},{"id":"dark mode/2","title":"Dark"},{"id":"3","title":"Sync"}]"#
+    )
+    let result = try await Roadmapctl.run(
+      [
+        "show", "odd.json", "--votes-from", "http://127.0.0.1:\(server.port)", "--dialect",
+        dialect, "--namespace", "com.example.app",
+      ],
+      workingDirectory: directory.url)
+    #expect(result.exitCode == 0, "\(result.stderrText)")
+    #expect(
+      result.stdoutText == """
+        ID           TITLE    STATUS  VOTES  FINISHED
+        2            Widgets  -           2  no
+        dark mode/2  Dark     -           -  no
+        3            Sync     -           1  no
+
+        """)
+    #expect(
+      result.stderrText.hasPrefix(
+        #"odd.json: note: the votes of feature "dark mode/2" are not shown (-): "#),
+      "\(result.stderrText)")
+    #expect(result.stderrText.contains("refused (400)"), "\(result.stderrText)")
+  }
+
   @Test func unreachableServerIsAnError() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -99,10 +99,16 @@ struct ShowCommand: Command {
     }
     if let votesFrom {
       do {
-        let counts = try await ShowVotes.counts(
+        let read = try await ShowVotes.counts(
           of: document.features, server: votesFrom, dialect: dialect, namespace: namespace,
           keys: try KeyTemplate(keyTemplate))
-        features = ShowVotes.apply(counts, to: features)
+        for (id, reason) in read.refused {
+          context.stderr.writeLine(
+            "\(loaded.displayPath): note: the votes of feature \(JSONText.quote(id)) are not "
+              + "shown (-): \(reason)")
+        }
+        features = ShowVotes.apply(
+          read.counts, refused: Set(read.refused.map(\.id)), to: features)
       } catch {
         context.stderr.writeLine("Error: cannot read the votes from \(votesFrom): \(error)")
         return 1

@@ -44,24 +44,45 @@ enum ShowVotes {
     return nil
   }
 
-  /// The counts of `features` by id from the server (finished features are not asked for).
+  /// The counts of `features` by id from the server, and the features whose counter the
+  /// server refused (a key it does not take), with its reason, in file order. Any other
+  /// failure (no server, a 5xx, an answer that does not read) is thrown: the first, in file
+  /// order.
   static func counts(
     of features: [RoadmapFeature], server: String, dialect: Dialect, namespace: String,
     keys: KeyTemplate
-  ) async throws(VotingError) -> [String: Int] {
+  ) async throws(VotingError) -> (counts: [String: Int], refused: [(id: String, reason: String)]) {
     guard let url = URL(string: server) else {
       throw .invalidRequest("--votes-from \(server) is not a URL")
     }
     let voter = CountingAPIVoter(
       server: url, namespace: namespace, dialect: dialect.counting, keys: keys)
-    return try await voter.counts(for: features)
+    let results = await voter.countResults(for: features.filter { $0.isFinished != true })
+    var counts: [String: Int] = [:]
+    var refused: [(id: String, reason: String)] = []
+    for feature in features where counts[feature.id] == nil {
+      switch results[feature.id] {
+      case .success(let count)?: counts[feature.id] = count
+      case .failure(let error)? where error.kind == .refused:
+        if !refused.contains(where: { $0.id == feature.id }) {
+          refused.append((feature.id, error.message))
+        }
+      case .failure(let error)?: throw error
+      case nil: break
+      }
+    }
+    return (counts, refused)
   }
 
-  /// `features` with the server's counts as their votes (nil for finished features).
-  static func apply(_ counts: [String: Int], to features: [ResolvedFeature]) -> [ResolvedFeature] {
+  /// `features` with the server's counts as their votes: nil for a finished feature and for
+  /// one in `refused`, 0 for one the server has no counter for.
+  static func apply(
+    _ counts: [String: Int], refused: Set<String> = [], to features: [ResolvedFeature]
+  ) -> [ResolvedFeature] {
     features.map { feature in
       var feature = feature
-      feature.votes = feature.isFinished ? nil : counts[feature.id] ?? 0
+      feature.votes =
+        feature.isFinished || refused.contains(feature.id) ? nil : counts[feature.id] ?? 0
       return feature
     }
   }
