@@ -332,8 +332,19 @@ import Testing
     #expect(stopped.exitCode == 1)
     #expect(stopped.stderrText.contains("cannot read the count of feature 1: offline"))
     #expect((try await SyncSupport.export(board, "demo-app")["features"] as? [Any])?.count == 0)
-    let allowed = try await run(migrate + ["--allow-missing-votes"], in: directory)
+    let allowed = try await run(
+      migrate + ["--allow-missing-votes", "--format", "json"], in: directory)
     #expect(allowed.exitCode == 0, "\(allowed.stderrText)")
+    // Each count that could not be read is a loss of the migration, in its report.
+    let losses = try #require(try json(allowed)["losses"] as? [[String: String]])
+    #expect(losses.map { $0["feature"] } == ["1", "2"])
+    #expect(losses.allSatisfy { $0["field"] == "votes" && $0["kind"] == "altered" })
+    #expect(losses[0]["reason"]?.hasSuffix("the JSON's own were migrated: its 5 votes") == true)
+    #expect(losses[1]["reason"]?.hasSuffix("no votes (it has none)") == true)
+    #expect(
+      allowed.stderrText.contains(
+        "altered: feature 1, votes: its count could not be read from http://127.0.0.1:\(port) "
+          + "(offline"), "\(allowed.stderrText)")
     let published = try await run(
       ["publish", "--server", SyncSupport.url(board), "--project", "demo-app"], in: directory)
     let features = try RoadmapDocument.read(published.stdout, mode: .compatible).features

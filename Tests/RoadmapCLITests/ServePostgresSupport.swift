@@ -58,7 +58,7 @@ final class ServePostgres: @unchecked Sendable {
       bin + "/initdb", ["-D", data, "-U", "postgres", "--auth=trust", "--no-sync"], asRoot)
     let options =
       "-c listen_addresses='' -c unix_socket_directories='\(dir.path)' -c fsync=on "
-      + "-c max_connections=200"
+      + "-c max_connections=400"
     Self.cluster.set((bin, data, dir.path, asRoot))
     atexit { ServePostgres.stopAtExit() }
     try Self.server(

@@ -49,8 +49,22 @@ enum SyncSupport {
 
   /// A port nothing listens on: one a server held and gave up.
   static func closedPort(in directory: TemporaryDirectory) async throws -> Int {
-    let server = try await serve(in: directory, name: "gone")
-    _ = try await server.stop()
-    return server.port
+    // A socket bound to the port and never listening: a connection to it is refused at once,
+    // and no server another test starts on port 0 can be handed it (the port of a server
+    // that was started and stopped could be, and then answered).
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    try #require(descriptor >= 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
+        bind(descriptor, raw, length) == 0 && getsockname(descriptor, raw, &length) == 0
+      }
+    }
+    try #require(bound, "cannot bind a socket: \(String(cString: strerror(errno)))")
+    // Held open until the test process ends: the port stays taken and closed.
+    return Int(UInt16(bigEndian: address.sin_port))
   }
 }

@@ -101,6 +101,7 @@ struct MigrateCommand: Command {
     let statusMap = try SyncFiles.statusMap(self.statusMap, context: context)
     let features = try await SyncFiles.roadmap(roadmap, context: context)
     var votes = MigrationPlan.Votes.roadmapJSON
+    var missing: [LossReport.Entry] = []
     if let votesFrom, let namespace {
       let reader = try VoteSources.reader(
         server: votesFrom, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate)
@@ -108,15 +109,24 @@ struct MigrateCommand: Command {
         "reading votes from \(votesFrom)", total: Set(features.map(\.id)).count,
         output: context.stderr)
       let read = await reader.read(features, progress: progress.update)
-      for failure in read.failures {
-        context.stderr.writeLine(
-          "cannot read the count of feature \(failure.id): \(failure.error.message)")
-      }
       if !read.failures.isEmpty, !allowMissingVotes {
+        for failure in read.failures {
+          context.stderr.writeLine(
+            "cannot read the count of feature \(failure.id): \(failure.error.message)")
+        }
         throw CommandError.failure(
           "\(read.failures.count) of \(features.count) counts could not be read (above); "
             + "nothing was written. Run again, or pass --allow-missing-votes to migrate them "
             + "with the JSON's own votes.")
+      }
+      // Allowed: each is a loss of the migration, in its report (and in --format json's).
+      let own = Dictionary(features.map { ($0.id, $0.votes) }, uniquingKeysWith: { a, _ in a })
+      missing = read.failures.map { failure in
+        let kept = (own[failure.id] ?? nil).map { "its \($0) votes" } ?? "no votes (it has none)"
+        return LossReport.Entry(
+          feature: failure.id, field: "votes", kind: .altered,
+          reason: "its count could not be read from \(votesFrom) (\(failure.error.message)); "
+            + "the JSON's own were migrated: \(kept)")
       }
       votes = .counted(read.counts)
     }
@@ -124,6 +134,6 @@ struct MigrateCommand: Command {
       server: server, project: project, key: key, dryRun: dryRun, format: format)
     return try await migration.run(
       features: features, mapping: RoadmapMapping(statusMap: statusMap), votes: votes,
-      context: context)
+      losses: missing, context: context)
   }
 }

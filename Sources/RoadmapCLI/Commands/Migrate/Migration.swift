@@ -16,10 +16,11 @@ struct Migration {
   var dryRun: Bool
   var format: OutputFormat
 
-  /// Runs it; exit status 0 when the plan was carried out (or only shown).
+  /// Runs it; exit status 0 when the plan was carried out (or only shown). `losses` are
+  /// reported with the plan's own (counts that could not be read).
   func run(
     features: [RoadmapFeature], mapping: RoadmapMapping, votes: MigrationPlan.Votes,
-    context: CommandContext
+    losses: [LossReport.Entry] = [], context: CommandContext
   ) async throws(CommandError) -> Int32 {
     guard let key, !key.isEmpty else {
       throw .validation(
@@ -28,7 +29,8 @@ struct Migration {
     let client = BoardClient(server: server, project: project, key: key)
     let board = BoardState(
       export: dryRun ? try await client.exportWithoutCreating() : try await client.export())
-    let plan = MigrationPlan.make(features: features, mapping: mapping, board: board, votes: votes)
+    var plan = MigrationPlan.make(features: features, mapping: mapping, board: board, votes: votes)
+    plan.losses.entries.append(contentsOf: losses)
     if format == .human {
       context.stdout.write(MigrationReport.human(plan, dryRun: dryRun))
     }
