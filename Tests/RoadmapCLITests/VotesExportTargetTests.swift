@@ -4,9 +4,8 @@ import Testing
 /// `votes export -o` to something that is not a regular file (a FIFO here; /dev/null in
 /// practice) writes into it and never replaces it with a file.
 @Suite struct VotesExportTargetTests {
-  @Test func aFIFOIsWrittenIntoNotReplaced() async throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
+  /// A data directory in `directory` holding one counter with one voter.
+  static func store(in directory: TemporaryDirectory) async throws -> URL {
     let data = directory.url.appendingPathComponent("data")
     let good = try directory.write(
       "good.json",
@@ -14,6 +13,13 @@ import Testing
     )
     let imported = try await Roadmapctl.run(["votes", "import", good.path, "--data-dir", data.path])
     #expect(imported.exitCode == 0, "\(imported.stderrText)")
+    return data
+  }
+
+  @Test func aFIFOIsWrittenIntoNotReplaced() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let data = try await Self.store(in: directory)
 
     let fifo = directory.url.appendingPathComponent("out.fifo").path
     let copy = directory.url.appendingPathComponent("copy.json").path
@@ -34,13 +40,7 @@ import Testing
   @Test func aFailedWriteIsSaidInTheSystemsWordsAndReplacesNothing() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let data = directory.url.appendingPathComponent("data")
-    let good = try directory.write(
-      "good.json",
-      #"{"version":1,"counters":[{"record":{"id":0,"namespace":"app.example","key":"feature1","value":2,"enableReset":false,"updateLowerBound":-1,"updateUpperBound":1,"createdAt":0,"updatedAt":0},"voters":["ann"]}]}"#
-    )
-    let imported = try await Roadmapctl.run(["votes", "import", good.path, "--data-dir", data.path])
-    #expect(imported.exitCode == 0, "\(imported.stderrText)")
+    let data = try await Self.store(in: directory)
 
     // A full disk: the writer's failure, not the store's, and no Foundation error dump.
     let full = try await Roadmapctl.run(

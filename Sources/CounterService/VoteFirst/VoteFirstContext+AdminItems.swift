@@ -254,9 +254,9 @@ extension VoteFirstContext {
           409, Code.alreadyDecided, "suggestion \(id) is already \(suggestion.state)")
       }
       if approve {
-        let id = try tables.nextID(call.project, "feature")
+        let featureID = try tables.nextID(call.project, "feature")
         let content = FeatureContent(
-          ref: try Self.approvedRef(approval?.ref, id: id, tables, call.project),
+          ref: try Self.approvedRef(approval?.ref, id: featureID, tables, call.project),
           title: suggestion.title, description: suggestion.description,
           stage: approval?.stage)
         if let problem = VoteFirstLimits.problems(in: content).first {
@@ -265,7 +265,7 @@ extension VoteFirstContext {
         if let problem = project.referenceProblems(content, releases: []).first {
           throw VoteFirstFailure.validation(problem)
         }
-        var known = BatchState(byRef: [:], imported: [:], nextID: id)
+        var known = BatchState(byRef: [:], imported: [:], nextID: featureID)
         let outcome = try Self.store(
           FeatureUpsert(content: content), tables, project, now: call.now, known: &known)
         suggestion.feature = outcome.id
