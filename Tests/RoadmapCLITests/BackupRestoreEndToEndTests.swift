@@ -277,6 +277,10 @@ import VoteFirstAPI
       #"{"format":"roadmapctl-backup","version":2}"#,
       "is a roadmapctl-backup document of version 2; this build reads roadmapctl-backup version 1"
     ),
+    (
+      " \n",
+      #"is empty; expected a 'roadmapctl backup' document (JSON: {"format":"roadmapctl-backup","version":1,…})"#
+    ),
     (#"{"format":"votes","version":1}"#, "is a votes document of version 1;"),
     (#"{"format":"roadmapctl-backup"}"#, "document of no version;"),
     (#"{"format":"roadmapctl-backup","version":"1"}"#, "backup: at version: expected a number\n"),

@@ -75,7 +75,7 @@ import Testing
       "\(broken)")
     #expect(
       try await Self.refuse("  \n")
-        == "Error: FILE is empty; expected a 'roadmapctl votes export' file (JSON: {\"version\":1,\"counters\":[…]}).\n"
+        == "Error: FILE is empty; expected a 'roadmapctl votes export' file (JSON: {\"version\":2,\"voterKey\":…,\"counters\":[…]}).\n"
     )
     let binary = try await Self.refuse("", bytes: [0x50, 0x4B, 0x03, 0x04, 0x00, 0xFF, 0xFE])
     #expect(binary.hasPrefix("Error: FILE is not a text file; expected "), "\(binary)")

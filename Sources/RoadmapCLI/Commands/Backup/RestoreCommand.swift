@@ -98,6 +98,11 @@ extension RestoreCommand {
 
   /// `data` as a backup this build reads, or a failure that says what it is instead.
   static func decode(_ data: Data, file: String) throws(CommandError) -> StoreBackup {
+    if data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+      throw .failure(
+        "\(file) is empty; expected a 'roadmapctl backup' document (JSON: "
+          + "{\"format\":\"\(StoreBackup.formatName)\",\"version\":1,…})")
+    }
     let backup: StoreBackup
     do {
       backup = try JSONDecoder().decode(StoreBackup.self, from: data)

@@ -88,7 +88,8 @@ extension VotesImportCommand {
 
   /// The export in `bytes`, or a failure that says in words what is wrong and where.
   static func decode(_ bytes: [UInt8], file: String) throws(CommandError) -> VoteExport {
-    let what = "a 'roadmapctl votes export' file (JSON: {\"version\":1,\"counters\":[…]})"
+    let what =
+      "a 'roadmapctl votes export' file (JSON: {\"version\":2,\"voterKey\":…,\"counters\":[…]})"
     if bytes.contains(0) || String(bytes: bytes, encoding: .utf8) == nil {
       throw .failure("\(file) is not a text file; expected \(what).")
     }
