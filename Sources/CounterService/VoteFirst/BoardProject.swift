@@ -40,13 +40,18 @@ struct BoardProject: Sendable {
     return index
   }
 
+  /// Boards, stages and tags decoded before, by their stored text.
+  private static let boardDocuments = DecodedDocuments<Board>(capacity: 10_000)
+  private static let stageDocuments = DecodedDocuments<Stage>(capacity: 50_000)
+  private static let tagDocuments = DecodedDocuments<FeatureTag>(capacity: 50_000)
+
   /// The project on `tables`, or nil before its first admin call.
   static func load(_ tables: BoardTables, _ project: String) throws -> BoardProject? {
     guard let row = try tables.project(project) else { return nil }
     let settings = try BoardJSON.decode(ProjectSettings.self, row.settings)
-    let boards = try tables.items(.board, project).map { try BoardJSON.decode(Board.self, $0.doc) }
-    let stages = try tables.items(.stage, project).map { try BoardJSON.decode(Stage.self, $0.doc) }
-    let tags = try tables.items(.tag, project).map { try BoardJSON.decode(FeatureTag.self, $0.doc) }
+    let boards = try tables.items(.board, project).map { try boardDocuments.value($0.doc) }
+    let stages = try tables.items(.stage, project).map { try stageDocuments.value($0.doc) }
+    let tags = try tables.items(.tag, project).map { try tagDocuments.value($0.doc) }
     return BoardProject(
       id: project, settings: settings, createdAt: row.createdAt, boards: boards,
       stages: stages.sorted { ($0.position, $0.id) < ($1.position, $1.id) }, tags: tags)
