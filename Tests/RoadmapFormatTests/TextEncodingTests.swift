@@ -112,6 +112,24 @@ import Testing
     }
   }
 
+  @Test("UTF-32 little-endian with its mark is rejected, as JSONDecoder rejects it, and named")
+  func utf32LittleEndianMark() throws {
+    // FF FE 00 00: JSONDecoder takes UTF-16's mark and U+0000. Converted once, that text is
+    // not JSON (converted again, as UTF-16 without a mark, it was: the reader took the file).
+    let bytes = Self.utf32(Self.valid, little: true, mark: true)
+    #expect(upstreamDecodes(bytes) == nil)
+    #expect(throws: RoadmapReadError.self) { try RoadmapDocument.read(bytes, mode: .compatible) }
+    let report = RoadmapValidator().validate(bytes)
+    #expect(report.hasErrors)
+    #expect(report.featureCount == 0)
+    let first = try #require(report.diagnostics.first)
+    #expect(first.code == "invalid-encoding")
+    #expect(
+      first.message.hasPrefix(
+        "the file is UTF-32 (little-endian), whose byte-order mark the app's JSONDecoder takes "
+          + "for UTF-16's"))
+  }
+
   @Test("an incomplete last code unit is dropped, as JSONDecoder drops it")
   func incompleteLastUnit() throws {
     for bytes in [

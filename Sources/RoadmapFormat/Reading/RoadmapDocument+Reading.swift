@@ -13,12 +13,21 @@ extension RoadmapDocument {
     if let converted = TextEncoding.transcode(buffer) {
       // UTF-16 or UTF-32: read as the app reads it, converted to UTF-8 (positions are in the
       // converted text, whose lines are the file's).
+      // Converted once, as JSONDecoder converts: text that would convert again (a UTF-32
+      // file whose mark reads as UTF-16's) is read as it is, and rejected as the app does.
       var document = try converted.utf8.withUnsafeBufferPointer {
-        buffer throws(RoadmapReadError) in try read(buffer, mode: mode)
+        buffer throws(RoadmapReadError) in try readUTF8(buffer, mode: mode)
       }
       document.diagnostics.insert(converted.diagnostic, at: 0)
       return document
     }
+    return try readUTF8(buffer, mode: mode)
+  }
+
+  /// ``read(_:mode:)`` of text taken as UTF-8, whatever its first bytes look like.
+  private static func readUTF8(_ buffer: UnsafeBufferPointer<UInt8>, mode: RoadmapReadingMode)
+    throws(RoadmapReadError) -> RoadmapDocument
+  {
     let outcome = ParseOutcome.parse(buffer, collectWarnings: true)
     let diagnostics = ParseOutcome.diagnostics(
       outcome.issues, suppressed: outcome.suppressed, in: buffer,

@@ -48,12 +48,21 @@ enum TextEncoding: Sendable, Equatable {
     /// What the validator says about the file: an error, since JSON must be UTF-8 (RFC 8259)
     /// and most tools read nothing else, though the app reads it.
     var diagnostic: Diagnostic {
-      Diagnostic(
-        code: "invalid-encoding", severity: .error,
-        message: "the file is \(encoding.name)\(hadMark ? "" : " without a byte-order mark"); "
+      let message: String
+      if encoding == .utf16LittleEndian, hadMark, utf8.first == 0 {
+        // FF FE 00 00: JSONDecoder takes the mark for UTF-16's and reads U+0000 first.
+        message =
+          "the file is UTF-32 (little-endian), whose byte-order mark the app's JSONDecoder "
+          + "takes for UTF-16's: it reads U+0000 and rejects the file; save it as UTF-8"
+      } else {
+        message =
+          "the file is \(encoding.name)\(hadMark ? "" : " without a byte-order mark"); "
           + "the app's JSONDecoder converts it, but JSON must be UTF-8 (RFC 8259) and jq, "
-          + "browsers and most other tools cannot read it: save it as UTF-8",
-        path: "", line: 1, column: 1)
+          + "browsers and most other tools cannot read it: save it as UTF-8"
+      }
+      return Diagnostic(
+        code: "invalid-encoding", severity: .error, message: message, path: "", line: 1,
+        column: 1)
     }
   }
 

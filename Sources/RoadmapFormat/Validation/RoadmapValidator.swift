@@ -127,12 +127,14 @@ public struct RoadmapValidator: Sendable {
   /// Roadmap package would reject the document.
   private func run(
     _ buffer: UnsafeBufferPointer<UInt8>, previous: UnsafeBufferPointer<UInt8>?,
-    keepFeatures: Bool, pages: DocumentBytes? = nil, releaseStride: Int = 4 << 20
+    keepFeatures: Bool, pages: DocumentBytes? = nil, releaseStride: Int = 4 << 20,
+    converted isConverted: Bool = false
   ) -> (report: ValidationReport, rejected: Bool) {
-    if let converted = TextEncoding.transcode(buffer) {
-      // UTF-16 or UTF-32, which the app reads: every rule runs on the UTF-8 text it reads.
+    if !isConverted, let converted = TextEncoding.transcode(buffer) {
+      // UTF-16 or UTF-32, which the app reads: every rule runs on the UTF-8 text it reads
+      // (converted once, as JSONDecoder converts).
       var (report, rejected) = converted.utf8.withUnsafeBufferPointer {
-        run($0, previous: previous, keepFeatures: keepFeatures)
+        run($0, previous: previous, keepFeatures: keepFeatures, converted: true)
       }
       report.diagnostics.insert(converted.diagnostic, at: 0)
       report.convertedText = converted.utf8

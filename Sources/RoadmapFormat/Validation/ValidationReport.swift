@@ -73,7 +73,10 @@ enum FeatureStorage: Sendable {
 
   static func read(_ buffer: UnsafeBufferPointer<UInt8>) -> [RoadmapFeature] {
     if let converted = TextEncoding.transcode(buffer) {
-      return converted.utf8.withUnsafeBufferPointer(read)
+      // Converted once, as JSONDecoder converts.
+      return converted.utf8.withUnsafeBufferPointer {
+        ParseOutcome.parse($0, collectWarnings: false, keepValues: true).features
+      }
     }
     return ParseOutcome.parse(buffer, collectWarnings: false, keepValues: true).features
   }
