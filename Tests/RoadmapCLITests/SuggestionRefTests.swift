@@ -52,7 +52,14 @@ import VoteFirstAPI
       let export = try #require(
         try await admin.approveSuggestion(id: receipts[2].id, ref: "export").feature)
       #expect(try await admin.feature(id: export).ref == "export")
-      #expect(try await admin.allFeatures().count == 5)
+      // Into a column of a custom board: the feature is on that board.
+      _ = try await admin.putBoard(Board(slug: "ideas", name: "Ideas"))
+      let later = try await admin.createStage(Stage(board: "ideas", name: "Later"))
+      let themes = try #require(
+        try await admin.approveSuggestion(id: receipts[3].id, stage: later.id).feature)
+      let placed = try await admin.feature(id: themes)
+      #expect(placed.board == "ideas" && placed.stage == later.id)
+      #expect(try await admin.allFeatures().count == 6)
 
       // The Roadmap package votes with /hit/{namespace}/feature{id} on the published id: the
       // same counter the board counts the feature's votes in.

@@ -258,6 +258,8 @@ extension VoteFirstContext {
         let content = FeatureContent(
           ref: try Self.approvedRef(approval?.ref, id: featureID, tables, call.project),
           title: suggestion.title, description: suggestion.description,
+          // On the board of the stage it goes to (a custom board's column), else the roadmap.
+          board: approval?.stage.flatMap { project.stage($0)?.board } ?? Board.roadmapSlug,
           stage: approval?.stage)
         if let problem = VoteFirstLimits.problems(in: content).first {
           throw VoteFirstFailure.validation(problem)
