@@ -16,8 +16,22 @@ public enum VoteFirstCoding {
   /// A new decoder with the contract's settings.
   public static func makeDecoder() -> JSONDecoder {
     let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
+    decoder.dateDecodingStrategy = .custom(decodeDate)
     return decoder
+  }
+
+  /// An ISO 8601 date, as `.iso8601` reads it; a string that is not one is an error at its
+  /// own place (`releases[0].date`), where `.iso8601`'s has no place on every platform, so
+  /// that a bad date read as a body that is not JSON at all.
+  private static func decodeDate(_ decoder: any Decoder) throws -> Date {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let date = try? Date(text, strategy: .iso8601) else {
+      throw DecodingError.dataCorruptedError(
+        in: container,
+        debugDescription: "expected a date written 2026-11-30T00:00:00Z, found \"\(text)\"")
+    }
+    return date
   }
 
   /// `value` as JSON bytes.

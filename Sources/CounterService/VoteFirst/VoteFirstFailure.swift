@@ -61,8 +61,12 @@ struct VoteFirstFailure: Error, Sendable {
       }
       return VoteFirstFailure(
         400, Code.invalidJSON, "the body is not JSON: \(context.debugDescription)")
-    case .typeMismatch(_, let context), .valueNotFound(_, let context),
-      .dataCorrupted(let context):
+    case .dataCorrupted(let context):
+      // A value of the right type that does not read (a date that is not one).
+      return VoteFirstFailure(
+        400, Code.invalidJSON, "\(field ?? "the body"): \(context.debugDescription)",
+        field: field)
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
       return VoteFirstFailure(
         400, Code.invalidJSON,
         "\(field ?? "the body") has the wrong type: \(context.debugDescription)", field: field)

@@ -39,4 +39,25 @@ import Testing
       #expect(broken.body.contains("the body is not JSON"), "\(broken.body)")
     }
   }
+
+  @Test func aDateThatIsNoDateIsNamedWithItsPlace() async throws {
+    try await BoardHarness.with { board in
+      await board.seed()
+      for date in ["2026-13-45T00:00:00Z", "yesterday", "2026-11-01"] {
+        let answer = await board.call(
+          .post, "/api/v1/\(BoardHarness.project)/releases",
+          json: #"{"title":"2.0","date":"\#(date)"}"#, admin: true)
+        #expect(answer.status == 400, "\(date): \(answer.body)")
+        let error = try #require(answer.object["error"] as? [String: Any], "\(answer.body)")
+        #expect(error["code"] as? String == "invalid_json")
+        #expect(error["field"] as? String == "date")
+        #expect(
+          error["message"] as? String
+            == "date: expected a date written 2026-11-30T00:00:00Z, found \"\(date)\"")
+      }
+      let good = await board.admin(
+        .post, "/releases", #"{"title":"2.0","date":"2026-11-30T08:00:00+02:00"}"#)
+      #expect(good.body.contains(#""date":"2026-11-30T06:00:00Z""#), "\(good.body)")
+    }
+  }
 }
