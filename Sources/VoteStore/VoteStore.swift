@@ -71,6 +71,13 @@ public protocol VoteStore: Sendable {
   /// they are and counted in the result's `skipped`. All or nothing.
   func importAll(_ export: VoteExport, replace: Bool) async throws(VoteStoreError) -> ImportSummary
 
+  /// Loads a backup's counters (none of which may exist: those are skipped and counted, as
+  /// ``importAll(_:replace:)`` without `replace` does) and its boards in one transaction: a
+  /// restore cut off by a full disk or a killed process leaves the store as it was, never
+  /// the counters without the boards. A project of `boards` that exists is `.invalid`.
+  func restoreAll(votes: VoteExport, boards: BoardBackup) async throws(VoteStoreError)
+    -> ImportSummary
+
   /// Checks that the store can be read and written (for `/healthz`); throws the last write
   /// failure while writes are failing (see ``StoreWriteHealth``).
   func checkHealth() async throws(VoteStoreError)

@@ -275,6 +275,47 @@ extension StoreKind {
   }
 
   @Test(arguments: StoreKind.allCases)
+  func aRestoreWritesTheCountersAndTheBoardsTogetherOrNothing(kind: StoreKind) async throws {
+    try await kind.withBoard { votes, board, _ in
+      let export = VoteExport(
+        version: 1,
+        counters: [
+          VoteExport.Counter(
+            record: CounterRecord(
+              id: 1, namespace: Self.project, key: "featurea", value: 3, enableReset: false,
+              updateLowerBound: -1, updateUpperBound: 1, createdAt: 0, updatedAt: 0),
+            voters: ["ann"])
+        ])
+      func backup(_ project: String) -> BoardBackup {
+        var feature = Self.feature(1, ref: "a")
+        feature.project = project
+        return BoardBackup(
+          projects: [BoardProjectRow(project: project, settings: "{}", createdAt: 0)],
+          items: [], features: [feature],
+          sequences: [BoardBackup.Sequence(project: project, kind: "feature", next: 2)])
+      }
+      // The boards cannot be written (the project exists): the counters are not either.
+      _ = try await board.write {
+        try $0.createProject(BoardProjectRow(project: "taken-app", settings: "{}", createdAt: 0))
+      }
+      await #expect(throws: VoteStoreError.self) {
+        try await votes.restoreAll(votes: export, boards: backup("taken-app"))
+      }
+      #expect(try await votes.record(namespace: Self.project, key: "featurea") == nil)
+      #expect(try await board.read { try $0.features("taken-app") }.isEmpty)
+
+      // Run again where it can be: both, and the voter with them.
+      let summary = try await votes.restoreAll(votes: export, boards: backup("free-app"))
+      #expect(summary == ImportSummary(imported: 1, skipped: 0))
+      #expect(try await votes.record(namespace: Self.project, key: "featurea")?.value == 3)
+      #expect(
+        try await board.read { try $0.hasVoted(Self.project, key: "featurea", voter: "ann") })
+      #expect(try await board.read { try $0.features("free-app") }.map(\.ref) == ["a"])
+      #expect(try await board.write { try $0.nextID("free-app", "feature") } == 2)
+    }
+  }
+
+  @Test(arguments: StoreKind.allCases)
   func aMergedCounterBringsEveryVoteOnceAndIsGone(kind: StoreKind) async throws {
     try await kind.withBoard { votes, board, _ in
       let source = "\u{1F}vf4"

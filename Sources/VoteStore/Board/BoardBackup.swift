@@ -141,30 +141,45 @@ extension BoardStore {
   /// ``BoardBackup/firstProblem``. Returns how many projects were restored.
   @discardableResult
   public func restore(_ backup: BoardBackup) async throws -> Int {
-    guard backup.version == 1 else {
-      throw VoteStoreError(.invalid, "board backup version \(backup.version); this build reads 1")
+    let kinds = try backup.checkedKinds()
+    return try await write { tables in try backup.restoreRows(into: tables, kinds: kinds) }
+  }
+}
+
+extension BoardBackup {
+  /// The kind of each item, once the backup is one this build restores: version 1, without a
+  /// ``firstProblem``; else `.invalid`.
+  func checkedKinds() throws(VoteStoreError) -> [BoardItemKind] {
+    guard version == 1 else {
+      throw VoteStoreError(.invalid, "board backup version \(version); this build reads 1")
     }
-    if let problem = backup.firstProblem {
+    if let problem = firstProblem {
       throw VoteStoreError(.invalid, "\(problem); nothing was restored")
     }
-    let kinds = try backup.items.map { item throws(VoteStoreError) -> BoardItemKind in
+    return try items.map { item throws(VoteStoreError) -> BoardItemKind in
       guard let kind = BoardItemKind(rawValue: item.kind) else {
         throw VoteStoreError(.invalid, "unknown board object kind \(item.kind) in the backup")
       }
       return kind
     }
-    return try await write { tables in
-      for project in backup.projects where try tables.project(project.project) != nil {
-        throw VoteStoreError(
-          .invalid, "project \(project.project) already exists; nothing was restored")
-      }
-      for project in backup.projects { try tables.createProject(project) }
-      for (item, kind) in zip(backup.items, kinds) { try tables.put(kind, item.row) }
-      for feature in backup.features { try tables.put(feature) }
-      for sequence in backup.sequences {
-        try tables.reserveID(sequence.project, sequence.kind, atLeast: sequence.next - 1)
-      }
-      return backup.projects.count
+  }
+
+  /// Writes the rows with `tables`, inside the caller's transaction (`kinds` from
+  /// ``checkedKinds()``): a project that already exists is `.invalid`, and the caller's
+  /// transaction then writes nothing. Returns how many projects were restored.
+  func restoreRows(into tables: BoardTables, kinds: [BoardItemKind]) throws(VoteStoreError)
+    -> Int
+  {
+    for project in projects where try tables.project(project.project) != nil {
+      throw VoteStoreError(
+        .invalid, "project \(project.project) already exists; nothing was restored")
     }
+    for project in projects { try tables.createProject(project) }
+    for (item, kind) in zip(items, kinds) { try tables.put(kind, item.row) }
+    for feature in features { try tables.put(feature) }
+    for sequence in sequences {
+      try tables.reserveID(sequence.project, sequence.kind, atLeast: sequence.next - 1)
+    }
+    return projects.count
   }
 }

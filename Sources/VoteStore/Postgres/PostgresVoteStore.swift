@@ -164,6 +164,23 @@ public final class PostgresVoteStore: VoteStore {
     }
   }
 
+  /// Loads a backup's counters and boards in one transaction (see the protocol).
+  public func restoreAll(votes export: VoteExport, boards: BoardBackup) async throws(VoteStoreError)
+    -> ImportSummary
+  {
+    try export.validate()
+    let hashed = try export.hashingVoters(with: voterKey)
+    let kinds = try boards.checkedKinds()
+    let key = voterKey
+    return try await write { table throws(VoteStoreError) in
+      try table.db.transaction { () throws(VoteStoreError) in
+        let summary = try table.importRows(hashed, replace: false)
+        _ = try boards.restoreRows(into: BoardTables(db: table.db, voterKey: key), kinds: kinds)
+        return summary
+      }
+    }
+  }
+
   /// Checks that the server answers, the tables are there, it accepts writes (it is not a
   /// read-only standby), and recent writes are not failing.
   public func checkHealth() async throws(VoteStoreError) {

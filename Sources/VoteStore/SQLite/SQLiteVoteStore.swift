@@ -605,6 +605,21 @@ public final class SQLiteVoteStore: VoteStore {
     }
   }
 
+  /// Loads a backup's counters and boards in one group commit (see the protocol).
+  public func restoreAll(votes export: VoteExport, boards: BoardBackup) async throws(VoteStoreError)
+    -> ImportSummary
+  {
+    try export.validate()
+    let hashed = try export.hashingVoters(with: voterKey)
+    let kinds = try boards.checkedKinds()
+    let key = voterKey
+    return try await write { db throws(VoteStoreError) in
+      let summary = try SQLiteCounterTable(db: db).importAll(hashed, replace: false)
+      _ = try boards.restoreRows(into: BoardTables(db: db, voterKey: key), kinds: kinds)
+      return summary
+    }
+  }
+
   /// Reads through a read connection, writes a probe row through the writer (a real
   /// commit), and throws the last write failure while writes are failing.
   public func checkHealth() async throws(VoteStoreError) {

@@ -49,8 +49,9 @@ struct RestoreCommand: Command {
             "the counter \(clash.namespace)/\(clash.key) already exists in this store\(more); "
               + "nothing was restored")
         }
-        let summary = try await store.importAll(backup.votes, replace: false)
-        try await boards.restore(backup.boards)
+        // One transaction: cut off (a full disk, a killed process), it leaves the store as
+        // it was, so the restore can be run again (its counters would otherwise clash).
+        let summary = try await store.restoreAll(votes: backup.votes, boards: backup.boards)
         context.stderr.writeLine(
           "Restored \(summary.imported) counters, \(backup.boards.projects.count) board "
             + "projects and \(backup.boards.features.count) features.")
