@@ -183,3 +183,32 @@ extension BoardBackup {
     return projects.count
   }
 }
+
+/// A backup checked and ready to be written by a store, inside one transaction of its own
+/// (``VoteStore/restoreAll(votes:boards:)``): its counters' voters hashed with the store's
+/// key, its board objects' kinds known.
+struct PreparedRestore: Sendable {
+  let votes: VoteExport
+  let boards: BoardBackup
+  let kinds: [BoardItemKind]
+  let voterKey: VoterKey
+
+  /// Checks `votes` and `boards` for a store whose voter key is `voterKey`.
+  init(votes: VoteExport, boards: BoardBackup, voterKey: VoterKey) throws(VoteStoreError) {
+    try votes.validate()
+    self.votes = try votes.hashingVoters(with: voterKey)
+    self.kinds = try boards.checkedKinds()
+    self.boards = boards
+    self.voterKey = voterKey
+  }
+
+  /// Writes the counters with `importRows` (the store's own, without replacing), then the
+  /// boards on `db`, inside the caller's transaction.
+  func write(
+    on db: any BoardSQL, importRows: (VoteExport) throws(VoteStoreError) -> ImportSummary
+  ) throws(VoteStoreError) -> ImportSummary {
+    let summary = try importRows(votes)
+    _ = try boards.restoreRows(into: BoardTables(db: db, voterKey: voterKey), kinds: kinds)
+    return summary
+  }
+}

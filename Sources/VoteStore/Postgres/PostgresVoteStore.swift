@@ -168,15 +168,12 @@ public final class PostgresVoteStore: VoteStore {
   public func restoreAll(votes export: VoteExport, boards: BoardBackup) async throws(VoteStoreError)
     -> ImportSummary
   {
-    try export.validate()
-    let hashed = try export.hashingVoters(with: voterKey)
-    let kinds = try boards.checkedKinds()
-    let key = voterKey
+    let restore = try PreparedRestore(votes: export, boards: boards, voterKey: voterKey)
     return try await write { table throws(VoteStoreError) in
       try table.db.transaction { () throws(VoteStoreError) in
-        let summary = try table.importRows(hashed, replace: false)
-        _ = try boards.restoreRows(into: BoardTables(db: table.db, voterKey: key), kinds: kinds)
-        return summary
+        try restore.write(on: table.db) { votes throws(VoteStoreError) in
+          try table.importRows(votes, replace: false)
+        }
       }
     }
   }

@@ -609,14 +609,11 @@ public final class SQLiteVoteStore: VoteStore {
   public func restoreAll(votes export: VoteExport, boards: BoardBackup) async throws(VoteStoreError)
     -> ImportSummary
   {
-    try export.validate()
-    let hashed = try export.hashingVoters(with: voterKey)
-    let kinds = try boards.checkedKinds()
-    let key = voterKey
+    let restore = try PreparedRestore(votes: export, boards: boards, voterKey: voterKey)
     return try await write { db throws(VoteStoreError) in
-      let summary = try SQLiteCounterTable(db: db).importAll(hashed, replace: false)
-      _ = try boards.restoreRows(into: BoardTables(db: db, voterKey: key), kinds: kinds)
-      return summary
+      try restore.write(on: db) { votes throws(VoteStoreError) in
+        try SQLiteCounterTable(db: db).importAll(votes, replace: false)
+      }
     }
   }
 
