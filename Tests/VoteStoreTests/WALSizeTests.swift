@@ -139,7 +139,9 @@ import Testing
       if failure == nil { stored += 1 }
     }
     #expect(failure?.kind == .full)
-    #expect(stored > 2000, "\(stored) keys fit")
+    // Thousands, not the 171 of before; how many depends on when the checkpointer ran (1,960
+    // on a loaded machine, more otherwise).
+    #expect(stored > 1000, "\(stored) keys fit")
     #expect(store.writeHealth().isFailing)
     let health = await storeError { () throws(VoteStoreError) in try await store.checkHealth() }
     #expect(health?.kind == .full)
