@@ -105,13 +105,8 @@ public enum BoardBackupCheck {
   private static func columns(
     of row: BoardFeatureRow, _ content: FeatureContent, _ project: BoardProject, _ place: String
   ) throws(Problem) {
-    let expected = BoardFeatureRow(
-      project: row.project, id: row.id, ref: content.ref,
-      counterKey: VoteFirstContract.counterKey(
-        ref: content.ref, id: Int(row.id), settings: project.settings),
-      board: content.board, stage: content.stage.map(Int64.init),
-      tags: content.tags.map(Int64.init), search: row.search, comments: row.comments,
-      createdAt: row.createdAt, doc: row.doc)
+    let expected = BoardJSON.row(
+      content, id: Int(row.id), project: project, createdAt: row.createdAt, doc: row.doc)
     func text<T>(_ value: T?) -> String { value.map { "\($0)" } ?? "none" }
     let differences: [(String, String, String)] = [
       ("ref", text(row.ref), text(expected.ref)),

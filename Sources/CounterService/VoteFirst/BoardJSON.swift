@@ -39,6 +39,13 @@ enum BoardJSON {
   static func row(
     _ content: FeatureContent, id: Int, project: BoardProject, createdAt: Int64
   ) throws -> BoardFeatureRow {
+    row(content, id: id, project: project, createdAt: createdAt, doc: try encode(content))
+  }
+
+  /// The stored row of a feature whose document is `doc` (`content` written).
+  static func row(
+    _ content: FeatureContent, id: Int, project: BoardProject, createdAt: Int64, doc: String
+  ) -> BoardFeatureRow {
     BoardFeatureRow(
       project: project.id, id: Int64(id), ref: content.ref,
       counterKey: VoteFirstContract.counterKey(
@@ -46,7 +53,7 @@ enum BoardJSON {
       board: content.board, stage: content.stage.map(Int64.init),
       tags: content.tags.map(Int64.init),
       search: searchText(content), comments: Int64(content.comments), createdAt: createdAt,
-      doc: try encode(content))
+      doc: doc)
   }
 
   /// The feature a reader sees, from its row, its counter and the voter's vote.

@@ -60,13 +60,12 @@ enum ShowVotes {
     let results = await voter.countResults(for: features.filter { $0.isFinished != true })
     var counts: [String: Int] = [:]
     var refused: [(id: String, reason: String)] = []
-    for feature in features where counts[feature.id] == nil {
+    var seen: Set<String> = []
+    for feature in features where seen.insert(feature.id).inserted {
       switch results[feature.id] {
       case .success(let count)?: counts[feature.id] = count
       case .failure(let error)? where error.kind == .refused:
-        if !refused.contains(where: { $0.id == feature.id }) {
-          refused.append((feature.id, error.message))
-        }
+        refused.append((feature.id, error.message))
       case .failure(let error)?: throw error
       case nil: break
       }
