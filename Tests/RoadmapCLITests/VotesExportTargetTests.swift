@@ -60,7 +60,7 @@ import Testing
     try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: real.path)
     let linked = try await Roadmapctl.run(["votes", "export", "--data-dir", data.path, "-o", link])
     #expect(linked.exitCode == 0, "\(linked.stderrText)")
-    #expect(linked.stderrText == "Exported 1 counters and 1 votes with voter ids to \(link).\n")
+    #expect(linked.stderrText == "Exported 1 counter and 1 vote with voter ids to \(link).\n")
     #expect(try String(contentsOf: real, encoding: .utf8).contains("\"key\" : \"feature1\""))
     #expect(
       try FileManager.default.destinationOfSymbolicLink(atPath: link) == real.path)

@@ -23,7 +23,7 @@ struct WarningRuleTests {
          {"id": "2", "localizedTitle": [{"language": "en", "value": "B"}]}]
         """,
       code: "inconsistent-languages", severity: .warning, path: "/1/localizedTitle",
-      says: #""de" is in localizedTitle of 1 features but missing in 1: feature "2""#),
+      says: #""de" is in localizedTitle of 1 feature but missing in 1: feature "2""#),
     Case(
       name: "duplicate language",
       json:

@@ -213,7 +213,8 @@ struct CrossFeatureRules {
               message: "also missing \"\(name)\"", path: "/\($0.index)/\(field)",
               offset: Self.localizedOffset($0, slot))
           },
-          "\"\(name)\" is in \(field) of \(counts[language]) features but missing in "
+          "\"\(name)\" is in \(field) of \(counts[language]) "
+            + (counts[language] == 1 ? "feature" : "features") + " but missing in "
             + "\(missingCount[language]): feature \(describe(first))"
             + (listed.isEmpty ? "" : ", \(listed)") + (more > 0 ? " and \(more) more" : "")
             + "; \"\(name)\" users see the plain field there: add the translation")

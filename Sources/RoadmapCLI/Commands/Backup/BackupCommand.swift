@@ -46,8 +46,9 @@ struct BackupCommand: Command {
       let path = context.resolvePath(output)
       try OutputFile.write(Array(data), to: path, shown: output)
       context.stderr.writeLine(
-        "Backed up \(backup.votes.counters.count) counters, \(backup.boards.projects.count) "
-          + "board projects and \(backup.boards.features.count) features to \(path).")
+        "Backed up \(pluralized(backup.votes.counters.count, "counter")), "
+          + "\(pluralized(backup.boards.projects.count, "board project")) and "
+          + "\(pluralized(backup.boards.features.count, "feature")) to \(path).")
     }
     return 0
   }

@@ -53,8 +53,9 @@ struct RestoreCommand: Command {
         // it was, so the restore can be run again (its counters would otherwise clash).
         let summary = try await store.restoreAll(votes: backup.votes, boards: backup.boards)
         context.stderr.writeLine(
-          "Restored \(summary.imported) counters, \(backup.boards.projects.count) board "
-            + "projects and \(backup.boards.features.count) features.")
+          "Restored \(pluralized(summary.imported, "counter")), "
+            + "\(pluralized(backup.boards.projects.count, "board project")) and "
+            + "\(pluralized(backup.boards.features.count, "feature")).")
       } catch {
         await boards.close()
         throw error

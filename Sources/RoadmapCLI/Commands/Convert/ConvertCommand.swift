@@ -67,8 +67,8 @@ struct ConvertCommand: Command {
       try SyncFiles.write(try SyncFiles.exportBytes(export), to: out, context: context)
       for line in SyncFiles.lossLines(losses) { context.stderr.writeLine(line) }
       context.stderr.writeLine(
-        "Converted \(export.features.count) of \(features.count) features into "
-          + "\(export.stages.count) stages\(Self.lossSummary(losses)).")
+        "Converted \(export.features.count) of \(pluralized(features.count, "feature")) into "
+          + "\(pluralized(export.stages.count, "stage"))\(Self.lossSummary(losses)).")
     case .roadmap:
       let export = try await SyncFiles.export(input, context: context)
       // A board the export does not have is a mistake, not an empty roadmap (with --out, it
@@ -83,7 +83,7 @@ struct ConvertCommand: Command {
       try SyncFiles.write(RoadmapWriter.write(features), to: out, context: context)
       for line in SyncFiles.lossLines(losses) { context.stderr.writeLine(line) }
       context.stderr.writeLine(
-        "Converted \(features.count) of \(export.features.count) features of project "
+        "Converted \(features.count) of \(pluralized(export.features.count, "feature")) of project "
           + "\(export.project)\(Self.lossSummary(losses)).")
     }
     return 0

@@ -115,7 +115,7 @@ struct MigrateCommand: Command {
             "cannot read the count of feature \(failure.id): \(failure.error.message)")
         }
         throw CommandError.failure(
-          "\(read.failures.count) of \(features.count) counts could not be read (above); "
+          "\(read.failures.count) of \(pluralized(features.count, "count")) could not be read (above); "
             + "nothing was written. Run again, or pass --allow-missing-votes to migrate them "
             + "with the JSON's own votes.")
       }

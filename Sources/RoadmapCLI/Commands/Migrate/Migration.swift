@@ -53,7 +53,8 @@ struct Migration {
     let batch = plan.batch(createdStages: created)
     var result: BatchResult?
     if !batch.features.isEmpty {
-      context.stderr.writeLine("upserting \(batch.features.count) features in one batch")
+      context.stderr.writeLine(
+        "upserting \(pluralized(batch.features.count, "feature")) in one batch")
       result = try await client.upsert(batch)
     }
     // The batch holds only the features to create or change: the ones the plan left
@@ -70,8 +71,8 @@ struct Migration {
           "\($0.created) created, \($0.updated) updated, \($0.unchanged) unchanged"
         } ?? "nothing to write"
       context.stdout.writeLine(
-        "Migrated \(plan.items.count) features to \(project) on \(server): \(stored); "
-          + "\(created.count) stages created.")
+        "Migrated \(pluralized(plan.items.count, "feature")) to \(project) on \(server): \(stored); "
+          + "\(pluralized(created.count, "stage")) created.")
     }
     return 0
   }

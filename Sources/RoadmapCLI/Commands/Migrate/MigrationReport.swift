@@ -20,8 +20,8 @@ enum MigrationReport {
     }
     let dropped = plan.losses.droppedFeatures.count
     lines.append(
-      "\(dryRun ? "Dry run: would create" : "Plan: create") \(plan.stagesToCreate.count) stages; "
-        + "\(plan.creates) features to create, \(plan.updates) to change, "
+      "\(dryRun ? "Dry run: would create" : "Plan: create") \(pluralized(plan.stagesToCreate.count, "stage")); "
+        + "\(pluralized(plan.creates, "feature")) to create, \(plan.updates) to change, "
         + "\(plan.unchanged) unchanged"
         + (dropped > 0 ? ", \(dropped) cannot be carried" : "") + ".")
     return lines.joined(separator: "\n") + "\n"

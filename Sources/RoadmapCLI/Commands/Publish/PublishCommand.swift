@@ -41,7 +41,8 @@ struct PublishCommand: Command {
     for line in SyncFiles.lossLines(losses) { context.stderr.writeLine(line) }
     try SyncFiles.write(RoadmapWriter.write(features), to: out, context: context)
     if out != nil, out != "-" {
-      context.stderr.writeLine("Published \(features.count) features of \(project) to \(out!).")
+      context.stderr.writeLine(
+        "Published \(pluralized(features.count, "feature")) of \(project) to \(out!).")
     }
     return 0
   }

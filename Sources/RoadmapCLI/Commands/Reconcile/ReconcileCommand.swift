@@ -132,7 +132,7 @@ struct ReconcileCommand: Command {
       }
       if !read.failures.isEmpty {
         throw CommandError.failure(
-          "\(read.failures.count) counts of \(counts) could not be read (above); "
+          "\(pluralized(read.failures.count, "count")) of \(counts) could not be read (above); "
             + "nothing was compared.")
       }
       counted = read.counts
@@ -153,7 +153,7 @@ struct ReconcileCommand: Command {
       for line in SyncFiles.lossLines(losses) { context.stderr.writeLine(line) }
       let target = out ?? roadmap
       try SyncFiles.write(RoadmapWriter.write(matching), to: target, context: context)
-      context.stderr.writeLine("Wrote \(matching.count) features to \(target).")
+      context.stderr.writeLine("Wrote \(pluralized(matching.count, "feature")) to \(target).")
       return 0
     case .toVotefirst:
       let migration = Migration(

@@ -51,18 +51,14 @@ struct ValidatedFile: Sendable {
 
   /// `3 features, 1 error, 2 warnings` or `3 features, no problems`.
   var summary: String {
-    var parts = [count(featureCount, "feature")]
+    var parts = [pluralized(featureCount, "feature")]
     if diagnostics.isEmpty {
       parts.append("no problems")
     } else {
-      if errorCount > 0 { parts.append(count(errorCount, "error")) }
-      if warningCount > 0 { parts.append(count(warningCount, "warning")) }
-      if infoCount > 0 { parts.append(count(infoCount, "note")) }
+      if errorCount > 0 { parts.append(pluralized(errorCount, "error")) }
+      if warningCount > 0 { parts.append(pluralized(warningCount, "warning")) }
+      if infoCount > 0 { parts.append(pluralized(infoCount, "note")) }
     }
     return "\(displayPath): " + parts.joined(separator: ", ") + (isValid ? "" : " (invalid)")
-  }
-
-  private func count(_ number: Int, _ noun: String) -> String {
-    "\(number) \(noun)\(number == 1 ? "" : "s")"
   }
 }

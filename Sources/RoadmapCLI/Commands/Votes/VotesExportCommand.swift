@@ -47,7 +47,7 @@ struct VotesExportCommand: Command {
     await store.close()
     if output != "-" {
       context.stderr.writeLine(
-        "Exported \(summary.counters) counters and \(summary.voters) votes with voter ids to "
+        "Exported \(pluralized(summary.counters, "counter")) and \(pluralized(summary.voters, "vote")) with voter ids to "
           + "\(output).")
     }
     return 0

@@ -84,7 +84,7 @@ struct VotesPullCommand: Command {
       }
       if !allowMissingVotes {
         throw CommandError.failure(
-          "\(read.failures.count) of \(features.count) counts could not be read (above); "
+          "\(read.failures.count) of \(pluralized(features.count, "count")) could not be read (above); "
             + "nothing was written. Run again, or pass --allow-missing-votes to leave them.")
       }
     }
@@ -127,7 +127,7 @@ struct VotesPullCommand: Command {
         context.stdout.writeLine("\(verb) feature \(change.id): \(change.from) → \(change.to)")
       }
       context.stdout.writeLine(
-        "\(dryRun ? "Dry run: " : "")\(changes.count) counts \(verb), \(unchanged) already equal"
+        "\(dryRun ? "Dry run: " : "")\(pluralized(changes.count, "count")) \(verb), \(unchanged) already equal"
           + (read.failures.isEmpty ? "" : ", \(read.failures.count) not read") + ".")
     }
     return 0
