@@ -119,3 +119,37 @@ import Testing
     #expect(try await server.process.waitForExit() == 0)
   }
 }
+
+/// `--data-dir` beside `--postgres` (or `ROADMAPCTL_POSTGRES_URL`): the votes are in
+/// PostgreSQL, and the command says so instead of leaving the directory silently unused.
+@Suite struct DataDirectoryBesidePostgresTests {
+  @Test func aGivenDataDirectoryIsNamedAsUnused() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let port = try await SyncSupport.closedPort(in: directory)
+    let url = "postgresql://roadmapctl@127.0.0.1:\(port)/votes?connect_timeout=5"
+    let data = directory.url.appendingPathComponent("data").path
+    let warning =
+      "warning: --data-dir \(data) is not used: the votes are in PostgreSQL "
+      + "(--postgres or ROADMAPCTL_POSTGRES_URL).\n"
+    for arguments in [
+      ["votes", "export", "--data-dir", data, "--postgres", url],
+      ["votes", "export", "--postgres", url, "--data-dir", data],
+    ] {
+      let both = try await Roadmapctl.run(arguments)
+      #expect(both.exitCode == 1)
+      #expect(both.stderrText.hasPrefix(warning), "\(both.stderrText)")
+      #expect(both.stderrText.contains("cannot open the PostgreSQL vote store"))
+      #expect(!FileManager.default.fileExists(atPath: data))
+    }
+    let fromEnvironment = try await Roadmapctl.run(
+      ["votes", "export", "--data-dir", data],
+      environment: ["ROADMAPCTL_POSTGRES_URL": url])
+    #expect(fromEnvironment.stderrText.hasPrefix(warning), "\(fromEnvironment.stderrText)")
+
+    let alone = try await Roadmapctl.run(["votes", "export", "--postgres", url])
+    #expect(alone.exitCode == 1)
+    #expect(alone.stderrText.hasPrefix("Error: cannot open the PostgreSQL vote store"))
+    #expect(!alone.stderrText.contains("--data-dir"))
+  }
+}

@@ -10,9 +10,13 @@ struct VotesStoreOptions: ParsableArguments {
   static let defaultDataDirectory = "./roadmapctl-data"
 
   @Option(
-    valueName: "dir",
-    help: "The directory of the embedded SQLite store (votes.sqlite3).")
-  var dataDir: String = defaultDataDirectory
+    name: "data-dir", valueName: "dir",
+    help: "The directory of the embedded SQLite store (votes.sqlite3). (default: ./roadmapctl-data)"
+  )
+  var givenDataDir: String?
+
+  /// `--data-dir`, or the default when it is not given.
+  var dataDir: String { givenDataDir ?? Self.defaultDataDirectory }
 
   @Option(
     valueName: "url", environment: "ROADMAPCTL_POSTGRES_URL",
@@ -32,6 +36,13 @@ struct VotesStoreOptions: ParsableArguments {
     _ context: CommandContext, mustExist: Bool, memoryCache: Bool = false
   ) throws(CommandError) -> any VoteStore {
     if let url = postgres, !url.isEmpty {
+      if let givenDataDir {
+        // Both named: say which one holds the votes rather than leave a user looking for
+        // them in a directory nothing was written to.
+        context.stderr.writeLine(
+          "warning: --data-dir \(givenDataDir) is not used: the votes are in PostgreSQL "
+            + "(--postgres or ROADMAPCTL_POSTGRES_URL).")
+      }
       return try Self.openPostgres(url)
     }
     let directory = context.resolvePath(dataDir)
