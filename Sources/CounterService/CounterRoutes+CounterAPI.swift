@@ -19,9 +19,10 @@ extension CounterRoutes {
     }
   }
 
-  /// `GET /v1/:ns/:name/up` creates and adds one; `/down` subtracts one, never below zero,
-  /// and does not create. With a voter id, `up` votes once and `down` removes only this
-  /// voter's vote.
+  /// `GET /v1/:ns/:name/up` adds one and `/down` subtracts one, never below zero; both create
+  /// a missing counter (at 0 for `down`), as counterapi's server did (its `DecreaseByName`
+  /// gets or creates the row), so an app's unvote never meets "record not found". With a
+  /// voter id, `up` votes once and `down` removes only this voter's vote.
   func counterapiStep(_ request: HTTPRequest, up: Bool) async throws -> Reply {
     var fail: Reply?
     guard let (namespace, key) = names(request, .counterapi).unwrap(into: &fail),
@@ -31,7 +32,7 @@ extension CounterRoutes {
     let result = try await store.apply(
       CounterMutation(
         namespace: namespace, key: key, delta: up ? 1 : -1, voter: voterID, checkBounds: false,
-        createIfMissing: up ? voteCreation(namespace, key) : nil))
+        createIfMissing: voteCreation(namespace, key)))
     guard let record = result.record else { return CounterRoutes.notFound }
     if result.outcome == .applied { metrics.recordVoteApplied() }
     return .json(CounterRoutes.row(record))

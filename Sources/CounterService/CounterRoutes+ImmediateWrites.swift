@@ -82,7 +82,7 @@ extension CounterRoutes {
       ImmediateWrite(
         mutation: CounterMutation(
           namespace: namespace, key: key, delta: delta, voter: voterID, checkBounds: false,
-          createIfMissing: delta > 0 ? voteCreation(namespace, key) : nil),
+          createIfMissing: voteCreation(namespace, key)),
         answer: answer))
   }
 }

@@ -37,7 +37,7 @@ import VoteStore
     step("/v1/app.example/feature1/up", "feature1", up: true),
     step("/v1/app.example/feature1/up?callback=app.votes.done", "feature1", up: true),
     step("/v1/app.example/feature1/down", "feature1", up: false),
-    // Not there, and a step down does not create it: counterapi's "record not found".
+    // Not there: a step down creates it at 0, as counterapi's server did.
     step("/v1/app.example/missing9/down", "missing9", up: false),
     step("/v1/app.example/missing9/down?callback=cb", "missing9", up: false),
   ]
