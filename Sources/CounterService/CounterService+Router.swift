@@ -252,7 +252,8 @@ extension CounterService {
   ) -> HTTPResponse {
     let response = response(request, reply, callback: callback, routes: routes)
     finish(
-      request, response, route: route, start: start, metrics: routes.metrics,
+      request, response, status: reply.status, route: route, start: start,
+      metrics: routes.metrics,
       configuration: routes.configuration)
     return response
   }
@@ -269,22 +270,38 @@ extension CounterService {
     var response: HTTPResponse
     let wrapped = callback != nil && reply.wrappable
     let contentType = wrapped ? javascriptType : reply.contentType
-    let body = wrapped ? "/**/\(callback!)(\(reply.body));" : reply.body
+    let (status, body) = wrapped ? jsonp(reply, callback: callback!) : (reply.status, reply.body)
     if reply.headers.isEmpty {
       // Nearly every answer: the common headers go in once, in order, without lookups, and
       // already encoded when an answer with the same X-Path went out before.
       response = HTTPResponse(
-        status: reply.status,
+        status: status,
         headers: routes.headerCache.headers(xPathSource(request), contentType: contentType),
         body: Array(body.utf8))
     } else {
-      response = HTTPResponse(status: reply.status, contentType: contentType, text: body)
+      response = HTTPResponse(status: status, contentType: contentType, text: body)
       for header in reply.headers {
         response.headers.replaceOrAdd(name: header.name, value: header.value)
       }
       decorate(&response, xPath: xPath(request), origin: configuration.corsOrigin)
     }
     return response
+  }
+
+  /// `reply` wrapped in a call of `callback`, and the status to send it with.
+  ///
+  /// A browser runs a `<script>` only when its answer's status is a success, so a JSONP
+  /// answer is always sent as 200, as countapi's were ("JSONP requests will never fail, they
+  /// will include the HTTP code in the response"): an error's status goes into its body as
+  /// `"status"`, before the error's own members (no error body has a member of that name).
+  /// `/**/cb({"status":404,"value":null});`
+  static func jsonp(_ reply: Reply, callback: String) -> (status: Int, body: String) {
+    var body = reply.body
+    if !(200..<300).contains(reply.status), body.hasPrefix("{") {
+      let rest = body.dropFirst()
+      body = "{\"status\":\(reply.status)" + (rest.hasPrefix("}") ? "" : ",") + rest
+    }
+    return (200, "/**/\(callback)(\(body));")
   }
 
   /// The answer to `error`, thrown by the route body for `request`, with its side effects:

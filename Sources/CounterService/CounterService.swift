@@ -171,14 +171,17 @@ public final class CounterService: Sendable {
       configuration: configuration)
   }
 
+  /// `status` is the answer's own when it differs from the response's: a JSONP answer goes
+  /// out as 200 whatever happened, and is counted and logged with what happened.
   static func finish(
-    _ request: HTTPRequest, _ response: HTTPResponse, route: String, start: Double,
-    metrics: ServiceMetrics, configuration: CounterServiceConfiguration
+    _ request: HTTPRequest, _ response: HTTPResponse, status: Int? = nil, route: String,
+    start: Double, metrics: ServiceMetrics, configuration: CounterServiceConfiguration
   ) {
     let now = RateLimiter.now()
     let seconds = now - start
+    let status = status ?? response.status
     for line in metrics.recordRequest(
-      route: route, status: response.status, seconds: seconds, now: now)
+      route: route, status: status, seconds: seconds, now: now)
     {
       configuration.log(line)
     }
@@ -189,7 +192,7 @@ public final class CounterService: Sendable {
         request.target, parameters: configuration.redactedQueryParameters)
       configuration.log(
         "\(client.isEmpty ? "-" : client) \(request.method) \(target) "
-          + "\(response.status) \(ms)ms")
+          + "\(status) \(ms)ms")
     }
   }
 

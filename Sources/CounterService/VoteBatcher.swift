@@ -190,9 +190,10 @@ final class VoteBatcher: @unchecked Sendable {
     }
     let wrapped = callback != nil && reply.wrappable
     let contentType = wrapped ? CounterService.javascriptType : reply.contentType
-    let body = wrapped ? "/**/\(callback!)(\(reply.body));" : reply.body
+    let (status, body) =
+      wrapped ? CounterService.jsonp(reply, callback: callback!) : (reply.status, reply.body)
     return HTTPResponse(
-      status: reply.status,
+      status: status,
       headers: shared.headers(namespace, key, contentType, cache: routes.headerCache),
       body: Array(body.utf8))
   }

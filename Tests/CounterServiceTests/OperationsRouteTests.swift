@@ -120,9 +120,20 @@ import VoteStore
     let hit = await h.call("/hit/ns1/feature1?callback=cb_1")
     #expect(hit.body == #"/**/cb_1({"value":1});"#)
     #expect(hit.headers["Content-Type"] == "application/javascript; charset=utf-8")
+    // A browser does not run a script answered with an error status: JSONP answers are
+    // always 200 (countapi's "JSONP requests will never fail"), the status in the body.
     let missing = await h.call("/get/ns1/none1?callback=app.votes.$done")
-    #expect(missing.status == 404)
-    #expect(missing.body == #"/**/app.votes.$done({"value":null});"#)
+    #expect(missing.status == 200)
+    #expect(missing.body == #"/**/app.votes.$done({"status":404,"value":null});"#)
+    let refused = await h.call("/update/ns1/feature1?amount=5&callback=cb")
+    #expect(refused.status == 200)
+    #expect(refused.body.hasPrefix(#"/**/cb({"status":403,"#), "\(refused.body)")
+    let v1Missing = await h.call("/v1/ns1/none1?callback=cb")
+    #expect(v1Missing.status == 200)
+    #expect(v1Missing.body == #"/**/cb({"status":400,"code":400,"message":"record not found"});"#)
+    #expect(
+      CounterService.jsonp(.json("{}", status: 500), callback: "cb").body
+        == #"/**/cb({"status":500});"#)
     for bad in ["alert(1)", "a..b", "1abc", ".x", "x.", "", String(repeating: "c", count: 65)] {
       let answer = await h.call(
         "/hit/ns1/feature1?callback=\(bad.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
