@@ -60,6 +60,9 @@ extension CounterRoutes {
     if let problem = NameRules.problem(namespace, key) {
       return .reply(dialect.error(400, problem))
     }
+    if NameRules.hasEmptyInnerSegment(request.target) {
+      return .reply(dialect.error(400, NameRules.emptySegmentRule))
+    }
     // Anonymous where anonymity is allowed (most votes): nothing for `voter(_:_:forWrite:)`
     // to check.
     var voterID: String?

@@ -38,6 +38,9 @@ extension CounterRoutes {
     if let problem = NameRules.problem(namespace) {
       return .failure(Dialect.countapi.error(400, problem))
     }
+    if NameRules.hasEmptyInnerSegment(request.target) {
+      return .failure(Dialect.countapi.error(400, NameRules.emptySegmentRule))
+    }
     guard let list = request.query("keys") else { return .success((namespace, nil)) }
     var keys: [String] = []
     var seen: Set<String> = []

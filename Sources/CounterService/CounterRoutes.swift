@@ -46,6 +46,9 @@ struct CounterRoutes: Sendable {
     if let problem = NameRules.problem(namespace, key) {
       return .failure(dialect.error(400, problem))
     }
+    if NameRules.hasEmptyInnerSegment(request.target) {
+      return .failure(dialect.error(400, NameRules.emptySegmentRule))
+    }
     return .success((namespace, key))
   }
 

@@ -49,6 +49,28 @@ enum NameRules {
     problem(namespace) ?? problem(key)
   }
 
+  /// Whether `target`'s path has an empty segment between two others (`/hit//feature1`,
+  /// `/get/ns1//feature1`): a namespace or key the client left empty. The router reads runs of
+  /// slashes as one, so without this check `/hit//feature1` (a client's empty namespace) would
+  /// count on `default/feature1`, another app's counter. Slashes at either end (`//get/…` from
+  /// a base URL joined with a path, or a trailing one) leave no name out and pass.
+  static func hasEmptyInnerSegment(_ target: String) -> Bool {
+    var path = target.utf8.prefix { $0 != UInt8(ascii: "?") }[...]
+    while path.first == UInt8(ascii: "/") { path = path.dropFirst() }
+    while path.last == UInt8(ascii: "/") { path = path.dropLast() }
+    var previousWasSlash = false
+    for byte in path {
+      let isSlash = byte == UInt8(ascii: "/")
+      if isSlash && previousWasSlash { return true }
+      previousWasSlash = isSlash
+    }
+    return false
+  }
+
+  /// The message for a path with an empty segment between others.
+  static let emptySegmentRule =
+    "a namespace or key is empty: the path has an empty segment (//)"
+
   /// The message for names that break the countapi pattern.
   static let nameRule = "namespace and key must match ^[A-Za-z0-9_\\-.]{3,64}$"
   /// The message for names made of dots only.

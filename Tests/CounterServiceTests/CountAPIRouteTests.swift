@@ -65,6 +65,30 @@ import Testing
     await h.tearDown()
   }
 
+  /// An empty namespace or key (`/hit//feature1`, what a client with an empty namespace
+  /// sends) is refused, not read as `/hit/feature1` on `default`; slashes at the ends pass.
+  @Test func anEmptySegmentIsRefusedNotReadAsAnotherCounter() async throws {
+    let h = try ServiceHarness()
+    let empty = #"{"error":"a namespace or key is empty: the path has an empty segment (//)"}"#
+    await h.run([
+      Step("/hit//feature1", 400, empty),
+      Step("/get//feature1", 400, empty),
+      Step("/update/ns1//feature1?amount=1", 400, empty),
+      Step("/info//feature1", 400, empty),
+      Step("/get/default/feature1", 404, #"{"value":null}"#),
+      Step("//hit/ns1/feature1", 200, #"{"value":1}"#),
+      Step("/hit/ns1/feature1/", 200, #"{"value":2}"#),
+      Step("/get/ns1/feature1//", 200, #"{"value":2}"#),
+    ])
+    let v1 = await h.call("/v1/ns1//likes/up")
+    #expect(v1.status == 400)
+    #expect(v1.body.contains("the path has an empty segment"))
+    #expect(NameRules.hasEmptyInnerSegment("/hit/a//b?x=//"))
+    #expect(!NameRules.hasEmptyInnerSegment("/hit/a/b?x=//"))
+    #expect(!NameRules.hasEmptyInnerSegment("///"))
+    await h.tearDown()
+  }
+
   @Test func namesAtTheLimitsAreAccepted() async throws {
     let h = try ServiceHarness()
     let long = String(repeating: "k", count: 64)

@@ -67,6 +67,10 @@ import Testing
       Row("/set/app.example/resettable?value=0", 200, #"{"old_value":4,"value":0}"#),
       Row("/info/app.example/none3", 404, #"{"value":null}"#),
       Row("/hit/app.example/feature3?callback=cb", 200, #"/**/cb({"value":1});"#),
+      Row(
+        "/hit//feature3", 400,
+        #"{"error":"a namespace or key is empty: the path has an empty segment (//)"}"#),
+      Row("/get/default/feature3", 404, #"{"value":null}"#),
       Row("/hit/app.example/feature3?callback=alert(1)", 400, nil),
       // counterapi.dev v1
       Row("/v1/app.example/likes", 400, #"{"code":400,"message":"record not found"}"#),
