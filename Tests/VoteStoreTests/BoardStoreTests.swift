@@ -456,6 +456,38 @@ extension StoreKind {
     }
   }
 
+  /// A counter that already holds more anonymous votes than a first import brings (counts
+  /// `votes pull` copied in, which the roadmap's own `votes` lag behind) keeps them: a first
+  /// import never lowers a counter. The import is recorded, and a later one moves by its
+  /// change as usual.
+  @Test(arguments: StoreKind.allCases)
+  func aFirstImportNeverLowersACounter(kind: StoreKind) async throws {
+    try await kind.withBoard { votes, board, _ in
+      func imported(_ key: String, _ count: Int64) async throws -> Int64 {
+        try await board.write {
+          try $0.setImportedVotes(Self.project, key: key, count: count, now: 3)
+        }
+      }
+      // Pulled: 4 anonymous votes, no import record.
+      _ = try await board.write {
+        try $0.setAnonymousVotes(Self.project, key: "feature20", count: 4, now: 1)
+      }
+      _ = try await votes.apply(
+        CounterMutation(
+          namespace: Self.project, key: "feature20", delta: 1, voter: "v1",
+          createIfMissing: CounterCreation(namespace: Self.project, key: "feature20")))
+      #expect(try await imported("feature20", 1) == 5)
+      #expect(try await board.read { try $0.anonymousVotes(Self.project, key: "feature20") } == 4)
+      #expect(try await board.read { try $0.importedVotes(Self.project, key: "feature20") } == 1)
+      #expect(try await imported("feature20", 3) == 7)
+      // Fewer than the import brings: the import sets the anonymous part, as before.
+      _ = try await board.write {
+        try $0.setAnonymousVotes(Self.project, key: "feature21", count: 2, now: 1)
+      }
+      #expect(try await imported("feature21", 6) == 6)
+    }
+  }
+
   @Test(arguments: StoreKind.allCases)
   func whatAnImportSetTravelsInAnExportAndBack(kind: StoreKind) async throws {
     try await kind.withBoard { votes, board, handle in

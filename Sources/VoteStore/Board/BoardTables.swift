@@ -409,11 +409,13 @@ public struct BoardTables {
   /// and creating the counter (bounds [-1, 1], as `/hit` does) when missing, in one
   /// statement; returns the new value.
   ///
-  /// The first import into a counter sets its anonymous part to `count`. A later one moves
-  /// it by the change since the last import (`count` minus what that import set, at least 0
-  /// after), so the anonymous votes cast in between, through `/hit` by old app versions,
-  /// stay: importing the same count again changes nothing. A count outside
-  /// `0…CounterLimits.maximum` throws `.outOfRange`.
+  /// The first import into a counter sets its anonymous part to `count`, or leaves it when it
+  /// already holds more (counts copied in by `roadmapctl votes pull`, which the roadmap's own
+  /// `votes` lag behind: a first import never lowers a counter). A later one moves it by the
+  /// change since the last import (`count` minus what that import set, at least 0 after), so
+  /// the anonymous votes cast in between, through `/hit` by old app versions, stay: importing
+  /// the same count again changes nothing. A count outside `0…CounterLimits.maximum` throws
+  /// `.outOfRange`.
   @discardableResult
   public func setImportedVotes(
     _ namespace: String, key: String, count: Int64, now: Int64
@@ -426,7 +428,9 @@ public struct BoardTables {
     // The moved part, clamped to 0…maximum; the sum cannot overflow (each term ≤ 2^53).
     let moved = "(counters.anonymous + excluded.imported - counters.imported)"
     let anonymous = """
-      CASE WHEN counters.imported IS NULL THEN excluded.anonymous
+      CASE WHEN counters.imported IS NULL AND counters.anonymous > excluded.anonymous
+          THEN counters.anonymous
+        WHEN counters.imported IS NULL THEN excluded.anonymous
         WHEN \(moved) < 0 THEN 0 WHEN \(moved) > ?5 THEN ?5 ELSE \(moved) END
       """
     let row = try db.first(
