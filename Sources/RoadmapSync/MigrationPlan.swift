@@ -99,6 +99,12 @@ public struct MigrationPlan: Sendable, Hashable {
       let action: Action
       if let current = existing[feature.id] {
         upsert.content = keepingOwnerFields(of: current.content, in: upsert.content)
+        // The JSON's own votes equal to the board's count are the board's count, as `publish`
+        // wrote it (or as in sync, for `reconcile`): imported, the votes cast on the board
+        // since the last import would count twice.
+        if origin == .roadmapJSON, let own = feature.votes, own == current.votes {
+          upsert.importedVotes = nil
+        }
         var fields = differences(current.content, upsert.content)
         if let wanted = upsert.importedVotes, wanted != current.importedVotes {
           fields.append("votes")

@@ -47,7 +47,29 @@ import Testing
 
     let again = try await pull(arguments + ["--format", "json"], in: directory)
     #expect(again.exitCode == 0, "\(again.stderrText)")
-    #expect(again.stdoutText == "{\"dryRun\":false,\"set\":[],\"unchanged\":3,\"missing\":[]}\n")
+    #expect(
+      again.stdoutText
+        == "{\"dryRun\":false,\"set\":[],\"unchanged\":3,\"kept\":[],\"missing\":[]}\n")
+
+    // Votes cast on the new server since (old app versions pointed at it), and one more at
+    // the source: a rerun raises what the source gained and lowers nothing.
+    try await SyncSupport.hit(new, "new-app", "feature1", times: 2)
+    try await SyncSupport.hit(old, "old-app", "feature-2", times: 1)
+    let third = try await pull(arguments, in: directory)
+    #expect(third.exitCode == 0, "\(third.stderrText)")
+    #expect(
+      third.stdoutText
+        == "set feature 2: 2 → 3\n"
+        + "kept feature 1: 5 on the server, 3 at the source (votes cast on the server since; "
+        + "a pull never lowers a count)\n"
+        + "1 count set, 1 already equal, 1 kept higher.\n")
+    #expect(try await SyncSupport.value(new, "new-app", "feature1") == 5)
+    #expect(try await SyncSupport.value(new, "new-app", "feature2") == 3)
+    let json = try await pull(arguments + ["--format", "json"], in: directory)
+    #expect(
+      json.stdoutText
+        == "{\"dryRun\":false,\"set\":[],\"unchanged\":2,"
+        + "\"kept\":[{\"id\":\"1\",\"server\":5,\"source\":3}],\"missing\":[]}\n")
   }
 
   @Test func anUnreadableCountStopsItUnlessAllowed() async throws {

@@ -122,6 +122,36 @@ struct PlanTests {
     #expect(plan.items.map(\.upsert.importedVotes) == [40, 0, nil])
   }
 
+  /// Bug: a roadmap `publish` wrote (votes = the board's count, identified votes included)
+  /// migrated back imported that count, so the identified votes counted twice, one more each
+  /// cycle. The JSON's votes equal to the board's count move nothing; other fields still go,
+  /// and a count that differs is imported as before.
+  @Test("the JSON's votes equal to the board's count (a published roadmap) import nothing")
+  func publishedVotesAreNotImportedAgain() throws {
+    let features = try SyncFixtures.features(Self.roadmap)
+    var board = applied(
+      MigrationPlan.make(features: features, mapping: RoadmapMapping(), board: .empty),
+      to: .empty)
+    // One identified vote on feature 1: the board counts 4, 3 of them imported.
+    board.features[0].votes = 4
+    let published = try SyncFixtures.features(
+      Self.roadmap.replacingOccurrences(of: #""votes": 3"#, with: #""votes": 4"#))
+    let again = MigrationPlan.make(features: published, mapping: RoadmapMapping(), board: board)
+    #expect(again.items[0].action == .unchanged, "\(again.items[0])")
+    #expect(ReconcilePlan.make(roadmap: published, board: board).inSync)
+    let renamed = try SyncFixtures.features(
+      Self.roadmap.replacingOccurrences(of: #""votes": 3"#, with: #""votes": 4"#)
+        .replacingOccurrences(of: "Widgets\",", with: "Widgets 2\","))
+    let edit = MigrationPlan.make(features: renamed, mapping: RoadmapMapping(), board: board)
+    #expect(edit.items[0].action == .update(fields: ["title"]))
+    #expect(edit.batch(createdStages: [:]).features[0].importedVotes == nil)
+    let gained = try SyncFixtures.features(
+      Self.roadmap.replacingOccurrences(of: #""votes": 3"#, with: #""votes": 5"#))
+    let more = MigrationPlan.make(features: gained, mapping: RoadmapMapping(), board: board)
+    #expect(more.items[0].action == .update(fields: ["votes"]))
+    #expect(more.items[0].upsert.importedVotes == 5)
+  }
+
   @Test("reconcile: in sync right after a migration")
   func inSync() throws {
     let features = try SyncFixtures.features(Self.roadmap)

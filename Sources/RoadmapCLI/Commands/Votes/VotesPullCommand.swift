@@ -12,10 +12,11 @@ struct VotesPullCommand: Command {
     abstract: "Copy the counts of a roadmap's features from a counting API into roadmapctl serve.",
     discussion: """
       Reads every feature's count from --from (feature by feature, finished features too), \
-      then sets each counter of --server that differs through its admin /set route. A count \
-      that cannot be read is named with its reason and stops the pull before anything is \
-      written, unless --allow-missing-votes. Running it again sets nothing that is already \
-      equal.
+      then raises each counter of --server that holds fewer through its admin /set route. A \
+      counter that holds more (votes cast on the server since an earlier pull) is never \
+      lowered: it is kept and named. A count that cannot be read is named with its reason and \
+      stops the pull before anything is written, unless --allow-missing-votes. Running it \
+      again sets nothing that is already equal.
       """)
 
   /// How to print the outcome.
@@ -96,11 +97,19 @@ struct VotesPullCommand: Command {
         "cannot read the counts of \(server) (feature \(failure.id)): \(failure.error.message)")
     }
     var changes: [(id: String, from: Int, to: Int)] = []
+    // Counters the server counts more on than the source: the votes cast there since an
+    // earlier pull (old app versions pointed at it). Setting them to the source's count would
+    // delete those votes, so they stay.
+    var kept: [(id: String, server: Int, source: Int)] = []
     var seen = Set<String>()
     for feature in features where seen.insert(feature.id).inserted {
       guard let count = read.counts[feature.id] else { continue }
       let now = current.counts[feature.id] ?? 0
-      if now != count { changes.append((feature.id, now, count)) }
+      if now < count {
+        changes.append((feature.id, now, count))
+      } else if now > count {
+        kept.append((feature.id, now, count))
+      }
     }
     if !dryRun {
       let setting = ProgressReporter(
@@ -110,24 +119,35 @@ struct VotesPullCommand: Command {
         setting.update(index + 1)
       }
     }
-    let unchanged = read.counts.count - changes.count
+    let unchanged = read.counts.count - changes.count - kept.count
     if format == .json {
       let set = changes.map {
         "{\"id\":\(JSONText.quote($0.id)),\"from\":\($0.from),\"to\":\($0.to)}"
+      }
+      let higher = kept.map {
+        "{\"id\":\(JSONText.quote($0.id)),\"server\":\($0.server),\"source\":\($0.source)}"
       }
       let missing = read.failures.map {
         "{\"id\":\(JSONText.quote($0.id)),\"error\":\(JSONText.quote($0.error.message))}"
       }
       context.stdout.writeLine(
         "{\"dryRun\":\(dryRun),\"set\":[\(set.joined(separator: ","))],\"unchanged\":\(unchanged),"
+          + "\"kept\":[\(higher.joined(separator: ","))],"
           + "\"missing\":[\(missing.joined(separator: ","))]}")
     } else {
       let verb = dryRun ? "would set" : "set"
       for change in changes {
         context.stdout.writeLine("\(verb) feature \(change.id): \(change.from) → \(change.to)")
       }
+      for counter in kept {
+        context.stdout.writeLine(
+          "kept feature \(counter.id): \(counter.server) on the server, \(counter.source) at the "
+            + "source (votes cast on the server since; a pull never lowers a count)")
+      }
       context.stdout.writeLine(
-        "\(dryRun ? "Dry run: " : "")\(pluralized(changes.count, "count")) \(verb), \(unchanged) already equal"
+        "\(dryRun ? "Dry run: " : "")\(pluralized(changes.count, "count")) \(verb), "
+          + "\(unchanged) already equal"
+          + (kept.isEmpty ? "" : ", \(kept.count) kept higher")
           + (read.failures.isEmpty ? "" : ", \(read.failures.count) not read") + ".")
     }
     return 0
