@@ -124,16 +124,23 @@ extension VoteFirstContext {
     return try .json(result)
   }
 
-  /// `PUT …/features/:id`: change the feature's content (its ref too).
+  /// `PUT …/features/:id`: replaces the feature's content (its ref too).
+  ///
+  /// A body without a `ref` member keeps the feature's ref: the ref names the counter its
+  /// votes are in, and an edit that left it out (a title changed by a script) took the
+  /// feature off them, its votes shown as 0 and its published id changed. `"ref": null`
+  /// takes the ref away.
   func updateFeature(_ call: Call) async throws -> Answer {
     let id = try call.id()
-    let content = try call.body(FeatureContent.self)
+    var content = try call.body(FeatureContent.self)
+    let namesRef = try call.body(RefMember.self).isPresent
     try Self.check(FeatureUpsert(content: content), at: "")
     let feature = try await boards.write { tables in
       let project = try BoardProject.ensure(tables, call.project, now: call.now)
       guard let existing = try tables.feature(call.project, id: Int64(id)) else {
         throw VoteFirstFailure.notFound(Code.featureNotFound, "feature \(id)", call.project)
       }
+      if !namesRef { content.ref = existing.ref }
       if let ref = content.ref, let other = try tables.feature(call.project, ref: ref),
         other.id != existing.id
       {
@@ -279,5 +286,17 @@ extension VoteFirstContext {
   /// The ids of the project's releases.
   static func releaseIDs(_ tables: BoardTables, _ project: String) throws -> Set<Int> {
     Set(try tables.items(.release, project).map { Int($0.id) })
+  }
+}
+
+/// Whether a body has a `ref` member at all (`"ref": null` included), which
+/// `FeatureContent`'s optional `ref` cannot tell from a body without one.
+private struct RefMember: Decodable {
+  var isPresent: Bool
+
+  private enum Key: CodingKey { case ref }
+
+  init(from decoder: any Decoder) throws {
+    isPresent = try decoder.container(keyedBy: Key.self).contains(.ref)
   }
 }

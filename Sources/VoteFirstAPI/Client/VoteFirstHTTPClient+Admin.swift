@@ -30,11 +30,13 @@ extension VoteFirstHTTPClient {
     try await send(.batchFeatures, body: FeatureBatch(features: features))
   }
 
-  /// `PUT …/features/:id`.
+  /// `PUT …/features/:id`: replaces the feature's content with `content`, its ref included:
+  /// a nil `ref` takes the feature's ref away (it is sent as `"ref": null`; a body without a
+  /// `ref` member keeps it).
   public func updateFeature(id: Int, _ content: FeatureContent) async throws(VoteFirstError)
     -> Feature
   {
-    try await send(.updateFeature, parameter: String(id), body: content)
+    try await send(.updateFeature, parameter: String(id), body: WholeContent(content: content))
   }
 
   /// `DELETE …/features/:id`.
@@ -159,5 +161,21 @@ extension VoteFirstHTTPClient {
     -> ImportResult
   {
     try await send(.import, body: document)
+  }
+}
+
+/// A feature's content with its `ref` always spelled out, `null` when there is none: the body of
+/// a `PUT …/features/:id` that replaces the whole content.
+private struct WholeContent: Encodable {
+  let content: FeatureContent
+
+  private enum Key: CodingKey { case ref }
+
+  func encode(to encoder: any Encoder) throws {
+    try content.encode(to: encoder)
+    if content.ref == nil {
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encodeNil(forKey: .ref)
+    }
   }
 }
