@@ -57,6 +57,15 @@ struct ShapeRuleTests {
       json: #"[{"id": "1", "localizedTitle": {"de": "Hallo", "en": "Hello"}}]"#,
       code: "localized-not-array", line: 1, column: 32, path: "/0/localizedTitle",
       fix: #"[{"language": "de", "value": "Hallo"}, {"language": "en", "value": "Hello"}]"#),
+    // Bug: the values went into the fix unescaped: `"Weiterer tab "Entdecken"` (not JSON),
+    // and a line break split the diagnostic over two lines.
+    Case(
+      name: "localized field as an object with quotes and a line break",
+      json: #"[{"id": "1", "localizedTitle": {"de": "Tab \"Entdecken\"", "e\"n": "a\nb\\c"}}]"#,
+      code: "localized-not-array", line: 1, column: 32, path: "/0/localizedTitle",
+      fix:
+        #"[{"language": "de", "value": "Tab \"Entdecken\""}, {"language": "e\"n", "value": "a\nb\\c"}]"#
+    ),
     Case(
       name: "localized field as one item without its array",
       json: #"[{"id": "1", "localizedTitle": {"language": "de", "value": "Hallo"}}]"#,
@@ -108,6 +117,8 @@ struct ShapeRuleTests {
     if let fix = item.fix {
       #expect(diagnostic.message.contains(fix), "\(diagnostic.message)")
     }
+    // One line per diagnostic, whatever the values hold (problem matchers read lines).
+    #expect(!diagnostic.message.contains("\n"), "\(diagnostic.message)")
     #expect(report.hasErrors)
   }
 

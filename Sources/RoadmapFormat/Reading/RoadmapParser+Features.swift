@@ -359,15 +359,15 @@ extension RoadmapParser {
           "localized-not-array", .error, at: start, rejected: true,
           "\"\(key.name)\" is one {\"language\", \"value\"} item, but the app reads an array of "
             + "them and rejects the whole file: write \"\(key.name)\": [{\"language\": "
-            + "\"\(language)\", \"value\": \"\(text.prefix(24))\(text.count > 24 ? "…" : "")\"}]")
+            + "\(Self.quoted(language, limit: 24)), \"value\": \(Self.quoted(text, limit: 24))}]")
         return
       }
       if case .object(let object)? = value {
         for member in object.members.prefix(3) {
           if case .string(let text) = member.value {
             items.append(
-              "{\"language\": \"\(member.key)\", \"value\": \"\(text.prefix(24))\(text.count > 24 ? "…" : "")\"}"
-            )
+              "{\"language\": \(Self.quoted(member.key, limit: 24)), "
+                + "\"value\": \(Self.quoted(text, limit: 24))}")
           }
         }
       }

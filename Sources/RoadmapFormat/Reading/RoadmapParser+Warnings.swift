@@ -31,19 +31,15 @@ extension RoadmapParser {
         + ": write \(Self.quoted(trimmed))")
   }
 
-  static func quoted(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars.prefix(60) {
-      switch scalar {
-      case "\n": result += "\\n"
-      case "\t": result += "\\t"
-      case "\r": result += "\\r"
-      case "\"": result += "\\\""
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    if text.unicodeScalars.count > 60 { result += "…" }
-    return result + "\""
+  /// `text` as a JSON string literal a message can quote, cut after `limit` characters with
+  /// `…`: escaped as JSON escapes it, so a suggested fix pastes back as valid JSON and a
+  /// message stays on one line whatever the value holds.
+  static func quoted(_ text: String, limit: Int = 60) -> String {
+    let scalars = text.unicodeScalars
+    var kept = String.UnicodeScalarView()
+    kept.append(contentsOf: scalars.prefix(limit))
+    let literal = JSONString.quoted(String(kept))
+    return scalars.count > limit ? literal.dropLast() + "…\"" : literal
   }
 
   /// A language tag that is not well-formed BCP 47 (`pt_BR`, `EN`, `english`).
