@@ -120,6 +120,7 @@ public struct RoadmapValidator: Sendable {
       featureCount: report.featureCount)
     deferred.knownLines = report.knownLines
     deferred.convertedText = report.convertedText
+    deferred.unlisted = report.unlisted
     return deferred
   }
 
@@ -171,6 +172,9 @@ public struct RoadmapValidator: Sendable {
       features: options.compatible && rejected ? [] : outcome.features,
       featureCount: outcome.featureCount)
     report.knownLines = outcome.checkpoints.map { KnownLine(offset: $0.offset, line: $0.line) }
+    for more in outcome.suppressed.values {
+      report.unlisted[more.severity, default: 0] += more.count
+    }
     return (report, rejected)
   }
 }

@@ -17,6 +17,9 @@ public struct ValidationReport: Sendable {
   /// as the app's JSONDecoder converts it; its lines are the document's); nil when they refer
   /// to the document's own bytes.
   public var convertedText: [UInt8]?
+  /// The problems past the listing limit of their code, by severity: counted here, each code's
+  /// count named by one `diagnostics-truncated` note, not listed one by one.
+  public var unlisted: [Severity: Int] = [:]
   private var storage: FeatureStorage
 
   /// The features that loaded (lenient reading; empty in compatible mode when the Roadmap

@@ -35,6 +35,23 @@ import Testing
     #expect(result.stderrText.isEmpty)
   }
 
+  /// Bug: past 1,000 of one code the problems are counted in a note, not listed, and the
+  /// summary counted only the listed ones ("2000 errors" for 3,600), and the notes that count
+  /// them as notes of their own.
+  @Test func theSummaryCountsTheProblemsNotListed() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let features = (1...1_200).map { #"{"id":"\#($0)","title":"T ","votes":"x"}"# }
+    try directory.write("many.json", "[" + features.joined(separator: ",\n") + "]")
+    let result = try await validate(["many.json"], in: directory)
+    #expect(result.exitCode == 1)
+    #expect(
+      result.stdoutText.hasSuffix(
+        "many.json: 1200 features, 1200 errors, 1200 warnings, 400 of them not listed (invalid)\n"
+      ), "\(result.stdoutText.suffix(300))")
+    #expect(result.stdoutText.contains("info: 200 more errors [wrong-type] not listed"))
+  }
+
   @Test func brokenFileExits1WithLineColumnAndCaret() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }

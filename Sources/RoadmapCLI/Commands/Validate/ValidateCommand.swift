@@ -147,12 +147,14 @@ struct ValidateCommand: Command {
     }
     var featureCount = 0
     var knownLines: [KnownLine] = []
+    var unlisted: [Severity: Int] = [:]
     var document = input.document
     if input.transportErrors.isEmpty {
       let report = validator.validate(input.document, previous: previous)
       diagnostics += report.diagnostics
       featureCount = report.featureCount
       knownLines = report.knownLines
+      unlisted = report.unlisted
       // A UTF-16 or UTF-32 file: excerpts come from the UTF-8 text the positions refer to.
       if let text = report.convertedText { document = DocumentBytes(text) }
     }
@@ -163,8 +165,10 @@ struct ValidateCommand: Command {
     let failing = diagnostics.contains {
       $0.severity == .error || (strict && $0.severity == .warning)
     }
-    return ValidatedFile(
+    var file = ValidatedFile(
       displayPath: input.displayPath, document: document, knownLines: knownLines,
       diagnostics: diagnostics, featureCount: featureCount, isValid: !failing)
+    file.unlisted = unlisted
+    return file
   }
 }

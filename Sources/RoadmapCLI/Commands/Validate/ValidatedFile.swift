@@ -16,6 +16,8 @@ struct ValidatedFile: Sendable {
   var isValid: Bool
   /// How to name the previous version (`--previous`), for related places in it.
   var previousPath: String? = nil
+  /// The problems past each code's listing limit, by severity (counted, not listed).
+  var unlisted: [Severity: Int] = [:]
 
   /// A file validated from bytes in memory.
   init(
@@ -45,9 +47,17 @@ struct ValidatedFile: Sendable {
     related.document == .previous ? previousPath ?? "<previous>" : displayPath
   }
 
-  var errorCount: Int { diagnostics.count { $0.severity == .error } }
-  var warningCount: Int { diagnostics.count { $0.severity == .warning } }
-  var infoCount: Int { diagnostics.count { $0.severity == .info } }
+  /// Every error, listed or not.
+  var errorCount: Int { count(.error) }
+  /// Every warning, listed or not.
+  var warningCount: Int { count(.warning) }
+  /// Every note, listed or not, but for the notes that count the unlisted problems.
+  var infoCount: Int { count(.info) }
+
+  private func count(_ severity: Severity) -> Int {
+    diagnostics.count { $0.severity == severity && $0.code != "diagnostics-truncated" }
+      + unlisted[severity, default: 0]
+  }
 
   /// `3 features, 1 error, 2 warnings` or `3 features, no problems`.
   var summary: String {
@@ -58,6 +68,8 @@ struct ValidatedFile: Sendable {
       if errorCount > 0 { parts.append(pluralized(errorCount, "error")) }
       if warningCount > 0 { parts.append(pluralized(warningCount, "warning")) }
       if infoCount > 0 { parts.append(pluralized(infoCount, "note")) }
+      let notListed = unlisted.values.reduce(0, +)
+      if notListed > 0 { parts.append("\(notListed) of them not listed") }
     }
     return "\(displayPath): " + parts.joined(separator: ", ") + (isValid ? "" : " (invalid)")
   }
