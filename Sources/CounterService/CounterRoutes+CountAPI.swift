@@ -85,6 +85,12 @@ extension CounterRoutes {
       request.query("value"), "value", in: CounterRoutes.counts,
       invalid: "value must be a non-negative integer")
     let admin = isAdmin(request)
+    if !admin && configuration.requireVoter {
+      // A count set by anyone is an anonymous write of any size: on a server that refuses
+      // anonymous votes, a key made with enable_reset would be a way around that rule.
+      return Dialect.countapi.error(
+        403, "this server refuses anonymous votes: setting a count needs the admin token")
+    }
     if !admin {
       guard let record = try await store.record(namespace: namespace, key: key) else {
         return CounterRoutes.missingValue
@@ -138,6 +144,14 @@ extension CounterRoutes {
       ? 1
       : try CounterRoutes.integer(
         rawUpper, "update_upperbound", in: CounterRoutes.upperBounds, invalid: boundsRule)
+    if configuration.requireVoter, value != 0 || enableReset, !isAdmin(request) {
+      // A starting count is votes nobody cast, and enable_reset lets anyone set the count
+      // later: on a server that refuses anonymous votes, both need the admin token.
+      return Dialect.countapi.error(
+        403,
+        "this server refuses anonymous votes: a counter with a starting value or enable_reset "
+          + "needs the admin token")
+    }
     let creation = CounterCreation(
       namespace: namespace, key: key, value: value, enableReset: enableReset,
       updateLowerBound: lower, updateUpperBound: upper)

@@ -89,6 +89,31 @@ import Testing
     await h.tearDown()
   }
 
+  /// Bug: under `--require-voter`, `/create?…&enable_reset=1&value=500` and then `/set` wrote
+  /// counts without any voter id (and wiped the identified votes): both need the token now.
+  @Test func requireVoterClosesTheOtherAnonymousWrites() async throws {
+    let h = try ServiceHarness { $0.requireVoter = true }
+    let refusesVotes = "this server refuses anonymous votes"
+    let starting = await h.call("/create?namespace=rv1&key=feature50&value=500")
+    #expect(starting.status == 403)
+    #expect(starting.body.contains(refusesVotes), "\(starting.body)")
+    let resettable = await h.call("/create?namespace=rv1&key=feature50&enable_reset=1")
+    #expect(resettable.status == 403)
+    // A plain one is no vote: it stays open, and a voter votes on it.
+    #expect(await h.call("/create?namespace=rv1&key=feature50").status == 200)
+    #expect(await h.call("/hit/rv1/feature50?voter=ann").body == #"{"value":1}"#)
+    let set = await h.call("/set/rv1/feature50?value=0")
+    #expect(set.status == 403)
+    #expect(set.body.contains("setting a count needs the admin token"), "\(set.body)")
+    #expect(await h.call("/get/rv1/feature50").body == #"{"value":1}"#)
+    // With the token, all of it works.
+    let admin = await h.call(
+      "/create?namespace=rv1&key=feature51&value=5&enable_reset=1", headers: Self.admin)
+    #expect(admin.status == 200)
+    #expect(await h.call("/set/rv1/feature51?value=7", headers: Self.admin).status == 200)
+    await h.tearDown()
+  }
+
   @Test func namesAtTheLimitsAreAccepted() async throws {
     let h = try ServiceHarness()
     let long = String(repeating: "k", count: 64)
