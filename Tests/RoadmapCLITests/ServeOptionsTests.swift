@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import RoadmapCLI
+
 /// `serve` options through the real binary: voters, admin token, rate limits, bad databases.
 @Suite struct ServeOptionsTests {
   @Test func requireVoterRefusesAnonymousVotesWithAReason() async throws {
@@ -151,5 +153,34 @@ import Testing
     #expect(alone.exitCode == 1)
     #expect(alone.stderrText.hasPrefix("Error: cannot open the PostgreSQL vote store"))
     #expect(!alone.stderrText.contains("--data-dir"))
+  }
+}
+
+/// `--cors-origin` takes `*`, `null` or one origin: a list, a path or a control character would
+/// make every browser refuse every cross-origin answer without a word.
+@Suite struct CORSOriginOptionTests {
+  @Test(arguments: [
+    "https://a.example, https://b.example", "https://a.example https://b.example",
+    "https://example.com/", "example.com", "", "https://exa\rmple.com", "https://",
+  ])
+  func aValueNoBrowserTakesIsAUsageError(_ origin: String) async throws {
+    let result = try await Roadmapctl.run(["serve", "--port", "0", "--cors-origin", origin])
+    #expect(result.exitCode == 64, "\(result.stderrText)")
+    #expect(
+      result.stderrText.hasPrefix(
+        "Error: --cors-origin takes one origin, such as https://example.com, or *"),
+      "\(result.stderrText)")
+    #expect(!result.stderrText.contains("\r"))
+  }
+
+  @Test(arguments: ["*", "null", "https://example.com", "http://127.0.0.1:8080", "app://x"])
+  func anOriginIsTaken(_ origin: String) {
+    #expect(ServeCommand.originProblem(origin) == nil)
+  }
+
+  @Test func aListIsNamedAsOne() {
+    #expect(
+      ServeCommand.originProblem("https://a.example,https://b.example")?.contains(
+        "browsers refuse a list") == true)
   }
 }

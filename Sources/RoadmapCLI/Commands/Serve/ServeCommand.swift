@@ -56,7 +56,9 @@ struct ServeCommand: Command {
     validate: Self.checkRateLimit)
   var writeLimit: Int = 60
 
-  @Option(valueName: "origin", help: "The Access-Control-Allow-Origin value of every answer.")
+  @Option(
+    valueName: "origin", help: "The Access-Control-Allow-Origin value of every answer.",
+    validate: Self.originProblem)
   var corsOrigin: String = "*"
 
   @Flag(help: "Log one line per request to standard error.")
@@ -99,6 +101,36 @@ struct ServeCommand: Command {
       }
       return limit
     }
+  }
+
+  /// Why `origin` cannot be an `Access-Control-Allow-Origin` value, or nil: it must be `*`,
+  /// `null` or one origin (`scheme://host[:port]`, no path). Browsers refuse a list, and a
+  /// value with a line break or another control character would not even be sent, so either
+  /// would fail every cross-origin call without a word.
+  @Sendable static func originProblem(_ origin: String) -> String? {
+    if origin == "*" || origin == "null" { return nil }
+    let usage = "--cors-origin takes one origin, such as https://example.com, or *"
+    guard let separator = origin.range(of: "://") else {
+      return "\(usage); '\(origin.debugDescription.dropFirst().dropLast())' is not one."
+    }
+    let scheme = origin[..<separator.lowerBound]
+    let authority = origin[separator.upperBound...]
+    let isSchemeByte = { (byte: UInt8) in
+      (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x41 && byte <= 0x5A)
+        || (byte >= 0x30 && byte <= 0x39) || byte == 0x2B || byte == 0x2D || byte == 0x2E
+    }
+    let isAuthorityByte = { (byte: UInt8) in
+      byte > 0x20 && byte < 0x7F && !",/\\?#\"'<>;".utf8.contains(byte)
+    }
+    guard !scheme.isEmpty, scheme.utf8.allSatisfy(isSchemeByte), !authority.isEmpty,
+      authority.utf8.allSatisfy(isAuthorityByte)
+    else {
+      let shown = origin.debugDescription.dropFirst().dropLast()
+      return origin.contains(",") || origin.contains(" ")
+        ? "\(usage): browsers refuse a list ('\(shown)'); answer several origins at a proxy."
+        : "\(usage) (no path, spaces or control characters); '\(shown)' is not one."
+    }
+    return nil
   }
 
   @Sendable private static func checkRateLimit(_ perMinute: Int) -> String? {
