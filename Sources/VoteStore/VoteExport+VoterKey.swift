@@ -19,7 +19,7 @@ extension VoteExport {
         .invalid,
         "the export's voter ids are hashes made with voter key \(voterKey ?? "(none named)"), "
           + "and this store's key is \(key.fingerprint): its voters could never be matched. "
-          + "Give this store the key of the store the export came from, then import again: "
+          + "Give this store the key of the store the export came from, then import or restore again: "
           + "SQLite keeps it in the file votes.sqlite3-voter-key beside the database, "
           + "PostgreSQL in the table voter_key (the same 64 hex digits); a store takes a new "
           + "key only while it holds no voters. See docs/storage.md, 'Moving the voter key'.")

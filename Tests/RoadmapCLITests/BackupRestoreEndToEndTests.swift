@@ -211,6 +211,9 @@ import VoteFirstAPI
         #expect(!FileManager.default.fileExists(atPath: data("\(name)-imported")))
         #expect(restore.exitCode == 1)
         #expect(restore.stderrText.contains("its voters could never be matched"))
+        #expect(restore.stderrText.contains("then import or restore again"))
+        // Refused, it leaves no store (with a key of its own) behind, as the import does.
+        #expect(!FileManager.default.fileExists(atPath: data("\(name)-restored")))
       }
     }
   }

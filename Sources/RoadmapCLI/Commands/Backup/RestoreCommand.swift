@@ -34,7 +34,14 @@ struct RestoreCommand: Command {
     {
       throw CommandError.failure("\(file): \(problem); nothing was restored")
     }
-    let store = try self.store.open(context, mustExist: false)
+    let footprint = self.store.footprint(context)
+    let store: any VoteStore
+    do {
+      store = try self.store.open(context, mustExist: false)
+    } catch {
+      footprint.removeWhatWasCreated()
+      throw error
+    }
     do {
       let boards = try self.store.openBoards(beside: store)
       do {
@@ -63,9 +70,11 @@ struct RestoreCommand: Command {
       await boards.close()
     } catch let error as CommandError {
       await store.close()
+      footprint.removeWhatWasCreated()
       throw error
     } catch {
       await store.close()
+      footprint.removeWhatWasCreated()
       throw CommandError.failure("cannot restore: \(error)")
     }
     await store.close()

@@ -39,28 +39,12 @@ extension VotesImportCommand {
   func importCleanly(_ export: VoteExport, _ context: CommandContext) async throws
     -> ImportSummary
   {
-    let directory = URL(fileURLWithPath: context.resolvePath(store.dataDir))
-    let database = directory.appendingPathComponent(SQLiteVoteStore.fileName)
-    let usesDirectory = (store.postgres ?? "").isEmpty
-    let manager = FileManager.default
-    let hadDirectory = manager.fileExists(atPath: directory.path)
-    let hadDatabase = manager.fileExists(atPath: database.path)
-    let hadVoterKey = manager.fileExists(atPath: database.path + "-voter-key")
-    func removeWhatWeCreated() {
-      guard usesDirectory, !hadDatabase else { return }
-      if !hadDirectory {
-        try? manager.removeItem(at: directory)
-        return
-      }
-      for suffix in ["", "-wal", "-shm", "-journal"] + (hadVoterKey ? [] : ["-voter-key"]) {
-        try? manager.removeItem(atPath: database.path + suffix)
-      }
-    }
+    let footprint = store.footprint(context)
     let opened: any VoteStore
     do {
       opened = try store.open(context, mustExist: false)
     } catch {
-      removeWhatWeCreated()
+      footprint.removeWhatWasCreated()
       throw error
     }
     do {
@@ -69,7 +53,7 @@ extension VotesImportCommand {
       return summary
     } catch {
       await opened.close()
-      removeWhatWeCreated()
+      footprint.removeWhatWasCreated()
       throw CommandError.failure("nothing was imported: \(error)")
     }
   }

@@ -59,6 +59,51 @@ struct VotesStoreOptions: ParsableArguments {
     }
   }
 
+  /// What the data directory held before a command opened it, to take away again what the
+  /// opening created when the command then fails: a refused restore or import into a new
+  /// directory leaves no empty `votes.sqlite3` (nor a voter key no store goes with) behind.
+  struct Footprint {
+    private let directory: URL
+    private let usesDirectory: Bool
+    private let hadDirectory: Bool
+    private let hadDatabase: Bool
+    private let hadVoterKey: Bool
+
+    /// The database file in the data directory.
+    var database: URL { directory.appendingPathComponent(SQLiteVoteStore.fileName) }
+
+    fileprivate init(directory: URL, usesDirectory: Bool) {
+      self.directory = directory
+      self.usesDirectory = usesDirectory
+      let manager = FileManager.default
+      let database = directory.appendingPathComponent(SQLiteVoteStore.fileName)
+      hadDirectory = manager.fileExists(atPath: directory.path)
+      hadDatabase = manager.fileExists(atPath: database.path)
+      hadVoterKey = manager.fileExists(atPath: database.path + "-voter-key")
+    }
+
+    /// Removes the store the command created (and the directory, when it created that too);
+    /// nothing when the store was there before, or is in PostgreSQL.
+    func removeWhatWasCreated() {
+      guard usesDirectory, !hadDatabase else { return }
+      let manager = FileManager.default
+      if !hadDirectory {
+        try? manager.removeItem(at: directory)
+        return
+      }
+      for suffix in ["", "-wal", "-shm", "-journal"] + (hadVoterKey ? [] : ["-voter-key"]) {
+        try? manager.removeItem(atPath: database.path + suffix)
+      }
+    }
+  }
+
+  /// What the data directory holds now (see ``Footprint``).
+  func footprint(_ context: CommandContext) -> Footprint {
+    Footprint(
+      directory: URL(fileURLWithPath: context.resolvePath(dataDir)),
+      usesDirectory: (postgres ?? "").isEmpty)
+  }
+
   /// A sentence for a store that cannot be opened, with what to do about it.
   static func describe(_ error: VoteStoreError, at place: String) -> String {
     switch error.kind {
