@@ -67,7 +67,7 @@ import Testing
         feature 1: localizedTitle[fr]: roadmap "Widgets", VoteFirst absent
         feature 2: isFinished: roadmap false, VoteFirst true
         feature 1: votes: roadmap 5, VoteFirst 3
-        changed.json and export.json (project demo-app) differ: 5 features drifted.
+        changed.json and export.json (project demo-app) differ: 4 features drifted.
 
         """)
     let json = try await reconcile(

@@ -24,14 +24,18 @@ enum ReconcileReport {
       if let counted = drift.counted { parts.append("counting API \(counted)") }
       lines.append("feature \(drift.ref): votes: " + parts.joined(separator: ", "))
     }
-    let count =
-      plan.onlyInRoadmap.count + plan.onlyOnVoteFirst.count + plan.differences.count
-      + plan.voteDrift.count
     lines.append(
       plan.inSync
         ? "\(roadmap) and \(board) are in sync."
-        : "\(roadmap) and \(board) differ: \(count) feature\(count == 1 ? "" : "s") drifted.")
+        : "\(roadmap) and \(board) differ: \(pluralized(driftedFeatures(plan), "feature")) drifted."
+    )
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// How many features drifted: each once, though its fields and its votes both differ.
+  static func driftedFeatures(_ plan: ReconcilePlan) -> Int {
+    let sides = plan.onlyInRoadmap.count + plan.onlyOnVoteFirst.count
+    return sides + Set(plan.differences.map(\.ref) + plan.voteDrift.map(\.ref)).count
   }
 
   /// `{"inSync":…,"onlyInRoadmap":[…],"onlyOnVoteFirst":[…],"differences":[…],"voteDrift":[…]}`.
