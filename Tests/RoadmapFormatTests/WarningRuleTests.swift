@@ -58,6 +58,16 @@ struct WarningRuleTests {
       name: "trailing space in a status", json: #"[{"id": "1", "status": "Planned "}]"#,
       code: "surrounding-whitespace", severity: .warning, path: "/0/status",
       says: #"write "Planned""#),
+    // Bug: a space written as an escape went unnoticed, though the app reads it the same.
+    Case(
+      name: "trailing space written as an escape",
+      json: #"[{"id": "1", "status": "Planned\u0020"}]"#,
+      code: "surrounding-whitespace", severity: .warning, path: "/0/status",
+      says: #"write "Planned""#),
+    Case(
+      name: "leading no-break space written as an escape",
+      json: #"[{"id": "1", "title": "\u00a0Lead"}]"#,
+      code: "surrounding-whitespace", severity: .warning, path: "/0/title", says: #"write "Lead""#),
     Case(
       name: "leading space in a translation",
       json: #"[{"id": "1", "localizedTitle": [{"language": "en", "value": " Widgets"}]}]"#,

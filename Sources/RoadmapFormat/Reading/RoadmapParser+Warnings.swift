@@ -8,18 +8,31 @@ extension RoadmapParser {
     guard token.length > 0 else { return }
     let first = base[token.start]
     let last = base[token.end - 1]
-    let leading =
+    var leading =
       first == 0x20 || first == 0x09 || (first == 0xC2 && base[token.start + 1] == 0xA0)
       || (first == 0x5C && token.escaped && token.length > 1
         && [UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r")].contains(
           base[token.start + 1]))
-    let trailing =
+    var trailing =
       last == 0x20 || last == 0x09
       || (last == 0xA0 && token.length > 1 && base[token.end - 2] == 0xC2)
       || (token.escaped && token.length > 1 && base[token.end - 2] == 0x5C
         && [UInt8(ascii: "n"), UInt8(ascii: "t"), UInt8(ascii: "r")].contains(last))
+    var decodedValue: String?
+    if !(leading || trailing), token.escaped,
+      first == 0x5C || (token.length >= 6 && base[token.end - 6] == 0x5C)
+    {
+      // Written as an escape (`"Planned\u0020"`, `"\u00a0Lead"`): the decoded text decides.
+      let decoded = decodeString(token)
+      let isSpace = { (scalar: Unicode.Scalar?) in
+        scalar.map { [" ", "\t", "\n", "\r", "\u{A0}"].contains($0) } ?? false
+      }
+      leading = isSpace(decoded.unicodeScalars.first)
+      trailing = isSpace(decoded.unicodeScalars.last)
+      decodedValue = decoded
+    }
     guard leading || trailing else { return }
-    let value = decodeString(token)
+    let value = decodedValue ?? decodeString(token)
     let trimmed = value.trimmingSpaces().replacingOccurrences(of: "\u{A0}", with: "")
     let side = leading && trailing ? "leading and trailing" : leading ? "a leading" : "a trailing"
     report(
