@@ -1,3 +1,5 @@
+import Foundation
+
 /// The contract's limits, and the checks both sides run against them.
 ///
 /// Lengths count Unicode scalar values, so that a client in any language counts the same way.
@@ -68,12 +70,25 @@ public enum VoteFirstLimits {
       problems.append(invalid(prefix + "progress", "progress lies between 0 and 100"))
     }
     if let extra = content.extra {
-      for (index, member) in extra.enumerated() where member.key.isEmpty || member.json.isEmpty {
-        problems.append(
-          invalid(prefix + "extra[\(index)]", "an extra member needs a key and its JSON text"))
+      for (index, member) in extra.enumerated() {
+        if member.key.isEmpty || member.json.isEmpty {
+          problems.append(
+            invalid(prefix + "extra[\(index)]", "an extra member needs a key and its JSON text"))
+        } else if !isJSONValue(member.json) {
+          // Stored, it would be left out of every Roadmap JSON the board is published as.
+          problems.append(
+            invalid(
+              prefix + "extra[\(index)].json",
+              "the JSON text of \(member.key) is not one JSON value"))
+        }
       }
     }
     return problems
+  }
+
+  /// Whether `text` is exactly one JSON value (any kind, spaces around it allowed).
+  static func isJSONValue(_ text: String) -> Bool {
+    (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: .fragmentsAllowed)) != nil
   }
 
   /// The validation problems of a name (stage, tag, board, release title).

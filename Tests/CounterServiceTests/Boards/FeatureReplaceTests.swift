@@ -32,3 +32,51 @@ import VoteFirstAPI
     }
   }
 }
+
+/// An `extra` member's JSON text must be one JSON value: stored otherwise, it was dropped
+/// without a word from every Roadmap JSON the board was published as.
+@Suite struct ExtraMemberTests {
+  @Test func anExtraThatIsNotJSONIsRefusedWithItsField() async throws {
+    try await BoardHarness.with { harness in
+      let refused = await harness.call(
+        .put, "/api/v1/demo-app/features/ref/one",
+        json:
+          #"{"title":"One","extra":[{"key":"url","json":"\"ok\""},{"key":"x","json":"not json"}]}"#,
+        admin: true)
+      #expect(refused.status == 422, "\(refused.body)")
+      #expect(refused.body.contains(#""field":"extra[1].json""#), "\(refused.body)")
+      #expect(refused.body.contains("the JSON text of x is not one JSON value"))
+      let taken = await harness.admin(
+        .put, "/features/ref/one",
+        #"{"title":"One","extra":[{"key":"url","json":" \"https://x.example\" "},{"key":"n","json":"1.50"}]}"#
+      )
+      #expect(taken.status == 201, "\(taken.body)")
+    }
+  }
+}
+
+/// A target whose percent-escapes are broken or not UTF-8 is a 400 naming it: decoded anyway,
+/// `PUT …/features/ref/%ff` and `…/ref/%fe` both wrote the feature with the ref "\u{FFFD}".
+@Suite struct MalformedTargetTests {
+  @Test(arguments: [
+    ("/api/v1/demo-app/features/ref/%ff", "path"), ("/api/v1/demo-app/features/ref/x%2", "path"),
+    ("/api/v1/demo-app/features/ref/%zz", "path"), ("/api/v1/demo-app/features?q=%ff", "query"),
+    ("/api/v1/demo-app/features?q=%e2%82", "query"),
+  ])
+  func isRefusedWithItsPart(_ target: String, _ field: String) async throws {
+    try await BoardHarness.with { harness in
+      let answer = await harness.call(.put, target, json: #"{"title":"x"}"#, admin: true)
+      #expect(answer.status == 400, "\(target): \(answer.body)")
+      #expect(answer.body.contains(#""code":"invalid_parameter""#), "\(answer.body)")
+      #expect(answer.body.contains(#""field":"\#(field)""#), "\(answer.body)")
+    }
+  }
+
+  @Test func wellFormedEscapesPass() async throws {
+    try await BoardHarness.with { harness in
+      let made = await harness.admin(.put, "/features/ref/caf%C3%A9%20au%2Flait", #"{"title":"x"}"#)
+      #expect(made.object["ref"] as? String == "café au/lait", "\(made.body)")
+      #expect(VoteFirstRouter.malformedTarget("/api/v1/p/features?q=%E2%82%AC&x=1") == nil)
+    }
+  }
+}
