@@ -105,7 +105,8 @@ extension VoteFirstContext {
         byRef: Dictionary(
           try tables.features(call.project).compactMap { row in row.ref.map { ($0, row) } },
           uniquingKeysWith: { first, _ in first }),
-        imported: try tables.importedVotes(call.project))
+        imported: try tables.importedVotes(call.project),
+        releases: ReleaseMembership(project: call.project))
       let fresh = batch.features.filter { known.byRef[$0.content.ref ?? ""] == nil }.count
       if fresh > 0 {
         known.nextID = try tables.nextIDs(call.project, "feature", count: Int64(fresh))
@@ -119,6 +120,7 @@ extension VoteFirstContext {
         }
         result.features.append(BatchResult.Item(id: outcome.id, ref: upsert.content.ref ?? ""))
       }
+      try known.releases.save(tables)
       return result
     }
     return try .json(result)
@@ -153,6 +155,11 @@ extension VoteFirstContext {
       }
       let row = try BoardJSON.row(content, id: id, project: project, createdAt: existing.createdAt)
       try tables.put(row)
+      if try ReleaseMembership.release(of: existing) != content.release {
+        var releases = ReleaseMembership(project: call.project)
+        try releases.place(id, in: content.release, tables)
+        try releases.save(tables)
+      }
       if existing.ref == nil, row.ref != nil {
         // Its votes were in a counter no route but the board's can reach: they come along
         // to the counter its ref names (where old app versions vote on it from now on).
@@ -228,6 +235,8 @@ extension VoteFirstContext {
     var byRef: [String: BoardFeatureRow]
     var imported: [String: Int64]
     var nextID: Int64 = 0
+    /// The releases' lists, moved with the features' `release` (saved after the last one).
+    var releases: ReleaseMembership
   }
 
   /// Stores one upsert found by its ref: creates it, changes it, or leaves it as it is.
@@ -235,13 +244,16 @@ extension VoteFirstContext {
     _ upsert: FeatureUpsert, _ tables: BoardTables, _ project: BoardProject, now: Int64
   ) throws -> (id: Int, change: Change) {
     let existing = try upsert.content.ref.flatMap { try tables.feature(project.id, ref: $0) }
-    var known = BatchState(byRef: [:], imported: [:])
+    var known = BatchState(
+      byRef: [:], imported: [:], releases: ReleaseMembership(project: project.id))
     if let existing, let ref = existing.ref { known.byRef[ref] = existing }
     if let existing {
       known.imported[existing.counterKey] = try tables.importedVotes(
         project.id, key: existing.counterKey)
     }
-    return try store(upsert, tables, project, now: now, known: &known)
+    let stored = try store(upsert, tables, project, now: now, known: &known)
+    try known.releases.save(tables)
+    return stored
   }
 
   /// Stores one upsert with what the batch already read; ids for new features come from
@@ -259,6 +271,9 @@ extension VoteFirstContext {
       if row != existing {
         try tables.put(row)
         change = .updated
+        if try ReleaseMembership.release(of: existing) != content.release {
+          try known.releases.place(Int(row.id), in: content.release, tables)
+        }
       }
     } else {
       let id: Int64
@@ -271,6 +286,9 @@ extension VoteFirstContext {
       row = try BoardJSON.row(content, id: Int(id), project: project, createdAt: now)
       try tables.put(row)
       change = .created
+      if content.release != nil {
+        try known.releases.place(Int(row.id), in: content.release, tables)
+      }
     }
     if let ref = row.ref { known.byRef[ref] = row }
     // Only a change of the imported count moves the counter (by that change): the votes cast

@@ -154,8 +154,10 @@ extension VoteFirstContext {
       throw VoteFirstFailure.validation(
         "notes", "notes are longer than \(VoteFirstLimits.maxNotes) characters")
     }
+    var listed = Set<Int>()
+    release.features = release.features.filter { listed.insert($0).inserted }
     let stored = try await boards.write { tables in
-      _ = try BoardProject.ensure(tables, call.project, now: call.now)
+      let project = try BoardProject.ensure(tables, call.project, now: call.now)
       for (index, feature) in release.features.enumerated()
       where try tables.feature(call.project, id: Int64(feature)) == nil {
         throw VoteFirstFailure.validation("features[\(index)]", "there is no feature \(feature)")
@@ -169,6 +171,20 @@ extension VoteFirstContext {
         release.id = Int(try tables.nextID(call.project, "release"))
       }
       try tables.put(.release, try Self.row(release, project: call.project))
+      // One relation, seen from both sides: the features listed name this release (and leave
+      // the list of the one they were in), the ones it no longer lists name none.
+      var releases = ReleaseMembership(project: call.project)
+      for row in try tables.features(call.project) {
+        var content = try BoardJSON.decode(FeatureContent.self, row.doc)
+        let isListed = listed.contains(Int(row.id))
+        guard isListed ? content.release != release.id : content.release == release.id
+        else { continue }
+        content.release = isListed ? release.id : nil
+        try tables.put(
+          try BoardJSON.row(content, id: Int(row.id), project: project, createdAt: row.createdAt))
+        if isListed { try releases.place(Int(row.id), in: release.id, tables) }
+      }
+      try releases.save(tables)
       return release
     }
     return try .json(stored, status: creating ? 201 : 200)
@@ -267,7 +283,10 @@ extension VoteFirstContext {
         if let problem = project.referenceProblems(content, releases: []).first {
           throw VoteFirstFailure.validation(problem)
         }
-        var known = BatchState(byRef: [:], imported: [:], nextID: featureID)
+        // In no release: nothing for the releases' lists to follow.
+        var known = BatchState(
+          byRef: [:], imported: [:], nextID: featureID,
+          releases: ReleaseMembership(project: call.project))
         let outcome = try Self.store(
           FeatureUpsert(content: content), tables, project, now: call.now, known: &known)
         suggestion.feature = outcome.id
