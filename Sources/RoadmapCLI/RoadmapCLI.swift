@@ -36,7 +36,7 @@ public enum RoadmapCLI {
       code = report(error, path: path, context: context)
     }
     // What did not reach standard output is a failure, whatever the command concluded.
-    if let failure = context.stdout.failure {
+    if let failure = context.stdout.unreportedFailure {
       context.stderr.writeLine("Error: cannot write standard output: \(failure)")
       if code == 0 { code = 1 }
     }

@@ -19,6 +19,7 @@ public final class TextOutput: @unchecked Sendable {
   private let descriptor: Int32?
   private var captured: [UInt8] = []
   private var failed: String?
+  private var failureReported = false
 
   init(descriptor: Int32?) {
     self.descriptor = descriptor
@@ -64,6 +65,22 @@ public final class TextOutput: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return failed
+  }
+
+  /// ``failure``, which the caller now reports itself (as an error of the command), so that
+  /// ``RoadmapCLI`` does not report it a second time at the end.
+  public func claimFailure() -> String? {
+    lock.lock()
+    defer { lock.unlock() }
+    if failed != nil { failureReported = true }
+    return failed
+  }
+
+  /// ``failure`` when no one reported it yet.
+  var unreportedFailure: String? {
+    lock.lock()
+    defer { lock.unlock() }
+    return failureReported ? nil : failed
   }
 
   /// Everything written so far to a capturing writer, as UTF-8 text (empty for real streams).

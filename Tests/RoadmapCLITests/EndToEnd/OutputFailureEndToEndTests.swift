@@ -35,6 +35,12 @@ import Testing
     #expect(
       child.stderrText.hasSuffix(
         "Error: cannot write standard output: No space left on device\n"), "\(child.stderrText)")
+    // Said once, and nothing claims the document was written (convert said "Converted 1 of
+    // 1 feature…; nothing lost." first).
+    #expect(
+      child.stderrText.components(separatedBy: "cannot write standard output").count == 2,
+      "\(child.stderrText)")
+    #expect(!child.stderrText.contains("Converted"), "\(child.stderrText)")
   }
 
   /// The same commands with a writable standard output still succeed (the check adds no

@@ -62,6 +62,10 @@ enum SyncFiles {
   {
     guard let output, output != "-" else {
       context.stdout.write(bytes: bytes)
+      // Said now, before any line that reports the document as written.
+      if let failure = context.stdout.claimFailure() {
+        throw .failure("cannot write standard output: \(failure)")
+      }
       return
     }
     try OutputFile.write(bytes, to: context.resolvePath(output), shown: output)
