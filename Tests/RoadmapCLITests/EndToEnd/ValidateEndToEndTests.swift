@@ -219,6 +219,28 @@ import Testing
     #expect(empty.stdoutText.contains(#""code":"empty-document""#))
   }
 
+  /// A file whose name is not UTF-8 reaches the command with U+FFFD in it: "no such file"
+  /// alone was untrue (the file is there), so the message says why it cannot be found.
+  @Test func aNameThatIsNotUTF8IsSaidToBeOne() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let binary = try Roadmapctl.binaryURL().path
+    let child = try ChildProcess.start(
+      "/bin/sh",
+      [
+        "-c",
+        #"name="$(printf 'bad\377name.json')"; printf '[]' > "$name"; exec "$0" validate "$name""#,
+        binary,
+      ],
+      workingDirectory: directory.url)
+    let status = try await child.waitForExit(timeout: .seconds(60))
+    try await child.waitForOutputEnd(timeout: .seconds(10))
+    #expect(status == 1)
+    #expect(
+      child.stderrText.contains("no such file (its name is not UTF-8 as given"),
+      "\(child.stderrText)")
+  }
+
   @Test func unreadableFilesAreNamedAndExit1() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }

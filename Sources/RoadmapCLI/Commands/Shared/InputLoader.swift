@@ -96,7 +96,14 @@ enum InputLoader {
     let path = context.resolvePath(input)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw .failure("cannot read '\(input)': no such file")
+      // A name that is not UTF-8 reaches the command with U+FFFD in place of its bytes, so
+      // no such file exists, though the file may well.
+      throw .failure(
+        "cannot read '\(input)': "
+          + (input.contains("\u{FFFD}")
+            ? "no such file (its name is not UTF-8 as given; rename the file or pass it as - "
+              + "on standard input)"
+            : "no such file"))
     }
     if isDirectory.boolValue {
       throw .failure("cannot read '\(input)': it is a directory")
