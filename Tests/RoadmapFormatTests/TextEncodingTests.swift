@@ -128,6 +128,9 @@ import Testing
       first.message.hasPrefix(
         "the file is UTF-32 (little-endian), whose byte-order mark the app's JSONDecoder takes "
           + "for UTF-16's"))
+    // Its one problem: not also "not a text file … the byte 0x0", which it does not start
+    // with (it starts FF FE 00 00).
+    #expect(report.diagnostics.map(\.code) == ["invalid-encoding"])
   }
 
   @Test("an incomplete last code unit is dropped, as JSONDecoder drops it")

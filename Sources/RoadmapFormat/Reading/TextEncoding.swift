@@ -45,11 +45,15 @@ enum TextEncoding: Sendable, Equatable {
     var hadMark: Bool
     var utf8: [UInt8]
 
+    /// UTF-32 (little-endian) with its mark, which the app reads as UTF-16 starting with
+    /// U+0000 and rejects: nothing in the text is what the app reads.
+    var isMisreadUTF32: Bool { encoding == .utf16LittleEndian && hadMark && utf8.first == 0 }
+
     /// What the validator says about the file: an error, since JSON must be UTF-8 (RFC 8259)
     /// and most tools read nothing else, though the app reads it.
     var diagnostic: Diagnostic {
       let message: String
-      if encoding == .utf16LittleEndian, hadMark, utf8.first == 0 {
+      if isMisreadUTF32 {
         // FF FE 00 00: JSONDecoder takes the mark for UTF-16's and reads U+0000 first.
         message =
           "the file is UTF-32 (little-endian), whose byte-order mark the app's JSONDecoder "

@@ -131,6 +131,14 @@ public struct RoadmapValidator: Sendable {
     keepFeatures: Bool, pages: DocumentBytes? = nil, releaseStride: Int = 4 << 20,
     converted isConverted: Bool = false
   ) -> (report: ValidationReport, rejected: Bool) {
+    if !isConverted, let converted = TextEncoding.transcode(buffer), converted.isMisreadUTF32 {
+      // Its one problem is its encoding: the rules would only read the U+0000 the app reads
+      // first ("not a text file … the byte 0x0"), which the file does not start with.
+      var report = ValidationReport(
+        diagnostics: [converted.diagnostic], features: [], featureCount: 0)
+      report.convertedText = converted.utf8
+      return (report, true)
+    }
     if !isConverted, let converted = TextEncoding.transcode(buffer) {
       // UTF-16 or UTF-32, which the app reads: every rule runs on the UTF-8 text it reads
       // (converted once, as JSONDecoder converts).
