@@ -76,6 +76,13 @@ struct SyntaxDiagnosticsTests {
     Case(
       "byte-order mark", [0xEF, 0xBB, 0xBF] + Array("[]".utf8), "byte-order-mark", 1, 1,
       severity: .warning),
+    // The mark takes no column (editors and GitHub's annotations do not show it): 8, not 9.
+    Case(
+      "after a byte-order mark", [0xEF, 0xBB, 0xBF] + Array(#"[{"id":1}]"#.utf8), "id-not-string",
+      1, 8),
+    Case(
+      "on the second line after a byte-order mark",
+      [0xEF, 0xBB, 0xBF] + Array("[\n{\"id\":1}]".utf8), "id-not-string", 2, 7),
     Case("UTF-16", [0xFF, 0xFE, 0x5B, 0x00, 0x5D, 0x00], "invalid-encoding", 1, 1),
     Case("PNG image", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00], "not-text", 1, 1),
     Case(

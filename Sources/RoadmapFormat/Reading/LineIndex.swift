@@ -54,6 +54,13 @@ enum LineIndex {
         if byte & 0xC0 != 0x80 { scalars += 1 }
         position -= 1
       }
+      if column == nil, position == 0, target >= 3, bytes.count >= 3, bytes[0] == 0xEF,
+        bytes[1] == 0xBB, bytes[2] == 0xBF
+      {
+        // A UTF-8 byte-order mark takes no column: editors and GitHub's annotations do not
+        // show it, so the first line's columns count from after it.
+        scalars -= 1
+      }
       let found = column ?? scalars + 1
       previous = (target, found)
       result[index] = SourceLocation(line: line, column: found)
