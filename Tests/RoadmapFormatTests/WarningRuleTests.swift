@@ -175,7 +175,9 @@ struct WarningRuleTests {
     #expect(missing.count == 1)
     let diagnostic = try #require(missing.first)
     #expect(diagnostic.severity == .error)
-    #expect(diagnostic.path == "/1")
+    // The pointer names what the position points at: the list that lacks a language.
+    #expect(diagnostic.path == "/1/localizedTitle")
+    #expect(diagnostic.line == 2 && diagnostic.column == 66)
     #expect(diagnostic.message.contains("localizedTitle lacks de"))
     #expect(diagnostic.message.contains("localizedDescription lacks en, de"))
   }

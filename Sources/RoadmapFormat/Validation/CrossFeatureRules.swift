@@ -234,6 +234,7 @@ struct CrossFeatureRules {
     for record in outcome.records where record.id != nil {
       var missingParts: [String] = []
       var offset = record.offset
+      var path = "/\(record.index)"
       for slot in 0..<3 {
         let bit = UInt8(1) << slot
         let hasLocalized = record.localizedPresent & bit != 0
@@ -245,7 +246,11 @@ struct CrossFeatureRules {
           if !hasLocalized || mask & id == 0 { missing.append(language) }
         }
         if !missing.isEmpty {
-          if missingParts.isEmpty && hasLocalized { offset = Self.localizedOffset(record, slot) }
+          if missingParts.isEmpty && hasLocalized {
+            // The place and the pointer name the same thing: the list that lacks them.
+            offset = Self.localizedOffset(record, slot)
+            path += "/\(Self.fieldNames[slot])"
+          }
           missingParts.append(
             "\(Self.fieldNames[slot]) lacks \(missing.joined(separator: ", "))"
               + (hasLocalized ? "" : " (it has only a plain \(plainNames[slot]))"))
@@ -253,7 +258,7 @@ struct CrossFeatureRules {
       }
       guard !missingParts.isEmpty else { continue }
       add(
-        "missing-language", .error, at: offset, path: "/\(record.index)",
+        "missing-language", .error, at: offset, path: path,
         "feature \(describe(record)) is not translated into every required language "
           + "(--languages \(languages.joined(separator: ","))): "
           + missingParts.joined(separator: "; ")
