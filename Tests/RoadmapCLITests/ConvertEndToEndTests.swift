@@ -86,6 +86,29 @@ import VoteFirstAPI
     #expect(kept == Self.roadmap)
   }
 
+  /// An option of the other direction is a usage error, as --status-map with --to roadmap
+  /// was: `--project` with `--to roadmap` and `--board` with `--to votefirst-export` were
+  /// passed over without a word.
+  @Test func anOptionOfTheOtherDirectionIsAUsageError() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let cases: [([String], String)] = [
+      (
+        ["roadmap.json", "--to", "roadmap", "--project", "demo-app"],
+        "Error: --project applies to --to votefirst-export"
+      ),
+      (
+        ["roadmap.json", "--to", "votefirst-export", "--board", "ideas"],
+        "Error: --board applies to --to roadmap"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = try await convert(arguments, in: directory)
+      #expect(result.exitCode == 64, "\(arguments): \(result.stderrText)")
+      #expect(result.stderrText.hasPrefix(message), "\(result.stderrText)")
+    }
+  }
+
   @Test func standardInputAndAStatusMap() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }

@@ -39,21 +39,33 @@ struct ConvertCommand: Command {
   var out: String?
 
   @Option(
-    valueName: "ns", help: "The project the export names, with --to votefirst-export.",
+    valueName: "ns",
+    help: "The project the export names, with --to votefirst-export. (default: roadmap)",
     validate: { NameCheck.namespaceProblem($0) })
-  var project: String = "roadmap"
+  var project: String?
 
   @Option(
     valueName: "file",
     help: "How statuses become stages (JSON, see docs/migrating.md), with --to votefirst-export.")
   var statusMap: String?
 
-  @Option(valueName: "slug", help: "The board whose features to write, with --to roadmap.")
-  var board: String = Board.roadmapSlug
+  @Option(
+    valueName: "slug",
+    help: "The board whose features to write, with --to roadmap. (default: roadmap)")
+  var board: String?
 
   func validate() throws {
+    // An option of the other direction is a mistake to name, not one to pass over.
     if to == .roadmap, statusMap != nil {
       throw CommandError.validation("--status-map applies to --to votefirst-export.")
+    }
+    if to == .roadmap, project != nil {
+      throw CommandError.validation(
+        "--project applies to --to votefirst-export (an export names its own project).")
+    }
+    if to == .votefirstExport, board != nil {
+      throw CommandError.validation(
+        "--board applies to --to roadmap (an export of a roadmap has the roadmap board).")
     }
   }
 
@@ -63,7 +75,8 @@ struct ConvertCommand: Command {
       let statusMap = try SyncFiles.statusMap(self.statusMap, context: context)
       let features = try await SyncFiles.roadmap(input, context: context)
       let mapping = RoadmapMapping(statusMap: statusMap)
-      let (export, losses) = mapping.export(features, project: project, exportedAt: Date())
+      let (export, losses) = mapping.export(
+        features, project: project ?? "roadmap", exportedAt: Date())
       try SyncFiles.write(try SyncFiles.exportBytes(export), to: out, context: context)
       for line in SyncFiles.lossLines(losses) { context.stderr.writeLine(line) }
       context.stderr.writeLine(
@@ -73,6 +86,7 @@ struct ConvertCommand: Command {
       let export = try await SyncFiles.export(input, context: context)
       // A board the export does not have is a mistake, not an empty roadmap (with --out, it
       // replaced a published roadmap with []).
+      let board = self.board ?? Board.roadmapSlug
       guard export.boards.contains(where: { $0.slug == board }) else {
         let boards = export.boards.map(\.slug).joined(separator: ", ")
         throw CommandError.failure(
