@@ -26,6 +26,24 @@ import Testing
     return (server, directory)
   }
 
+  /// How to read the votes without where to read them from: a forgotten --votes-from, which
+  /// showed the roadmap without votes and said nothing.
+  @Test(arguments: [
+    ["--namespace", "com.example.app"], ["--dialect", "countapi"], ["--key-template", "f{id}"],
+  ])
+  func aVotesOptionWithoutVotesFromIsAUsageError(_ option: [String]) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let result = try await Roadmapctl.run(
+      ["show", "roadmap.json"] + option, workingDirectory: directory.url)
+    #expect(result.exitCode == 64)
+    #expect(
+      result.stderrText.hasPrefix(
+        "Error: \(option[0]) says how to read the votes from --votes-from URL, which is not given."),
+      "\(result.stderrText)")
+  }
+
   @Test(arguments: ["roadmapctl", "ours", "countapi", "counterapi"])
   func votesColumnSortedByVotes(dialect: String) async throws {
     let (server, directory) = try await seeded()

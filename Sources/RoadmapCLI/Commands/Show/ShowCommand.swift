@@ -41,20 +41,22 @@ struct ShowCommand: Command {
     validate: { ShowVotes.problem(with: $0) })
   var votesFrom: String?
 
-  @Option(help: "The counting API's protocol, with --votes-from.")
-  var dialect: ShowVotes.Dialect = .roadmapctl
+  @Option(help: "The counting API's protocol, with --votes-from. (default: roadmapctl)")
+  var dialect: ShowVotes.Dialect?
 
   @Option(
     valueName: "ns",
     help: "The counters' namespace, with --votes-from (the Roadmap package uses the app's "
-      + "bundle identifier).",
+      + "bundle identifier). (default: default)",
     validate: { $0.isEmpty ? "--namespace needs a namespace, such as com.example.app." : nil })
-  var namespace: String = "default"
+  var namespace: String?
 
   @Option(
-    valueName: "template", help: "How a feature id becomes a counter key; {id} is the id.",
+    valueName: "template",
+    help: "How a feature id becomes a counter key, with --votes-from; {id} is the id. "
+      + "(default: feature{id})",
     validate: { (try? KeyTemplate($0)) == nil ? "--key-template must contain {id} once." : nil })
-  var keyTemplate: String = "feature{id}"
+  var keyTemplate: String?
 
   @Option(help: "The order of the features: as in the file, or most votes first.")
   var sort: ShowVotes.Order = .file
@@ -63,6 +65,17 @@ struct ShowCommand: Command {
     if compatible, language.count > 1 {
       throw CommandError.validation(
         "--compatible resolves one localization, as the Roadmap package does; give one language.")
+    }
+    if votesFrom == nil {
+      // Where the counts come from, without a place to read them: a forgotten --votes-from.
+      let given = [
+        dialect.map { _ in "--dialect" }, namespace.map { _ in "--namespace" },
+        keyTemplate.map { _ in "--key-template" },
+      ].compactMap { $0 }
+      if let first = given.first {
+        throw CommandError.validation(
+          "\(first) says how to read the votes from --votes-from URL, which is not given.")
+      }
     }
   }
 
@@ -100,8 +113,8 @@ struct ShowCommand: Command {
     if let votesFrom {
       do {
         let read = try await ShowVotes.counts(
-          of: document.features, server: votesFrom, dialect: dialect, namespace: namespace,
-          keys: try KeyTemplate(keyTemplate))
+          of: document.features, server: votesFrom, dialect: dialect ?? .roadmapctl,
+          namespace: namespace ?? "default", keys: try KeyTemplate(keyTemplate ?? "feature{id}"))
         for (id, reason) in read.refused {
           context.stderr.writeLine(
             "\(loaded.displayPath): note: the votes of feature \(JSONText.quote(id)) are not "
