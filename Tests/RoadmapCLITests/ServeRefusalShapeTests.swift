@@ -44,6 +44,25 @@ import VoteFirstAPI
     let countapi = try await server.get("/hit/app.example/big", method: "POST", headers: length)
     #expect(countapi.status == 413)
     #expect(countapi.body == #"{"error":"Content-Length exceeds 1048576 bytes"}"#)
+    #expect(countapi.header("Access-Control-Allow-Origin") == "*")
+    #expect(try await server.stop() == 0)
+  }
+
+  /// Bug: a refusal the server makes before any route (here a request line past 8 KiB: a
+  /// `/counts` of 500 long keys) had no Access-Control-Allow-Origin, so a browser's page saw
+  /// a network error instead of the reason.
+  @Test func aRefusalBeforeAnyRouteCarriesTheCORSHeaders() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await ServeProcess.start(dataDirectory: directory.url)
+    defer { server.process.kill() }
+    let keys = (0..<500).map { "feature\($0)-" + String(repeating: "k", count: 20) }
+    let answer = try await server.get(
+      "/counts/app.example?keys=" + keys.joined(separator: ","),
+      headers: ["Origin": "https://app.example"])
+    #expect(answer.status == 414)
+    #expect(answer.body == #"{"error":"request line longer than 8192 bytes"}"#)
+    #expect(answer.header("Access-Control-Allow-Origin") == "*")
     #expect(try await server.stop() == 0)
   }
 }
