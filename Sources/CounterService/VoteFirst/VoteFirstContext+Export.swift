@@ -142,6 +142,24 @@ extension VoteFirstContext {
         throw VoteFirstFailure(
           409, Code.refConflict, "two features have the ref \(ref)", field: path + ".ref")
       }
+      // What no call can store: stored anyway, a count was silently 0.
+      if exported.feature.votes < 0 {
+        throw VoteFirstFailure.validation(path + ".votes", "votes cannot be negative")
+      }
+      if exported.importedVotes < 0 {
+        throw VoteFirstFailure.validation(
+          path + ".importedVotes", "importedVotes cannot be negative")
+      }
+    }
+    // References to features the project will not hold: no admin call leaves them behind
+    // (deleting a feature takes it off every release), and a board would show them dangling.
+    let features = Set(document.features.map(\.feature.id))
+    for (index, release) in document.releases.enumerated() {
+      for (position, feature) in release.features.enumerated() where !features.contains(feature) {
+        throw VoteFirstFailure.validation(
+          "releases[\(index)].features[\(position)]", "there is no feature \(feature) in the export"
+        )
+      }
     }
   }
 }

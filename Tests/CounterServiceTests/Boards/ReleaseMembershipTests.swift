@@ -55,3 +55,31 @@ import VoteFirstAPI
     }
   }
 }
+
+/// `POST /import` refuses what no admin call stores: a release listing a feature the export
+/// does not hold (it showed a dangling id), and negative counts (stored as 0 without a word).
+@Suite struct ImportConsistencyTests {
+  @Test func danglingReleaseMembersAndNegativeCountsAreRefused() async throws {
+    try await BoardHarness.with { harness in
+      await harness.admin(.put, "/features/ref/one", #"{"title":"One"}"#)
+      await harness.admin(
+        .post, "/releases", #"{"title":"1.0","date":"2026-11-30T00:00:00Z","features":[1]}"#)
+      let export = await harness.admin(.get, "/export").body
+      let cases: [(String, String, String)] = [
+        (#""features":[1]"#, #""features":[1,10]"#, "releases[0].features[1]"),
+        (#""votes":0"#, #""votes":-5"#, "features[0].votes"),
+        (#""importedVotes":0"#, #""importedVotes":-1"#, "features[0].importedVotes"),
+      ]
+      for (index, (original, broken, field)) in cases.enumerated() {
+        #expect(export.contains(original), "\(original) in \(export)")
+        let answer = await harness.call(
+          .post, "/api/v1/copy-\(index)/import",
+          json: export.replacingOccurrences(of: original, with: broken), admin: true)
+        #expect(answer.status == 422, "\(field): \(answer.body)")
+        #expect(answer.body.contains(#""field":"\#(field)""#), "\(answer.body)")
+      }
+      let whole = await harness.call(.post, "/api/v1/copy-ok/import", json: export, admin: true)
+      #expect(whole.status == 200, "\(whole.body)")
+    }
+  }
+}
