@@ -60,6 +60,10 @@ public enum VoteFirstLimits {
     if let due = content.due, !isValidMonth(due) {
       problems.append(invalid(prefix + "due", "due is a month written YYYY-MM"))
     }
+    var tagsSeen = Set<Int>()
+    for (index, tag) in content.tags.enumerated() where !tagsSeen.insert(tag).inserted {
+      problems.append(invalid(prefix + "tags[\(index)]", "tag \(tag) is listed twice"))
+    }
     if content.comments < 0 {
       problems.append(invalid(prefix + "comments", "comments cannot be negative"))
     }

@@ -80,3 +80,20 @@ import VoteFirstAPI
     }
   }
 }
+
+/// A tag listed twice is refused with its place: stored, the feature showed it twice.
+@Suite struct DuplicateTagTests {
+  @Test func aTagListedTwiceIsRefused() async throws {
+    try await BoardHarness.with { harness in
+      await harness.admin(.post, "/tags", #"{"name":"iOS"}"#)
+      await harness.admin(.post, "/tags", #"{"name":"Mac"}"#)
+      let refused = await harness.call(
+        .put, "/api/v1/demo-app/features/ref/one", json: #"{"title":"One","tags":[1,2,1]}"#,
+        admin: true)
+      #expect(refused.status == 422, "\(refused.body)")
+      #expect(refused.body.contains(#""field":"tags[2]""#), "\(refused.body)")
+      let taken = await harness.admin(.put, "/features/ref/one", #"{"title":"One","tags":[2,1]}"#)
+      #expect(taken.object["tags"] as? [Int] == [2, 1], "\(taken.body)")
+    }
+  }
+}
