@@ -70,5 +70,10 @@ import Testing
       unreachable.stderrText.contains(
         "Error: GET the export of project demo-app on \(server) failed: \(server)/api/v1/demo-app/export:"
       ))
+    // No answer at all: the user learns a rerun is safe.
+    #expect(
+      unreachable.stderrText.hasSuffix(
+        ". Running the command again is safe: it finishes what is missing.\n"),
+      "\(unreachable.stderrText)")
   }
 }

@@ -104,6 +104,10 @@ struct BoardClient: Sendable {
       text += error.reason.map { "\($0.code): \($0.message)" } ?? error.message
       if error.kind == .unauthorized || error.status == 403 && error.code == "forbidden" {
         text += ". Is --key the server's admin token?"
+      } else if error.status == nil {
+        // No answer (a lost connection, a server stopped midway): each write is whole or
+        // not at all, and a rerun finds what is there by ref and name.
+        text += ". Running the command again is safe: it finishes what is missing."
       }
       throw .failure(text)
     }
