@@ -81,6 +81,26 @@ struct SkippedValueTests {
     #expect(document.features[0].extra["notes"] == .string("first line\nsecond line"))
   }
 
+  /// Bug: these said "the app rejects the file" (or "JSONDecoder rejects the file") where the
+  /// compatible reading, as JSONDecoder, loads it; in a value the app reads they still do.
+  @Test("invalid UTF-8 and a lone surrogate in a skipped value say the app loads the file")
+  func skippedEncodingProblemsSayTheAppLoadsTheFile() throws {
+    let skipped: [(String, [UInt8])] = [
+      ("invalid-utf8", Array(#"[{"id":"1","x":"caf"#.utf8) + [0xE9] + Array(#" ok"}]"#.utf8)),
+      ("lone-surrogate", Array(#"[{"id":"1","x":"\ud800"}]"#.utf8)),
+      ("lone-surrogate", Array(#"[{"id":"1","x":"\udc00"}]"#.utf8)),
+    ]
+    for (code, bytes) in skipped {
+      let diagnostic = try #require(RoadmapValidator().validate(bytes).first(code))
+      #expect(diagnostic.message.contains("the app skips this value and still loads the file"))
+      #expect(!diagnostic.message.contains("rejects the file"), "\(diagnostic.message)")
+      #expect(try RoadmapDocument.read(bytes, mode: .compatible).features.map(\.id) == ["1"])
+    }
+    let read = Array(#"[{"id":"1","title":"\ud800"}]"#.utf8)
+    let diagnostic = try #require(RoadmapValidator().validate(read).first("lone-surrogate"))
+    #expect(diagnostic.message.contains("JSONDecoder rejects the file"))
+  }
+
   @Test("a raw carriage return in a skipped value is spelled \\r in the message")
   func carriageReturn() throws {
     let bytes = Array(#"[{"id": "1", "x": "a"#.utf8) + [0x0D] + Array(#"b"}]"#.utf8)

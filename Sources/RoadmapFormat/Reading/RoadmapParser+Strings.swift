@@ -175,11 +175,17 @@ extension RoadmapParser {
       token.invalidUTF8 = true
       syntaxError(
         "invalid-utf8", at: index, rejected: ignoredDepth == 0,
-        "byte 0x\(String(byte, radix: 16, uppercase: true)) is not valid UTF-8; the app "
-          + "rejects the file: save it as UTF-8")
+        "byte 0x\(String(byte, radix: 16, uppercase: true)) is not valid UTF-8; "
+          + (ignoredDepth > 0 ? Self.skippedButRejectedElsewhere : "the app rejects the file")
+          + ": save it as UTF-8")
       return
     }
   }
+
+  /// What a problem in a value the app skips (an unknown or repeated key) means: the app
+  /// loads the file all the same, other readers do not.
+  static let skippedButRejectedElsewhere =
+    "the app skips this value and still loads the file, but jq, Python and browsers reject it"
 
   static func escapeSpelling(_ byte: UInt8) -> String {
     switch byte {
@@ -231,7 +237,8 @@ extension RoadmapParser {
         syntaxError(
           "lone-surrogate", at: index, rejected: ignoredDepth == 0,
           "\\u\(String(unit, radix: 16)) is half of a surrogate pair with no low half after it; "
-            + "JSONDecoder rejects the file: write the character itself or the full pair")
+            + (ignoredDepth > 0 ? Self.skippedButRejectedElsewhere : "JSONDecoder rejects the file")
+            + ": write the character itself or the full pair")
         return index + 6
       }
       if unit >= 0xDC00 && unit <= 0xDFFF {
@@ -239,7 +246,9 @@ extension RoadmapParser {
         syntaxError(
           "lone-surrogate", at: index, rejected: ignoredDepth == 0,
           "\\u\(String(unit, radix: 16)) is the low half of a surrogate pair with no high half "
-            + "before it; JSONDecoder rejects the file: write the character itself")
+            + "before it; "
+            + (ignoredDepth > 0 ? Self.skippedButRejectedElsewhere : "JSONDecoder rejects the file")
+            + ": write the character itself")
         return index + 6
       }
       return index + 6
