@@ -65,7 +65,10 @@ import Testing
     let server = try startTestServer(handler: router.handler)
     let port = server.port
     async let slow = offPool { () -> Int in
-      let client = try RawClient(port: port)
+      // Its answer waits for the test's own steps, which run on the global pool: a loaded
+      // machine (other suites in parallel) can hold them past the default 30 s (a CI run saw
+      // it), so this client waits as long as the suite may run.
+      let client = try RawClient(port: port, receiveTimeout: 150)
       try client.send("GET /gated HTTP/1.1\r\nHost: a\r\n\r\n")
       return try client.readResponse()?.status ?? 0
     }
@@ -182,7 +185,8 @@ import Testing
       return dup(client.fd)
     }
     async let inFlight = offPool { () -> (Int, String?, String) in
-      let client = try RawClient(port: port)
+      // Waits for the test's own steps on the global pool (see above): as long as the suite.
+      let client = try RawClient(port: port, receiveTimeout: 150)
       try client.send("GET /gated HTTP/1.1\r\nHost: a\r\n\r\n")
       let r = try client.readResponse()
       return (r?.status ?? 0, r?.header("Connection"), r?.text ?? "")
