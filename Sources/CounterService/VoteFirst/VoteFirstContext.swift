@@ -49,9 +49,16 @@ struct VoteFirstContext: Sendable {
 
     /// The path parameter `name` as a positive id, or a 400 naming it.
     func id(_ name: String = "id") throws -> Int {
+      // Digits as the server writes ids: `+1` and `01` are not another spelling of 1.
       guard let text = request.parameter(name), let id = Int(text), id > 0,
-        text.utf8.count <= 18
+        text.utf8.count <= 18, text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+        text.utf8.first != 0x30
       else {
+        if request.parameter(name) == "ref" {
+          // `PUT …/features/ref/` with the ref left out reads as a feature id of "ref".
+          throw VoteFirstFailure.invalidParameter(
+            "ref", "the ref is missing: PUT …/features/ref/{ref}")
+        }
         throw VoteFirstFailure.invalidParameter(name, "\(name) must be a positive integer")
       }
       return id

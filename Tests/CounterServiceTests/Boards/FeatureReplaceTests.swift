@@ -97,3 +97,23 @@ import VoteFirstAPI
     }
   }
 }
+
+/// Ids in a path are written as the server writes them; a ref left out is named as one.
+@Suite struct PathIDTests {
+  @Test func anIdIsItsDigitsAndAMissingRefIsNamed() async throws {
+    try await BoardHarness.with { harness in
+      await harness.admin(.put, "/features/ref/one", #"{"title":"One"}"#)
+      #expect(await harness.get("/features/1").status == 200)
+      for spelling in ["+1", "01", "1.0", "%2B1"] {
+        let answer = await harness.get("/features/\(spelling)")
+        #expect(answer.status == 400, "\(spelling): \(answer.body)")
+        #expect(answer.body.contains(#""field":"id""#), "\(answer.body)")
+      }
+      let missing = await harness.call(
+        .put, "/api/v1/demo-app/features/ref/", json: #"{"title":"x"}"#, admin: true)
+      #expect(missing.status == 400, "\(missing.body)")
+      #expect(missing.body.contains(#""field":"ref""#), "\(missing.body)")
+      #expect(missing.body.contains("the ref is missing"), "\(missing.body)")
+    }
+  }
+}
