@@ -41,6 +41,8 @@ import Testing
         "made": vars(made),
         "hitMade": call(lambda: countapi.hit_counter(made.key, made.namespace)),
         "hitDefault": call(lambda: countapi.hit_counter("plain-key")),
+        "hitEmptyNamespace": call(lambda: countapi.hit_counter("plain-key", "")),
+        "getDefaultAfter": call(lambda: countapi.get_value("plain-key")),
         "stats": call(countapi.get_stats),
     }
     with open(sys.argv[2], "w") as file:
@@ -99,6 +101,11 @@ import Testing
     #expect(value("made") == 0)
     #expect(value("hitMade") == 1)
     #expect(value("hitDefault") == 1)
+    // An empty namespace (`/hit//plain-key`) is refused, not a vote on default's counter.
+    #expect(
+      (out["hitEmptyNamespace"]?["error"] as? String)?.contains("[status 400]") == true,
+      "\(out["hitEmptyNamespace"] ?? [:])")
+    #expect(value("getDefaultAfter") == 1)
     #expect((out["stats"]?["keys_created"] as? Int ?? 0) >= 2)
     #expect((out["stats"]?["requests"] as? Int ?? 0) >= 10)
     #expect(try await server.stop() == 0)
