@@ -23,7 +23,7 @@ public struct SQLiteVoteStoreOptions: Sendable, Equatable {
   public var maximumPageCount: Int?
   /// Whether counts are kept in memory, so reads never wait for a database thread (what
   /// `roadmapctl serve` uses). The store is then its database's only writer: it holds an
-  /// exclusive `flock` on its voter key file while open, and any other process's store
+  /// exclusive `flock` on its data directory while open, and any other process's store
   /// refuses to write the database meanwhile. Off by default.
   public var memoryCache: Bool
   /// The most counters kept in memory with ``memoryCache`` (each about 200 bytes); past it the

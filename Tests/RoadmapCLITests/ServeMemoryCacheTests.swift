@@ -5,6 +5,26 @@ import Testing
 /// instances on one PostgreSQL database (where nothing is cached) read each other's votes at
 /// once. Through the real binary.
 @Suite struct ServeMemoryCacheTests {
+  /// Bug: the lock was on the voter key file, so a key file deleted or put back (`install`
+  /// makes a new file) while `serve` ran let a second `serve` start beside it: two writers,
+  /// one reading stale counts, one voter counted twice.
+  @Test func aReplacedKeyFileLetsNoSecondServeStart() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await ServeProcess.start(dataDirectory: directory.url)
+    defer { server.process.kill() }
+    let key = directory.url.appendingPathComponent("votes.sqlite3-voter-key")
+    let copy = try Data(contentsOf: key)
+    try FileManager.default.removeItem(at: key)
+    try copy.write(to: key)
+    chmod(key.path, 0o600)
+    let second = try await Roadmapctl.run(
+      ["serve", "--port", "0", "--data-dir", directory.path], timeout: .seconds(30))
+    #expect(second.exitCode == 1)
+    #expect(second.stderrText.contains("already open in another process"), "\(second.stderrText)")
+    #expect(try await server.stop() == 0)
+  }
+
   @Test func aSecondServeOnTheDataDirectoryIsRefused() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -10,8 +10,11 @@ import Foundation
 /// process holds in memory (``CounterCache``): a write it did not make would never reach
 /// its memory.
 ///
-/// It is an advisory `flock(2)` on the voter key file beside the database
-/// (`votes.sqlite3-voter-key`, which every store has and SQLite never locks). A store
+/// It is an advisory `flock(2)` on the data directory that holds the database: not on a file
+/// in it, which can be deleted or replaced while a server runs (a voter key put back with
+/// `install`, say), and then the next process would lock a new file and start beside the
+/// first, each writing, one of them reading stale counts (where the system cannot lock a
+/// directory, the voter key file beside the database, which SQLite never locks). A store
 /// with a memory cache holds it exclusively for as long as it is open, so a second such store
 /// (a second `roadmapctl serve` on the same data directory) is refused at start. Any other
 /// store takes it shared before its first write and keeps it, so a write from
@@ -36,9 +39,10 @@ final class ServeLock: @unchecked Sendable {
     descriptor = -1
   }
 
-  /// The file locked for the database at `databasePath`: its voter key file.
+  /// The directory locked for the database at `databasePath`: the one that holds it.
   static func path(forDatabase databasePath: String) -> String {
-    VoterKeyFile.path(forDatabase: databasePath)
+    let directory = (databasePath as NSString).deletingLastPathComponent
+    return directory.isEmpty ? "." : directory
   }
 
   /// Takes the lock exclusively for a store that keeps counts in memory.
@@ -63,8 +67,21 @@ final class ServeLock: @unchecked Sendable {
   private static func take(
     _ databasePath: String, _ operation: Int32, busy: () -> String
   ) throws(VoteStoreError) -> ServeLock {
-    let path = Self.path(forDatabase: databasePath)
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let directory = Self.path(forDatabase: databasePath)
+    if let lock = try lock(directory, O_DIRECTORY, operation, busy: busy) { return lock }
+    // A file system that locks no directory: the voter key file beside the database.
+    let keyFile = VoterKeyFile.path(forDatabase: databasePath)
+    guard let lock = try lock(keyFile, 0, operation, busy: busy) else {
+      throw VoteStoreError(.io, "cannot lock \(keyFile): the file system locks no file")
+    }
+    return lock
+  }
+
+  /// `path` locked with `operation`; nil when its file system cannot lock it.
+  private static func lock(
+    _ path: String, _ flags: Int32, _ operation: Int32, busy: () -> String
+  ) throws(VoteStoreError) -> ServeLock? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | flags)
     guard descriptor >= 0 else {
       throw VoteStoreError(
         .io, "cannot open \(path) to lock the store: \(String(cString: strerror(errno)))")
@@ -83,6 +100,7 @@ final class ServeLock: @unchecked Sendable {
       }
       close(descriptor)
       if code == EWOULDBLOCK { throw VoteStoreError(.busy, busy()) }
+      if code == EOPNOTSUPP || code == EINVAL { return nil }
       throw VoteStoreError(
         .io, "cannot lock \(path): \(String(cString: strerror(code)))")
     }
