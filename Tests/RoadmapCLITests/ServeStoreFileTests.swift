@@ -62,3 +62,38 @@ import Testing
     #expect(try await server.stop() == 0)
   }
 }
+
+/// A database file the server's user cannot write is refused at start: SQLite opened it
+/// read-only, and the server answered reads and refused every vote while it looked healthy.
+@Suite struct ReadOnlyStoreFileTests {
+  @Test func aReadOnlyDatabaseFileIsRefusedAtStart() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let data = directory.url.appendingPathComponent("data")
+    let imported = try await Roadmapctl.run(
+      ["votes", "import", "-", "--data-dir", data.path],
+      stdin: Array(#"{"version":1,"counters":[]}"#.utf8))
+    #expect(imported.exitCode == 0, "\(imported.stderrText)")
+    let database = data.appendingPathComponent("votes.sqlite3").path
+    chmod(directory.path, 0o777)
+    chmod(data.path, 0o777)
+    chmod(database, 0o444)
+    var command = [
+      try Roadmapctl.binaryURL().path, "serve", "--port", "0", "--data-dir", data.path,
+    ]
+    if geteuid() == 0 {
+      // Root writes any file: the server runs as nobody, who may read the key, not write the
+      // database.
+      let nobody = getpwnam("nobody")
+      try #require(nobody != nil)
+      chown(database + "-voter-key", nobody!.pointee.pw_uid, nobody!.pointee.pw_gid)
+      command = ["/usr/sbin/runuser", "-u", "nobody", "--"] + command
+    }
+    let child = try ChildProcess.start(command[0], Array(command.dropFirst()))
+    let status = try await child.waitForExit(timeout: .seconds(60))
+    try await child.waitForOutputEnd(timeout: .seconds(10))
+    #expect(status == 1, "\(child.stderrText)")
+    #expect(child.stderrText.contains("\(database) cannot be written"), "\(child.stderrText)")
+    #expect(!child.stdoutText.contains("Serving on"))
+  }
+}

@@ -13,8 +13,8 @@ import Foundation
 /// It is an advisory `flock(2)` on the data directory that holds the database: not on a file
 /// in it, which can be deleted or replaced while a server runs (a voter key put back with
 /// `install`, say), and then the next process would lock a new file and start beside the
-/// first, each writing, one of them reading stale counts (where the system cannot lock a
-/// directory, the voter key file beside the database, which SQLite never locks). A store
+/// first, each writing, one of them reading stale counts (where the file system cannot lock a
+/// directory, a file `votes.sqlite3-lock` made beside the database for it). A store
 /// with a memory cache holds it exclusively for as long as it is open, so a second such store
 /// (a second `roadmapctl serve` on the same data directory) is refused at start. Any other
 /// store takes it shared before its first write and keeps it, so a write from
@@ -69,10 +69,10 @@ final class ServeLock: @unchecked Sendable {
   ) throws(VoteStoreError) -> ServeLock {
     let directory = Self.path(forDatabase: databasePath)
     if let lock = try lock(directory, O_DIRECTORY, operation, busy: busy) { return lock }
-    // A file system that locks no directory: the voter key file beside the database.
-    let keyFile = VoterKeyFile.path(forDatabase: databasePath)
-    guard let lock = try lock(keyFile, 0, operation, busy: busy) else {
-      throw VoteStoreError(.io, "cannot lock \(keyFile): the file system locks no file")
+    // A file system that locks no directory: a lock file beside the database, made for it.
+    let lockFile = databasePath + "-lock"
+    guard let lock = try lock(lockFile, O_CREAT, operation, busy: busy) else {
+      throw VoteStoreError(.io, "cannot lock \(lockFile): the file system locks no file")
     }
     return lock
   }
@@ -81,7 +81,7 @@ final class ServeLock: @unchecked Sendable {
   private static func lock(
     _ path: String, _ flags: Int32, _ operation: Int32, busy: () -> String
   ) throws(VoteStoreError) -> ServeLock? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | flags)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | flags, 0o600)
     guard descriptor >= 0 else {
       throw VoteStoreError(
         .io, "cannot open \(path) to lock the store: \(String(cString: strerror(errno)))")

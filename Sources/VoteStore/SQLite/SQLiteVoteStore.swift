@@ -58,6 +58,14 @@ public final class SQLiteVoteStore: VoteStore {
     try SystemLibraries.requireSQLite()  // before the voter key file is made
     let timeout = Int32(clamping: options.busyTimeoutMilliseconds)
     try Self.createIfAbsent(path, busyTimeoutMilliseconds: timeout)
+    if access(path, W_OK) != 0, errno == EACCES || errno == EROFS {
+      // SQLite would open it read-only and fail every write: a server that answers reads and
+      // refuses every vote, while it looks healthy to whatever started it.
+      throw VoteStoreError(
+        .io,
+        "\(path) cannot be written (\(String(cString: strerror(errno)))): give the user "
+          + "running roadmapctl write permission on it (and on its directory)")
+    }
     let writeConnection = try SQLiteConnection(
       path: path, create: false, busyTimeoutMilliseconds: timeout)
     do throws(VoteStoreError) {
@@ -65,6 +73,9 @@ public final class SQLiteVoteStore: VoteStore {
       try Self.check(writeConnection, options.startupCheck)
       try SQLiteSchema.refuseNewer(writeConnection)
       try Self.refuseForeign(writeConnection)
+      // Locked (the data directory) before this open writes anything, the voter key file
+      // included: refused here, a second server leaves the first one's files as they were.
+      serveLock = options.memoryCache ? try ServeLock.exclusive(forDatabase: path) : nil
       let mode = try writeConnection.strings("PRAGMA journal_mode = WAL").first ?? ""
       guard mode.lowercased() == "wal" else {
         throw VoteStoreError(.io, "\(path): cannot use WAL mode (journal mode is \(mode))")
@@ -74,8 +85,6 @@ public final class SQLiteVoteStore: VoteStore {
         _ = try writeConnection.integer("PRAGMA max_page_count = \(max(1, pages))")
       }
       voterKey = try Self.loadVoterKey(writeConnection)
-      // Locked (on the key file, which exists from here) before this open writes anything.
-      serveLock = options.memoryCache ? try ServeLock.exclusive(forDatabase: path) : nil
       try SQLiteSchema.migrate(writeConnection, context: MigrationContext(voterKey: voterKey))
       try Self.checkVoterKey(voterKey, writeConnection)
     } catch {
