@@ -54,8 +54,10 @@ struct ResponseEncoder {
       if flags.asksToClose { keep = false }
     }
     let bodyless = status == 204 || status == 304 || status < 200
-    if status != 204 && status >= 200 {
-      ResponseEncoder.appendContentLength(status == 304 ? 0 : response.body.count, to: &out)
+    // None for a 304 either: RFC 9110 (8.6) allows only the length of the 200 it stands
+    // for, which the server does not know, and a 304 has no body to frame.
+    if !bodyless {
+      ResponseEncoder.appendContentLength(response.body.count, to: &out)
     }
     if !hasDate {
       refreshDate()
