@@ -68,6 +68,7 @@ import Testing
     #expect(result.stdoutText.isEmpty)
     #expect(result.stderrText.hasPrefix("Error: the vote store at "))
     #expect(result.stderrText.contains("damaged or not a database"))
+    #expect(result.stderrText.contains("move the file away, then load a backup"))
   }
 
   @Test func unusableDataDirectoryIsAFailure() async throws {

@@ -27,6 +27,10 @@ import Testing
     let (code, stderr) = try await Self.serve(directory.url)
     #expect(code == 1)
     #expect(stderr.contains("\(file.path) is an empty file (0 bytes)"), "\(stderr)")
+    // Advice that can be followed: a restore into this directory is refused until the file
+    // is moved away (it said "Restore it from a backup ('roadmapctl votes import')").
+    #expect(stderr.contains("Move it away, then load a backup"), "\(stderr)")
+    #expect(stderr.contains("'roadmapctl restore FILE' for a backup"), "\(stderr)")
     #expect(!stderr.contains("Serving on"))
     #expect(try Data(contentsOf: file).isEmpty)
   }

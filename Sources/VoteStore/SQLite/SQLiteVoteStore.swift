@@ -152,8 +152,10 @@ public final class SQLiteVoteStore: VoteStore {
         throw VoteStoreError(
           .incompatible,
           "\(path) is an empty file (0 bytes), not a vote store; refusing to start on it, "
-            + "since a store that lost its contents must not silently start over. Restore it "
-            + "from a backup ('roadmapctl votes import'), or delete it to start a new, empty store."
+            + "since a store that lost its contents must not silently start over. Move it away, "
+            + "then load a backup into the data directory ('roadmapctl restore FILE' for a "
+            + "backup, 'roadmapctl votes import FILE' for a votes export); or delete it to start "
+            + "a new, empty store."
         )
       }
       return

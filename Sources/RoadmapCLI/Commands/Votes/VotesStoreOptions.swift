@@ -109,8 +109,9 @@ struct VotesStoreOptions: ParsableArguments {
     switch error.kind {
     case .corrupt:
       return "the vote store at \(place) is damaged or not a database (\(error.message)). "
-        + "Refusing to start on it: restore a backup ('roadmapctl votes import') "
-        + "or move the file away."
+        + "Refusing to start on it: move the file away, then load a backup into the data "
+        + "directory ('roadmapctl restore FILE' for a backup, 'roadmapctl votes import FILE' for "
+        + "a votes export)."
     case .incompatible:
       return "refusing to open the vote store at \(place): \(error.message)"
     default:
