@@ -62,6 +62,25 @@ import VoteStore
     await handle.cleanUp()
   }
 
+  /// Bug: after a database restart, each of the board store's pooled connections failed one
+  /// read (a 503 for a board page or `/roadmap/P.json`) while the counter reads retried. A
+  /// board read on a dead connection is now retried on a fresh one too.
+  @Test func aBoardReadOnALostConnectionIsRetriedOnAFreshOne() async throws {
+    let handle = try await StoreHandle.make(.postgres)
+    let database = try #require(handle.databaseName)
+    let board = try PostgresBoardStore(
+      connectionString: try #require(handle.connectionString), poolSize: 2)
+    _ = try await board.write { try $0.projects() }
+    for round in 0..<3 {
+      try await terminateConnections(database)
+      for _ in 0..<4 {
+        #expect(try await board.read { try $0.projects() } == [], "round \(round)")
+      }
+    }
+    await board.close()
+    await handle.cleanUp()
+  }
+
   @Test func aConnectionURLWorksAsWellAsKeywordValuePairs() async throws {
     let handle = try await StoreHandle.make(.postgres)
     var url = try #require(handle.connectionString)

@@ -32,13 +32,24 @@ public final class PostgresBoardStore: BoardStore {
     pool.closeEventually()
   }
 
-  /// Runs `body` in a `REPEATABLE READ` read-only transaction (one snapshot).
+  /// Runs `body` in a `REPEATABLE READ` read-only transaction (one snapshot), once more on a
+  /// fresh connection when the connection was lost (a database restarted since its last
+  /// use), as the vote store's reads are: every pooled connection would otherwise cost one
+  /// reader a 503 after a restart.
   public func read<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
     let box = BodyErrorBox()
     let key = voterKey
     let result = await pool.runCatching { db throws(VoteStoreError) in
-      try db.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
-        () throws(VoteStoreError) in try box.run { try body(BoardTables(db: db, voterKey: key)) }
+      func attempt() throws(VoteStoreError) -> T {
+        try db.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
+          () throws(VoteStoreError) in try box.run { try body(BoardTables(db: db, voterKey: key)) }
+        }
+      }
+      do throws(VoteStoreError) {
+        return try attempt()
+      } catch  where error.kind == .io && !db.isConnected {
+        try db.ensureConnected()
+        return try attempt()
       }
     }
     return try box.unwrap(result)
