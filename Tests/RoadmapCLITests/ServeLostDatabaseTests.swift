@@ -27,4 +27,26 @@ import Testing
       health.body.contains("was deleted or replaced while the store had it open"), "\(health.body)")
     #expect(try await server.stop() == 0)
   }
+
+  /// Bug: with only the database file deleted (its WAL still there), `/healthz` said "disk
+  /// I/O error … while preparing SELECT …", as if the disk had failed; and the vote's refusal
+  /// advised putting the file back, which does not bring the store back.
+  @Test func healthNamesADeletedFileAsDeleted() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let data = directory.url.appendingPathComponent("data")
+    let server = try await ServeProcess.start(dataDirectory: data)
+    defer { server.process.kill() }
+    #expect(try await server.get("/hit/app.example/kept").body == #"{"value":1}"#)
+    try FileManager.default.removeItem(
+      atPath: data.appendingPathComponent("votes.sqlite3").path)
+    let health = try await server.get("/healthz")
+    #expect(health.status == 503)
+    #expect(
+      health.body.contains("was deleted or replaced while the store had it open"), "\(health.body)")
+    #expect(!health.body.contains("disk I/O error"), "\(health.body)")
+    let refused = try await server.get("/hit/app.example/kept")
+    #expect(refused.status == 503)
+    #expect(try await server.stop() == 0)
+  }
 }

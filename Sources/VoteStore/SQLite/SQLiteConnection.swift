@@ -85,6 +85,17 @@ final class SQLiteConnection: ClosableConnection, @unchecked Sendable {
       && moved != 0
   }
 
+  /// The error of a store whose database file was deleted or replaced under it: nothing
+  /// more is written to the file it has open, and only a reopening (a restart) opens what is
+  /// at the path now, the same file put back included.
+  var movedFileError: VoteStoreError {
+    VoteStoreError(
+      .io,
+      "the database file \(path) was deleted or replaced while the store had it open, so "
+        + "nothing was written; the store takes no more writes until it is reopened (restart "
+        + "it to open what is at that path now, a file put back there included)")
+  }
+
   /// Finalizes every statement and closes the connection.
   func close() {
     for statement in statements.values { statement.finalize() }

@@ -632,7 +632,9 @@ public final class SQLiteVoteStore: VoteStore {
   /// commit), and throws the last write failure while writes are failing.
   public func checkHealth() async throws(VoteStoreError) {
     _ = try await readers.run { db throws(VoteStoreError) in
-      try db.statement("SELECT value FROM meta WHERE name = 'schema_version'")
+      // Said as what it is, not as the disk I/O error a read of a deleted file may give.
+      if db.fileHasMoved { throw db.movedFileError }
+      return try db.statement("SELECT value FROM meta WHERE name = 'schema_version'")
         .firstRow { $0.int64(0) }
     }
     // The probe's success does not clear a failure of real writes: on a full disk an update

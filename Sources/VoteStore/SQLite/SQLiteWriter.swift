@@ -250,11 +250,7 @@ private struct GroupCommitLoop {
     if connection.fileHasMoved {
       rollBack()
       changes?.discard()
-      let error = VoteStoreError(
-        .io,
-        "the database file \(connection.path) was deleted or replaced while the store had it "
-          + "open, so nothing was written; the store takes no more writes until it is reopened "
-          + "(put the file back, or restart to open what is there now)")
+      let error = connection.movedFileError
       stopped = error
       for unit in succeeded { unit.finish(error) }
       return []
