@@ -4,13 +4,21 @@ import Testing
 /// The real `roadmapctl serve` when its database file is deleted while it runs: it must not
 /// acknowledge votes that land in the unlinked file (a restart would not find them).
 @Suite struct ServeLostDatabaseTests {
+  /// A server on a new data directory in `directory`, with one vote counted.
+  static func servedWithAVote(in directory: TemporaryDirectory) async throws
+    -> (server: ServeProcess, data: URL)
+  {
+    let data = directory.url.appendingPathComponent("data")
+    let server = try await ServeProcess.start(dataDirectory: data)
+    #expect(try await server.get("/hit/app.example/kept").body == #"{"value":1}"#)
+    return (server, data)
+  }
+
   @Test func votesAfterTheDatabaseFileIsDeletedAreRefusedAndHealthSaysWhy() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let data = directory.url.appendingPathComponent("data")
-    let server = try await ServeProcess.start(dataDirectory: data)
+    let (server, data) = try await Self.servedWithAVote(in: directory)
     defer { server.process.kill() }
-    #expect(try await server.get("/hit/app.example/kept").body == #"{"value":1}"#)
 
     let database = data.appendingPathComponent("votes.sqlite3").path
     for suffix in ["", "-wal", "-shm"] {
@@ -34,10 +42,8 @@ import Testing
   @Test func healthNamesADeletedFileAsDeleted() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let data = directory.url.appendingPathComponent("data")
-    let server = try await ServeProcess.start(dataDirectory: data)
+    let (server, data) = try await Self.servedWithAVote(in: directory)
     defer { server.process.kill() }
-    #expect(try await server.get("/hit/app.example/kept").body == #"{"value":1}"#)
     try FileManager.default.removeItem(
       atPath: data.appendingPathComponent("votes.sqlite3").path)
     let health = try await server.get("/healthz")
