@@ -110,6 +110,8 @@ import Testing
         == "Error: cannot listen on 127.0.0.1:\(first.port): the port is already in use (is "
         + "another 'roadmapctl serve' running?). Stop it, or choose another port with --port (0 "
         + "picks a free one).\n")
+    // And it leaves no store behind in the data directory it would have made.
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/b"))
     #expect(try await first.stop() == 0)
   }
 

@@ -147,12 +147,22 @@ struct ServeCommand: Command {
       maxConnectionsPerAddress, trustProxy: trustProxy)
     serverConfiguration.busyPoll = .microseconds(busyPoll)
     let signals = try ServeSignalWaiter()
-    let store = try self.store.open(context, mustExist: false, memoryCache: true)
+    // A server that cannot start leaves no store it made behind (a new --data-dir on a port
+    // already in use left an empty store there).
+    let footprint = self.store.footprint(context)
+    let store: any VoteStore
+    do {
+      store = try self.store.open(context, mustExist: false, memoryCache: true)
+    } catch {
+      footprint.removeWhatWasCreated()
+      throw error
+    }
     let boards: any BoardStore
     do {
       boards = try self.store.openBoards(beside: store)
     } catch {
       await store.close()
+      footprint.removeWhatWasCreated()
       throw error
     }
     let stderr = context.stderr
@@ -183,6 +193,7 @@ struct ServeCommand: Command {
     } catch {
       await boards.close()
       await store.close()
+      footprint.removeWhatWasCreated()
       throw CommandError.failure(Self.describeListenFailure(error, host: host, port: port))
     }
     let shownHost = host.contains(":") ? "[\(host)]" : host
