@@ -144,13 +144,20 @@ extension CounterRoutes {
       ? 1
       : try CounterRoutes.integer(
         rawUpper, "update_upperbound", in: CounterRoutes.upperBounds, invalid: boundsRule)
-    if configuration.requireVoter, value != 0 || enableReset, !isAdmin(request) {
+    if configuration.requireVoter, !isAdmin(request) {
       // A starting count is votes nobody cast, and enable_reset lets anyone set the count
-      // later: on a server that refuses anonymous votes, both need the admin token.
-      return Dialect.countapi.error(
-        403,
-        "this server refuses anonymous votes: a counter with a starting value or enable_reset "
-          + "needs the admin token")
+      // later: on a server that refuses anonymous writes, both need the admin token.
+      if value != 0 || enableReset {
+        return Dialect.countapi.error(
+          403,
+          "this server refuses anonymous votes: a counter with a starting value or "
+            + "enable_reset needs the admin token")
+      }
+      // A plain one is a write all the same: a voter id, as for a vote.
+      var fail: Reply?
+      guard voter(request, .countapi, forWrite: true).unwrap(into: &fail) != nil else {
+        return fail!
+      }
     }
     let creation = CounterCreation(
       namespace: namespace, key: key, value: value, enableReset: enableReset,

@@ -99,8 +99,11 @@ import Testing
     #expect(starting.body.contains(refusesVotes), "\(starting.body)")
     let resettable = await h.call("/create?namespace=rv1&key=feature50&enable_reset=1")
     #expect(resettable.status == 403)
-    // A plain one is no vote: it stays open, and a voter votes on it.
-    #expect(await h.call("/create?namespace=rv1&key=feature50").status == 200)
+    // A plain one is a write too: it needs a voter id, as a vote does.
+    let anonymous = await h.call("/create?namespace=rv1&key=feature50")
+    #expect(anonymous.status == 403)
+    #expect(anonymous.body.contains("send a voter id"), "\(anonymous.body)")
+    #expect(await h.call("/create?namespace=rv1&key=feature50&voter=ann").status == 200)
     #expect(await h.call("/hit/rv1/feature50?voter=ann").body == #"{"value":1}"#)
     let set = await h.call("/set/rv1/feature50?value=0")
     #expect(set.status == 403)
