@@ -135,6 +135,13 @@ public struct HTTPRequest: Sendable {
     get { storage.target }
     set { unique().target = newValue }
   }
+  /// What is wrong with the target's percent-encoding, or nil: an escape that is not `%` and
+  /// two hex digits, or escapes that decode to bytes that are not UTF-8 (`the path has …`,
+  /// `the query has …`). ``path`` and the query items keep the first as written and repair
+  /// the second (U+FFFD), so a route that must tell names apart refuses such a target.
+  public var percentEncodingProblem: String? {
+    URLComponentsDecoder.encodingProblem(in: target)
+  }
   /// The percent-decoded path, without the query.
   public var path: String {
     get { storage.path }
@@ -302,6 +309,34 @@ enum URLComponentsDecoder {
       }
     }
     return String(decoding: out, as: UTF8.self)
+  }
+
+  /// What is wrong with `target`'s percent-encoding, or nil: an escape that is not `%` and
+  /// two hex digits (`%2`, `%zz`), or escapes that decode to bytes that are not UTF-8 (`%ff`).
+  /// ``percentDecode(_:plusAsSpace:)`` keeps the first as written and repairs the second.
+  static func encodingProblem(in target: String) -> String? {
+    var decoded: [UInt8] = []
+    var inQuery = false
+    var bytes = target.utf8.makeIterator()
+    func part() -> String { inQuery ? "the query" : "the path" }
+    func utf8Problem() -> String? {
+      String(bytes: decoded, encoding: .utf8) == nil
+        ? "\(part()) has percent-escapes that are not UTF-8" : nil
+    }
+    while let byte = bytes.next() {
+      if byte == UInt8(ascii: "?") && !inQuery {
+        if let problem = utf8Problem() { return problem }
+        decoded.removeAll()
+        inQuery = true
+      } else if byte == UInt8(ascii: "%") {
+        guard let high = bytes.next().flatMap(hexValue), let low = bytes.next().flatMap(hexValue)
+        else { return "\(part()) has a % that is not followed by two hex digits" }
+        decoded.append(high << 4 | low)
+      } else {
+        decoded.append(byte)
+      }
+    }
+    return utf8Problem()
   }
 
   private static func hexValue(_ c: UInt8) -> UInt8? {

@@ -34,15 +34,21 @@ import VoteFirstAPI
       workingDirectory: directory.url)
   }
 
-  @Test func roadmapToExportAndBackGivesEveryFeatureBack() async throws {
-    let directory = try Self.workspace()
-    defer { directory.remove() }
+  /// `roadmap.json` converted to `export.json` (project demo-app), its exit status checked.
+  func exported(in directory: TemporaryDirectory) async throws -> ProcessResult {
     let there = try await convert(
       [
         "roadmap.json", "--to", "votefirst-export", "--out", "export.json", "--project", "demo-app",
       ],
       in: directory)
     #expect(there.exitCode == 0, "\(there.stderrText)")
+    return there
+  }
+
+  @Test func roadmapToExportAndBackGivesEveryFeatureBack() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let there = try await exported(in: directory)
     #expect(there.stdoutText.isEmpty)
     #expect(
       there.stderrText.contains(
@@ -69,12 +75,7 @@ import VoteFirstAPI
   @Test func aBoardTheExportDoesNotHaveIsRefused() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }
-    let there = try await convert(
-      [
-        "roadmap.json", "--to", "votefirst-export", "--out", "export.json", "--project", "demo-app",
-      ],
-      in: directory)
-    #expect(there.exitCode == 0, "\(there.stderrText)")
+    _ = try await exported(in: directory)
     try directory.write("published.json", Self.roadmap)
     let refused = try await convert(
       ["export.json", "--to", "roadmap", "--board", "nosuch", "--out", "published.json"],

@@ -29,44 +29,6 @@ final class VoteFirstRouter: Sendable {
     self.router = router
   }
 
-  /// What is wrong with `target`'s percent-encoding, or nil: an escape that is not `%` and two
-  /// hex digits (`%2`, `%zz`), or escapes that decode to bytes that are not UTF-8 (`%ff`).
-  /// Decoded anyway, the first stays as written and the second becomes U+FFFD, so
-  /// `PUT …/features/ref/%ff` and `…/ref/%fe` wrote one feature with the ref "\u{FFFD}".
-  static func malformedTarget(_ target: String) -> String? {
-    var decoded: [UInt8] = []
-    var inQuery = false
-    var bytes = target.utf8.makeIterator()
-    func part() -> String { inQuery ? "the query" : "the path" }
-    func hex(_ byte: UInt8?) -> UInt8? {
-      switch byte {
-      case let b? where b >= 0x30 && b <= 0x39: b - 0x30
-      case let b? where b >= 0x41 && b <= 0x46: b - 0x41 + 10
-      case let b? where b >= 0x61 && b <= 0x66: b - 0x61 + 10
-      default: nil
-      }
-    }
-    func utf8Problem() -> String? {
-      String(bytes: decoded, encoding: .utf8) == nil
-        ? "\(part()) has percent-escapes that are not UTF-8" : nil
-    }
-    while let byte = bytes.next() {
-      if byte == UInt8(ascii: "?") && !inQuery {
-        if let problem = utf8Problem() { return problem }
-        decoded.removeAll()
-        inQuery = true
-      } else if byte == UInt8(ascii: "%") {
-        guard let high = hex(bytes.next()), let low = hex(bytes.next()) else {
-          return "\(part()) has a % that is not followed by two hex digits"
-        }
-        decoded.append(high << 4 | low)
-      } else {
-        decoded.append(byte)
-      }
-    }
-    return utf8Problem()
-  }
-
   /// Whether `path` belongs to this API.
   static func handles(_ path: String) -> Bool {
     path == VoteFirstContract.prefix || path.hasPrefix(prefixAndSlash)
@@ -93,7 +55,9 @@ final class VoteFirstRouter: Sendable {
         configuration: context.configuration)
       return response
     }
-    if let problem = Self.malformedTarget(request.target) {
+    // Decoded anyway, `PUT …/features/ref/%ff` and `…/ref/%fe` wrote one feature with the
+    // ref U+FFFD.
+    if let problem = request.percentEncodingProblem {
       return await context.fail(
         request, route: "vf.unmatched",
         .invalidParameter(

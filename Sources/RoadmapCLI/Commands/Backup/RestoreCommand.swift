@@ -34,14 +34,7 @@ struct RestoreCommand: Command {
     {
       throw CommandError.failure("\(file): \(problem); nothing was restored")
     }
-    let footprint = self.store.footprint(context)
-    let store: any VoteStore
-    do {
-      store = try self.store.open(context, mustExist: false)
-    } catch {
-      footprint.removeWhatWasCreated()
-      throw error
-    }
+    let (store, footprint) = try self.store.openTracked(context, mustExist: false)
     do {
       let boards = try self.store.openBoards(beside: store)
       do {

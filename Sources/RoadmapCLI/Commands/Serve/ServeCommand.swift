@@ -149,14 +149,8 @@ struct ServeCommand: Command {
     let signals = try ServeSignalWaiter()
     // A server that cannot start leaves no store it made behind (a new --data-dir on a port
     // already in use left an empty store there).
-    let footprint = self.store.footprint(context)
-    let store: any VoteStore
-    do {
-      store = try self.store.open(context, mustExist: false, memoryCache: true)
-    } catch {
-      footprint.removeWhatWasCreated()
-      throw error
-    }
+    let (store, footprint) = try self.store.openTracked(
+      context, mustExist: false, memoryCache: true)
     let boards: any BoardStore
     do {
       boards = try self.store.openBoards(beside: store)

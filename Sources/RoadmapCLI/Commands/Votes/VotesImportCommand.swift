@@ -39,14 +39,7 @@ extension VotesImportCommand {
   func importCleanly(_ export: VoteExport, _ context: CommandContext) async throws
     -> ImportSummary
   {
-    let footprint = store.footprint(context)
-    let opened: any VoteStore
-    do {
-      opened = try store.open(context, mustExist: false)
-    } catch {
-      footprint.removeWhatWasCreated()
-      throw error
-    }
+    let (opened, footprint) = try store.openTracked(context, mustExist: false)
     do {
       let summary = try await opened.importAll(export, replace: replace)
       await opened.close()

@@ -70,16 +70,16 @@ struct VotesStoreOptions: ParsableArguments {
     private let hadVoterKey: Bool
 
     /// The database file in the data directory.
-    var database: URL { directory.appendingPathComponent(SQLiteVoteStore.fileName) }
+    private var database: URL { directory.appendingPathComponent(SQLiteVoteStore.fileName) }
 
     fileprivate init(directory: URL, usesDirectory: Bool) {
       self.directory = directory
       self.usesDirectory = usesDirectory
       let manager = FileManager.default
-      let database = directory.appendingPathComponent(SQLiteVoteStore.fileName)
+      let database = directory.appendingPathComponent(SQLiteVoteStore.fileName).path
       hadDirectory = manager.fileExists(atPath: directory.path)
-      hadDatabase = manager.fileExists(atPath: database.path)
-      hadVoterKey = manager.fileExists(atPath: database.path + "-voter-key")
+      hadDatabase = manager.fileExists(atPath: database)
+      hadVoterKey = manager.fileExists(atPath: database + "-voter-key")
     }
 
     /// Removes the store the command created (and the directory, when it created that too);
@@ -91,17 +91,28 @@ struct VotesStoreOptions: ParsableArguments {
         try? manager.removeItem(at: directory)
         return
       }
-      for suffix in ["", "-wal", "-shm", "-journal"] + (hadVoterKey ? [] : ["-voter-key"]) {
+      let made = ["", "-wal", "-shm", "-journal", "-lock"] + (hadVoterKey ? [] : ["-voter-key"])
+      for suffix in made {
         try? manager.removeItem(atPath: database.path + suffix)
       }
     }
   }
 
-  /// What the data directory holds now (see ``Footprint``).
-  func footprint(_ context: CommandContext) -> Footprint {
-    Footprint(
+  /// ``open(_:mustExist:memoryCache:)``, with the ``Footprint`` of the data directory taken
+  /// before: an open that fails leaves nothing it made behind, and a caller whose later work
+  /// fails removes the rest with the footprint.
+  func openTracked(
+    _ context: CommandContext, mustExist: Bool, memoryCache: Bool = false
+  ) throws(CommandError) -> (store: any VoteStore, footprint: Footprint) {
+    let footprint = Footprint(
       directory: URL(fileURLWithPath: context.resolvePath(dataDir)),
       usesDirectory: (postgres ?? "").isEmpty)
+    do {
+      return (try open(context, mustExist: mustExist, memoryCache: memoryCache), footprint)
+    } catch {
+      footprint.removeWhatWasCreated()
+      throw error
+    }
   }
 
   /// A sentence for a store that cannot be opened, with what to do about it.
