@@ -320,8 +320,9 @@ enum URLComponentsDecoder {
     var bytes = target.utf8.makeIterator()
     func part() -> String { inQuery ? "the query" : "the path" }
     func utf8Problem() -> String? {
-      String(bytes: decoded, encoding: .utf8) == nil
-        ? "\(part()) has percent-escapes that are not UTF-8" : nil
+      // Decoding repairs invalid UTF-8, so it changes the bytes exactly when they are not.
+      String(decoding: decoded, as: UTF8.self).utf8.elementsEqual(decoded)
+        ? nil : "\(part()) has percent-escapes that are not UTF-8"
     }
     while let byte = bytes.next() {
       if byte == UInt8(ascii: "?") && !inQuery {
