@@ -205,6 +205,8 @@ extension CountingAPIVoter {
     }
     var counts: [String: Int] = [:]
     var after: String?
+    // The cursors handed out so far: a server that hands one out again would loop forever.
+    var cursors: Set<String> = []
     repeat {
       let query = after.map { "after=" + PercentEncoding.segment($0) }
       let url = try build(["counts", namespace], query: query)
@@ -217,9 +219,14 @@ extension CountingAPIVoter {
         return (counts, body.string("next"))
       }
       counts.merge(page.0) { _, new in new }
-      guard page.1 != after else {
-        throw .badAnswer(
-          "the page after '\(after ?? "")' points to itself", url: url.absoluteString)
+      if let next = page.1 {
+        guard cursors.insert(next).inserted else {
+          throw .badAnswer(
+            next == after
+              ? "the page after '\(next)' points to itself"
+              : "the page after '\(after ?? "")' points back to '\(next)'",
+            url: url.absoluteString)
+        }
       }
       after = page.1
     } while after != nil

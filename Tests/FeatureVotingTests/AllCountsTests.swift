@@ -47,4 +47,15 @@ struct AllCountsTests {
     #expect(error?.kind == .invalidRequest)
     await service.stop()
   }
+
+  @Test("a namespace that fits in one page, and an empty one, are read whole")
+  func onePage() async throws {
+    let service = try LiveCounter()
+    let voter = CountingAPIVoter(server: service.url, namespace: "ns1")
+    // The first page's `next` is null, as is the cursor before it: that is the end, not a loop.
+    #expect(try await voter.allCounts() == [:])
+    for id in ["1", "2", "2"] { _ = try await voter.castVote(for: RoadmapFeature(id: id)) }
+    #expect(try await voter.allCounts() == ["feature1": 1, "feature2": 2])
+    await service.stop()
+  }
 }

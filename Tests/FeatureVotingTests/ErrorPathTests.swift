@@ -16,6 +16,26 @@ struct ErrorPathTests {
     #expect(error?.message.contains("file:///tmp/votes") == true)
   }
 
+  @Test(
+    "pages whose cursors go round in a circle are a bad answer, not an endless read",
+    .timeLimit(.minutes(1)))
+  func pagesInACircle() async throws {
+    let server = try LocalServer { router in
+      router.get("/counts/:ns") { request in
+        switch request.query("after") {
+        case nil: json(#"{"counts":{"a":1},"next":"a"}"#)
+        case "a": json(#"{"counts":{"b":1},"next":"b"}"#)
+        default: json(#"{"counts":{"c":1},"next":"a"}"#)
+        }
+      }
+    }
+    let voter = CountingAPIVoter(server: server.url, namespace: "ns1", readRetry: .none)
+    let circle = await votingError { try await voter.allCounts() }
+    #expect(circle?.kind == .badAnswer)
+    #expect(circle?.message.contains("the page after 'b' points back to 'a'") == true)
+    await server.stop()
+  }
+
   @Test("a redirect without a target, and a batch with a non-number, are bad answers")
   func oddAnswers() async throws {
     let server = try LocalServer { router in
