@@ -115,10 +115,13 @@ public final class VoteFirstVoter: FeatureVoter {
   private func listing() async throws(VotingError) -> [String: (id: Int, votes: Int)] {
     var features: [Feature]
     do {
-      features = try await client.allFeatures(FeatureQuery(board: board))
+      // Newest first: an order votes do not change, so votes cast while the pages are read
+      // move no feature past the cursor (in `.top` order they did, and it was missed).
+      features = try await client.allFeatures(FeatureQuery(board: board, order: .newest))
       let snapshot = try await client.board(slug: board)
       for stage in snapshot.stages where stage.isArchived {
-        features += try await client.allFeatures(FeatureQuery(board: board, stage: stage.id))
+        features += try await client.allFeatures(
+          FeatureQuery(board: board, stage: stage.id, order: .newest))
       }
     } catch {
       throw Self.votingError(error)

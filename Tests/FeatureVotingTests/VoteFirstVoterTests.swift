@@ -195,6 +195,36 @@ private final class RequestCount: @unchecked Sendable {
     }
   }
 
+  /// Votes cast while the voter reads the board's pages move features between them in vote
+  /// order: a listing in that order missed features (they counted 0, a vote for one was
+  /// refused as unknown). The listing's order must not depend on votes.
+  @Test func votesCastDuringTheListingMissNoFeature() async throws {
+    try await Self.withServer { server in
+      let refs = (1...150).map(String.init)
+      _ = try await server.admin.upsertFeatures(
+        refs.map {
+          FeatureUpsert(content: FeatureContent(ref: $0, title: "F\($0)"), importedVotes: 5)
+        })
+      let others = server.client(voter: "zed")
+      // After the first page, every feature not on it gets one more vote (6 against 5), as
+      // other users voting at that moment would do.
+      let client = FirstPageHook(server.client(voter: "ann")) { page in
+        let seen = Set(page.features.map(\.id))
+        let all = try? await server.admin.exportProject().features.map(\.feature.id)
+        for id in all ?? [] where !seen.contains(id) { _ = try? await others.upvote(featureID: id) }
+      }
+      let voter = VoteFirstVoter(client: client)
+      let features = refs.map { RoadmapFeature(id: $0) }
+      let counts = try await voter.counts(for: features)
+      #expect(client.fired)
+      #expect(counts.count == 150)
+      let missed = counts.filter { $0.value == 0 }.keys.sorted()
+      #expect(missed.isEmpty)
+      let total = counts.values.reduce(0, +)
+      #expect(total == 150 * 5 + 50)
+    }
+  }
+
   @Test func anUnreachableServerIsOffline() async throws {
     let server = try BoardServer()
     let client = server.client(voter: "ann")
@@ -209,4 +239,47 @@ private final class RequestCount: @unchecked Sendable {
     #expect(await voter.fetch(for: RoadmapFeature(id: "1")) == 0)
     #expect(await voter.vote(for: RoadmapFeature(id: "1")) == nil)
   }
+}
+
+/// A client that runs `hook` once, after it has read the first page of a feature listing.
+private final class FirstPageHook: VoteFirstClient, @unchecked Sendable {
+  private let inner: VoteFirstHTTPClient
+  private let hook: @Sendable (FeaturePage) async -> Void
+  private let lock = NSLock()
+  private var done = false
+
+  init(_ inner: VoteFirstHTTPClient, hook: @escaping @Sendable (FeaturePage) async -> Void) {
+    self.inner = inner
+    self.hook = hook
+  }
+
+  var fired: Bool { lock.withLock { done } }
+
+  func features(_ query: FeatureQuery) async throws(VoteFirstError) -> FeaturePage {
+    let page = try await inner.features(query)
+    let first = lock.withLock {
+      let first = query.cursor == nil && page.next != nil && !done
+      if first { done = true }
+      return first
+    }
+    if first { await hook(page) }
+    return page
+  }
+
+  func board(slug: String?) async throws(VoteFirstError) -> BoardSnapshot {
+    try await inner.board(slug: slug)
+  }
+  func feature(id: Int) async throws(VoteFirstError) -> Feature { try await inner.feature(id: id) }
+  func upvote(featureID: Int) async throws(VoteFirstError) -> VoteState {
+    try await inner.upvote(featureID: featureID)
+  }
+  func unvote(featureID: Int) async throws(VoteFirstError) -> VoteState {
+    try await inner.unvote(featureID: featureID)
+  }
+  func releases() async throws(VoteFirstError) -> [Release] { try await inner.releases() }
+  func release(id: Int) async throws(VoteFirstError) -> Release { try await inner.release(id: id) }
+  func submit(_ suggestion: SuggestionDraft) async throws(VoteFirstError) -> SuggestionReceipt {
+    try await inner.submit(suggestion)
+  }
+  func forget() async { await inner.forget() }
 }

@@ -40,6 +40,10 @@ extension VoteFirstClient {
   }
 
   /// Every feature matching `query`, following the pages to the end.
+  ///
+  /// Pages are read one after another, so in an order that votes change (``FeatureOrder/top``,
+  /// ``FeatureOrder/trending``) a feature voted up meanwhile can move to a page already read and
+  /// be missed. For a complete listing, ask for ``FeatureOrder/newest``, which votes do not move.
   public func allFeatures(_ query: FeatureQuery = FeatureQuery()) async throws(VoteFirstError)
     -> [Feature]
   {
