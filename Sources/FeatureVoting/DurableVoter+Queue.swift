@@ -118,7 +118,8 @@ extension DurableVoter {
     return max(0, (lastKnown.get(feature.id) ?? 0) + state.pendingDelta(feature.id))
   }
 
-  /// The count as it stands, from the server if it answers, else the last one seen.
+  /// The count as it stands, from the server if it answers, else the last one seen; offline
+  /// with none seen since the app started, the least it can be (this voter's own vote).
   private func currentCount(
     _ feature: RoadmapFeature, _ state: VoteLedger.State
   ) async throws(VotingError) -> Int {
@@ -127,8 +128,15 @@ extension DurableVoter {
       raw = try await base.count(for: feature)
       lastKnown.set(feature.id, raw)
     } catch {
-      guard let known = lastKnown.get(feature.id) else { throw error }
-      raw = known
+      if let known = lastKnown.get(feature.id) {
+        raw = known
+      } else if error.kind == .offline {
+        // The vote stands (or is queued) either way; answering nil would make an app show
+        // one vote more, as for a vote that failed.
+        return max(state.hasVoted(feature.id) ? 1 : 0, state.pendingDelta(feature.id))
+      } else {
+        throw error
+      }
     }
     return max(0, raw + state.pendingDelta(feature.id))
   }

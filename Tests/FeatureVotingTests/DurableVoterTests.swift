@@ -62,6 +62,23 @@ struct DurableVoterTests {
     await service.stop()
   }
 
+  @Test("offline after a restart, a vote already standing answers a count, not a failure")
+  func standingVoteOfflineAfterARestart() async throws {
+    let directory = try temporaryDirectory()
+    let service = try LiveCounter()
+    let online = voter(service.url, directory: directory)
+    #expect(try await online.castVote(for: RoadmapFeature(id: "5")) == 1)
+    await service.stop()
+    // The app starts again with no network: it has seen no count since.
+    let closed = try ClosedPort()
+    let restarted = voter(closed.url, directory: directory)
+    #expect(try await restarted.castVote(for: RoadmapFeature(id: "5")) == 1)
+    #expect(await restarted.vote(for: RoadmapFeature(id: "5")) == 1)
+    #expect(try await restarted.withdrawVote(for: RoadmapFeature(id: "6")) == 0)
+    #expect(try restarted.pendingVotes().isEmpty)
+    closed.release()
+  }
+
   @Test("the next call that reaches the server sends the queue first")
   func implicitFlush() async throws {
     let directory = try temporaryDirectory()
