@@ -97,16 +97,16 @@ public final class CounterService: Sendable {
   /// Answers one request.
   public func respond(to request: HTTPRequest) async -> HTTPResponse {
     if let voteFirst, VoteFirstRouter.handles(request.path) {
-      return await voteFirst.respond(to: request)
+      return Self.closingIfLimited(await voteFirst.respond(to: request))
     }
     if let voteFirst, request.method != .options,
       let project = RoadmapJSONRoute.project(of: request.path)
     {
-      return await RoadmapJSONRoute.respond(
-        to: request, project: project, context: voteFirst.context)
+      return Self.closingIfLimited(
+        await RoadmapJSONRoute.respond(to: request, project: project, context: voteFirst.context))
     }
     if let webBoard, WebBoardRoutes.handles(path: request.path) {
-      return await webBoard.respond(to: request)
+      return Self.closingIfLimited(await webBoard.respond(to: request))
     }
     if request.method == .options {
       let start = RateLimiter.now()
@@ -129,6 +129,17 @@ public final class CounterService: Sendable {
       return response
     }
     return await router.respond(to: request)
+  }
+
+  /// `response`, closing the connection after it when it refuses a client over its rate
+  /// limit, as the counter routes do: a client over its limit cannot hold connections open by
+  /// keeping them busy with refused requests (docs/threat_model.md).
+  static func closingIfLimited(_ response: HTTPResponse) -> HTTPResponse {
+    // A full suggestion queue is a 429 too, with no Retry-After: that one is not a client's.
+    guard response.status == 429, response.headers["Retry-After"] != nil else { return response }
+    var response = response
+    response.headers.replaceOrAdd(name: "Connection", value: "close")
+    return response
   }
 
   /// Adds the headers every answer carries: CORS, `X-Path`, `Cache-Control: no-store` and

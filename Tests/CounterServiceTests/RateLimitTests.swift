@@ -45,6 +45,40 @@ import Testing
     await h.tearDown()
   }
 
+  /// The board API, the live Roadmap JSON and the web board refuse a client over its limit
+  /// as the counter routes do: the connection closes after the 429.
+  @Test func boardRoutesClose429sToo() async throws {
+    let h = try BoardHarness {
+      $0.readLimit = RateLimit(burst: 1, perSecond: 0.001)
+      // The seed's admin writes come from one address, and draw from its bucket.
+      $0.writeLimit = RateLimit(burst: 10, perSecond: 0.001)
+    }
+    await h.seed()
+    let reads = ["/api/v1/demo-app/board", "/roadmap/demo-app.json", "/b/demo-app"]
+    for (index, target) in reads.enumerated() {
+      let client = "10.0.1.\(index + 1)"
+      let first = await h.service.handler(
+        HTTPRequest(method: .get, target: target, remoteAddress: client))
+      #expect(first.status == 200, "\(target)")
+      #expect(first.headers["Connection"] == nil, "\(target)")
+      let refused = await h.service.handler(
+        HTTPRequest(method: .get, target: target, remoteAddress: client))
+      #expect(refused.status == 429, "\(target)")
+      #expect(refused.headers["Connection"] == "close", "\(target)")
+    }
+    let vote = HTTPRequest(
+      method: .post, target: "/api/v1/demo-app/features/1/vote",
+      headers: ["X-Voter-ID": "voter-1"], remoteAddress: "10.0.2.1")
+    var refusedVote = await h.service.handler(vote)
+    for _ in 0..<10 where refusedVote.status == 200 {
+      #expect(refusedVote.headers["Connection"] == nil)
+      refusedVote = await h.service.handler(vote)
+    }
+    #expect(refusedVote.status == 429)
+    #expect(refusedVote.headers["Connection"] == "close")
+    await h.tearDown()
+  }
+
   @Test func readsShareOneBucketAcrossPaths() async throws {
     let h = try ServiceHarness { $0.readLimit = RateLimit(burst: 2, perSecond: 0.001) }
     #expect(await h.call("/get/ns1/a11").status == 404)

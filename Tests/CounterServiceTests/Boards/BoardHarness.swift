@@ -16,7 +16,7 @@ struct BoardHarness {
   let boards: SQLiteBoardStore
   let service: CounterService
 
-  init() throws {
+  init(_ adjust: (inout CounterServiceConfiguration) -> Void = { _ in }) throws {
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("board-view-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -24,7 +24,7 @@ struct BoardHarness {
     store = try SQLiteVoteStore(directory: directory, options: .init(memoryCache: true))
     boards = try SQLiteBoardStore(sharing: store)
     service = CounterService(
-      store: store, boards: boards, configuration: ServiceHarness.configuration())
+      store: store, boards: boards, configuration: ServiceHarness.configuration(adjust))
   }
 
   /// The service's board view (nil when it keeps none).

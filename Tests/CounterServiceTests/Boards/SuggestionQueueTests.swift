@@ -39,6 +39,8 @@ import VoteFirstAPI
       #expect(refused.status == 429, "\(refused.body)")
       let error = try #require(refused.object["error"] as? [String: Any], "\(refused.body)")
       #expect(error["code"] as? String == "suggestions_full")
+      // Not a client over its limit: the connection stays open.
+      #expect(refused.headers["Connection"] == nil)
       #expect(
         error["message"] as? String
           == "project demo-app has 1000 suggestions waiting for review; "
