@@ -92,6 +92,23 @@ struct RoadmapWriterTests {
     #expect(upstream.first?.description == Self.feature.description)
   }
 
+  @Test("numbers built in code that JSON cannot hold are written as strings; the output reads")
+  func numbersBuiltInCode() throws {
+    let texts = ["0", "-0", "1.50", "1e3", "-2.5E-7", "123456789012345678901234567890"]
+    let wrong = ["007", "abc", "", "-", "1.", ".5", "1e", "+1", "NaN", "Infinity", "0x10", "1 2"]
+    let extra = JSONObject(
+      (texts + wrong).enumerated().map { ("k\($0.offset)", JSONValue.number($0.element)) })
+    let feature = RoadmapFeature(id: "1", extra: extra)
+    for style in [RoadmapWriterStyle.pretty, .compact] {
+      let written = RoadmapWriter.write([feature], style: style)
+      let read = try RoadmapDocument.read(written, mode: .compatible)
+      #expect(read.diagnostics.isEmpty)
+      let values = try #require(read.features.first).extra.members.map(\.value)
+      #expect(values == texts.map(JSONValue.number) + wrong.map(JSONValue.string))
+      #expect(try JSONSerialization.jsonObject(with: Data(written)) is [Any])
+    }
+  }
+
   @Test("the schema is JSON Schema 2020-12 with only id required")
   func schemaShape() throws {
     let object = try JSONSerialization.jsonObject(with: Data(RoadmapSchema.json.utf8))

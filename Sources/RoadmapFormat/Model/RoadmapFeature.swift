@@ -22,7 +22,8 @@ public struct RoadmapFeature: Sendable, Hashable {
   public var votes: Int?
   /// Whether the feature is done; nil when absent (the Roadmap package reads absent as false).
   public var isFinished: Bool?
-  /// Keys the format does not define, in their original order.
+  /// Keys the format does not define, in their original order. A member named like a field of
+  /// the format (`title`, `votes`) is not written: the field is.
   public var extra: JSONObject
 
   /// Creates a feature.

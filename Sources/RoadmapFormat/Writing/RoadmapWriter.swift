@@ -4,7 +4,9 @@
 /// `localizedTitle`, `localizedStatus`, `localizedDescription`, then unknown keys in their
 /// original order. Absent keys are omitted. Strings are written by ``JSONString``: UTF-8, with
 /// only `"`, `\`, control characters and U+2028/U+2029 escaped. Reading the output gives back
-/// equal features.
+/// equal features, with two exceptions for values built in code rather than read: a member of
+/// ``RoadmapFeature/extra`` named like a field of the format is not written (the field is), and
+/// a ``JSONValue/number(_:)`` whose text is not a JSON number is written as a string.
 public enum RoadmapWriter {
   /// Writes `features` as a JSON array.
   ///
@@ -145,7 +147,10 @@ struct JSONByteWriter {
     switch value {
     case .null: raw("null")
     case .bool(let bool): raw(bool ? "true" : "false")
-    case .number(let text): raw(text)
+    case .number(let text):
+      // Text built in code that is not a JSON number (`abc`, `007`, `NaN`) would make the
+      // whole output unreadable: it is written as a string instead, so nothing is lost.
+      if JSONValue.isJSONNumber(text) { raw(text) } else { string(text) }
     case .string(let string): self.string(string)
     case .array(let array):
       beginArray()
