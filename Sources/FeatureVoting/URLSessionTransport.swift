@@ -106,7 +106,7 @@ public struct URLSessionTransport: HTTPTransport {
     case .failure(let error):
       throw map(error, request: request)
     case .expired:
-      throw .timedOut(after: request.timeout, url: url)
+      throw .timedOut(after: Self.effectiveTimeout(request.timeout), url: url)
     case .cancelled:
       throw .invalidRequest("the request to \(url) was cancelled")
     case .tooLarge(let limit):
@@ -148,7 +148,7 @@ public struct URLSessionTransport: HTTPTransport {
       // which may be shorter (a session of the caller's own).
       return .timedOut(
         "no answer from \(url): the URL session timed out (\(named)) before the request's "
-          + "\(request.timeout) s timeout")
+          + "\(Self.effectiveTimeout(request.timeout)) s timeout")
     case .cancelled:
       return .invalidRequest("the request to \(url) was cancelled")
     case .badURL, .unsupportedURL:

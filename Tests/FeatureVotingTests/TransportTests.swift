@@ -197,6 +197,8 @@ struct TransportTests {
       Issue.record("a NaN timeout expires at once")
     } catch {
       #expect(error.kind == .timedOut, "\(error)")
+      // The message gives the timeout applied, not "nan s".
+      #expect(error.message.hasSuffix("within 0.0 s"), "\(error)")
     }
   }
 

@@ -100,6 +100,11 @@ struct VoteFirstHTTPClientTests {
     } catch {
       #expect(error.kind == .timedOut, "\(error)")
     }
+    // A NaN timeout expires at once, and the message gives the timeout applied.
+    let nan = await Self.failure {
+      _ = try await Self.client(server.url, timeout: .nan).board(slug: nil)
+    }
+    #expect(nan?.kind == .timedOut && nan?.message.hasSuffix("within 0.0 s") == true)
   }
 
   @Test("an answer past maximumAnswerBytes is a bad answer, cut off as it arrives")

@@ -22,7 +22,10 @@ extension VoteFirstHTTPClient {
     case .failure(let error):
       throw loadingError(error, url: url, timeout: timeout)
     case .expired:
-      throw VoteFirstError(.timedOut, message: "no whole answer from \(url) within \(timeout) s")
+      throw VoteFirstError(
+        .timedOut,
+        message:
+          "no whole answer from \(url) within \(DeadlineLoad.effectiveTimeout(timeout)) s")
     case .cancelled:
       throw VoteFirstError(.invalidRequest, message: "the call to \(url) was cancelled")
     case .tooLarge(let limit):
