@@ -3,7 +3,9 @@ import Foundation
 
 /// One libpq connection, used on one dedicated thread, with its named prepared statements.
 ///
-/// A lost connection fails the call in progress with `.io`; the next call reconnects first.
+/// A lost connection fails the call in progress with `.io`, or with `.outcomeUnknown` inside
+/// ``writing(_:)`` once a statement that may change data was sent; the next call reconnects
+/// first.
 final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   private let connectionString: String
   private var handle: OpaquePointer?
@@ -12,6 +14,9 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   private let availability: PostgresAvailability
   /// The client's limit on one statement; raised while migrating.
   private var clientMilliseconds: Int
+  /// Inside ``writing(_:)``: whether a statement that may change data has been sent, so that a
+  /// connection lost from then on leaves the write's outcome unknown. Nil outside a write.
+  private var writeSent: Bool?
 
   /// Connects; throws `.io` when the server cannot be reached or refuses the login, and
   /// `.timedOut` when it does not answer within `timeouts.connectMilliseconds`.
@@ -72,7 +77,8 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     // Waiting for a row lock longer than this is reported as busy rather than hanging.
     try execute(
       "SET lock_timeout = '10s'; SET statement_timeout = \(max(0, timeouts.statementMilliseconds)); "
-        + "SET application_name = 'roadmapctl'; SET client_min_messages = warning")
+        + "SET application_name = 'roadmapctl'; SET client_min_messages = warning",
+      changesNothing: true)
   }
 
   /// Runs `body` with the server's and the client's statement limits lifted to `seconds`
@@ -112,7 +118,9 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     } else {
       name = "roadmap_\(prepared.count)"
       let count = Int32(parameters.count)
-      let result = try roundTrip(doing: sql) { PQsendPrepare(handle, name, sql, count, nil) }
+      let result = try roundTrip(doing: sql, changesNothing: true) {
+        PQsendPrepare(handle, name, sql, count, nil)
+      }
       _ = try rows(result, doing: sql)
       prepared[sql] = name
     }
@@ -130,23 +138,53 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
 
   /// Runs statements without parameters (transaction control, schema).
   func execute(_ sql: String) throws(VoteStoreError) {
+    try execute(sql, changesNothing: false)
+  }
+
+  /// ``execute(_:)``; `changesNothing` says that the statements cannot change data (`BEGIN`,
+  /// `SET`), so that losing the connection while they run leaves a write's outcome known:
+  /// nothing was changed.
+  func execute(_ sql: String, changesNothing: Bool) throws(VoteStoreError) {
     guard let handle else { throw VoteStoreError(.io, "the PostgreSQL connection is closed") }
-    _ = try rows(try roundTrip(doing: sql) { PQsendQuery(handle, sql) }, doing: sql)
+    _ = try rows(
+      try roundTrip(doing: sql, changesNothing: changesNothing) { PQsendQuery(handle, sql) },
+      doing: sql)
+  }
+
+  /// Runs `body`, a write, so that a connection lost after its first statement that may
+  /// change data was sent (any statement after `BEGIN`, the `COMMIT` above all) throws
+  /// `.outcomeUnknown` instead of `.io`: the server may have committed the change before the
+  /// connection went, and a caller told that nothing changed would count a retry twice.
+  func writing<T>(_ body: () throws(VoteStoreError) -> T) throws(VoteStoreError) -> T {
+    writeSent = false
+    defer { writeSent = nil }
+    return try body()
+  }
+
+  /// The error for a connection lost while `sql` ran: `.outcomeUnknown` when a write had
+  /// sent a statement that may change data, else `.io`.
+  private func connectionLost(_ message: String) -> VoteStoreError {
+    guard writeSent == true else { return VoteStoreError(.io, message) }
+    return VoteStoreError(
+      .outcomeUnknown,
+      message + " (after the write's statements were sent: it may or may not have been made)")
   }
 
   /// Sends with `send` and waits for the result, each wait on the socket bounded by the
   /// client timeout: the result (the first error, else the last result), or `.timedOut`
   /// (the connection is then dropped: its state is unknown).
   private func roundTrip(
-    doing sql: String, _ send: () -> Int32
+    doing sql: String, changesNothing: Bool = false, _ send: () -> Int32
   ) throws(VoteStoreError) -> OpaquePointer? {
     if let refusal = availability.admit() { throw refusal }
     guard let handle else { throw VoteStoreError(.io, "the PostgreSQL connection is closed") }
+    // From here the server may receive the statement (even when `send` fails part way).
+    if !changesNothing && writeSent == false { writeSent = true }
     guard send() == 1 else {
       let message = Self.message(PQerrorMessage(handle))
       let lost = PQstatus(handle) != CONNECTION_OK
       if lost { availability.probeEnded() } else { availability.up() }
-      throw VoteStoreError(.io, "PostgreSQL connection \(lost ? "lost" : "failed"): \(message)")
+      throw connectionLost("PostgreSQL connection \(lost ? "lost" : "failed"): \(message)")
     }
     let deadline = currentMilliseconds() &+ Int64(clientMilliseconds)
     while true {
@@ -210,7 +248,7 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
         let message = String(cString: strerror(errno))
         close()
         availability.probeEnded()
-        throw VoteStoreError(.io, "waiting for PostgreSQL failed: \(message)")
+        throw connectionLost("waiting for PostgreSQL failed: \(message)")
       }
     }
   }
@@ -219,7 +257,7 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     let message = Self.message(PQerrorMessage(handle))
     close()
     availability.probeEnded()  // a lost connection is rebuilt at once; only timeouts fail fast
-    return VoteStoreError(.io, "PostgreSQL connection lost: \(message)")
+    return connectionLost("PostgreSQL connection lost: \(message)")
   }
 
   /// The first words of a statement, for messages.
@@ -233,7 +271,7 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     _ begin: String = "BEGIN", _ body: () throws(VoteStoreError) -> T
   ) throws(VoteStoreError) -> T {
     try ensureConnected()
-    try execute(begin)
+    try execute(begin, changesNothing: true)
     do throws(VoteStoreError) {
       let value = try body()
       try execute("COMMIT")
@@ -249,15 +287,15 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   {
     defer { PQclear(result) }
     guard let result else {
-      throw VoteStoreError(
-        .io, "PostgreSQL connection failed: \(Self.message(PQerrorMessage(handle)))")
+      throw connectionLost(
+        "PostgreSQL connection failed: \(Self.message(PQerrorMessage(handle)))")
     }
     let status = PQresultStatus(result)
     guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
       let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
       let message = Self.message(PQresultErrorMessage(result))
       if !isConnected || state == nil {
-        throw VoteStoreError(.io, "PostgreSQL connection lost: \(message)")
+        throw connectionLost("PostgreSQL connection lost: \(message)")
       }
       throw VoteStoreError(
         Self.kind(sqlState: state ?? ""), "PostgreSQL [\(state ?? "")]: \(message)")
