@@ -235,3 +235,42 @@ public struct TestProxyError: Error, CustomStringConvertible {
   /// What failed.
   public var description: String
 }
+
+/// A Unix socket where a PostgreSQL server would be (`host=<directory> port=5432`) that takes
+/// connections into its backlog and never answers: libpq's connect waits on it for ever.
+public final class SilentPostgres: @unchecked Sendable {
+  /// The directory holding the socket: libpq's `host`.
+  public let directory: String
+  private let listener: Int32
+
+  /// Listens on `<new temporary directory>/.s.PGSQL.5432`.
+  public init() throws {
+    directory =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("pgsilent-\(UUID().uuidString.prefix(8))").path
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true)
+    listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array((directory + "/.s.PGSQL.5432").utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+      raw.copyBytes(from: bytes)
+      raw[bytes.count] = 0
+    }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+      }
+    }
+    guard listener >= 0, bound == 0, listen(listener, 64) == 0 else {
+      throw TestProxyError(description: "cannot listen in \(directory)")
+    }
+  }
+
+  /// Closes the socket and removes its directory.
+  public func stop() {
+    close(listener)
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+}

@@ -18,8 +18,10 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   /// connection lost from then on leaves the write's outcome unknown. Nil outside a write.
   private var writeSent: Bool?
 
-  /// Connects; throws `.io` when the server cannot be reached or refuses the login, and
-  /// `.timedOut` when it does not answer within `timeouts.connectMilliseconds`.
+  /// Connects; throws `.invalid` for a string that is neither a `postgresql://` URI nor a
+  /// `key=value` string (``PostgresConnectionString``), `.io` when the server cannot be
+  /// reached or refuses the login, and `.timedOut` when it does not answer within the
+  /// connect timeout.
   init(
     connectionString: String, timeouts: PostgresTimeouts = .init(),
     availability: PostgresAvailability? = nil
@@ -29,6 +31,9 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     self.availability =
       availability ?? PostgresAvailability(retryMilliseconds: timeouts.retryMilliseconds)
     clientMilliseconds = timeouts.clientMilliseconds
+    if let problem = PostgresConnectionString.problem(connectionString) {
+      throw VoteStoreError(.invalid, problem)
+    }
     try connect()
   }
 
@@ -41,32 +46,52 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     // The caller's string is expanded last, so its own settings (if any) win. Keepalives
     // and tcp_user_timeout bound a TCP connection whose peer vanished (ignored on a Unix
     // socket, where the client's poll timeout does the same).
-    let connectSeconds = max(2, (timeouts.connectMilliseconds + 999) / 1000)
     let keywords = [
-      "connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval",
-      "keepalives_count", "tcp_user_timeout", "dbname",
+      "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
+      "tcp_user_timeout", "dbname",
     ]
-    let values = [
-      String(connectSeconds), "1", "5", "2", "3", String(timeouts.clientMilliseconds),
-      connectionString,
-    ]
-    let connection = withCStrings(keywords) { keywordPointers in
+    let values = ["1", "5", "2", "3", String(timeouts.clientMilliseconds), connectionString]
+    // Connecting without blocking, so that the store's own deadline bounds it: libpq's
+    // connect_timeout=0 would wait for ever (a server that accepts and never answers).
+    let (seconds, bySetting) = connectBoundSeconds()
+    let deadline = currentMilliseconds() &+ Int64(seconds) * 1000
+    let started = withCStrings(keywords) { keywordPointers in
       withCStrings(values) { valuePointers in
-        PQconnectdbParams(keywordPointers, valuePointers, 1)
+        PQconnectStartParams(keywordPointers, valuePointers, 1)
       }
     }
-    guard let connection else {
+    guard let connection = started else {
       throw VoteStoreError(.io, "cannot connect to PostgreSQL: libpq could not allocate")
     }
-    guard PQstatus(connection) == CONNECTION_OK else {
-      let message = Self.message(PQerrorMessage(connection))
+    func failure(_ kind: VoteStoreError.Kind, _ why: String) -> VoteStoreError {
+      // libpq may quote part of the string (a bad percent-encoding in the password, say).
+      let message = PostgresConnectionString.redacting(
+        why.isEmpty ? Self.message(PQerrorMessage(connection)) : why, of: connectionString)
       PQfinish(connection)
-      let timedOut = message.contains("timeout expired")
-      if timedOut { availability.down("connecting timed out") } else { availability.probeEnded() }
-      throw VoteStoreError(
-        timedOut ? .timedOut : .io,
+      if kind == .timedOut {
+        availability.down("connecting timed out")
+      } else {
+        availability.probeEnded()
+      }
+      return VoteStoreError(
+        kind,
         "cannot connect to PostgreSQL"
-          + (timedOut ? " within \(connectSeconds) s" : "") + ": \(message)")
+          + (kind == .timedOut ? " within \(seconds) s (\(bySetting))" : "") + ": \(message)")
+    }
+    var polling =
+      PQstatus(connection) == CONNECTION_BAD ? PGRES_POLLING_FAILED : PGRES_POLLING_WRITING
+    while polling != PGRES_POLLING_OK {
+      if polling == PGRES_POLLING_FAILED { throw failure(.io, "") }
+      let remaining = deadline &- currentMilliseconds()
+      if remaining <= 0 { throw failure(.timedOut, "timeout expired") }
+      var descriptor = pollfd(
+        fd: PQsocket(connection),
+        events: Int16(polling == PGRES_POLLING_READING ? POLLIN : POLLOUT), revents: 0)
+      let ready = poll(&descriptor, 1, Int32(clamping: remaining))
+      if ready < 0 && errno != EINTR {
+        throw failure(.io, "waiting for the server failed: \(String(cString: strerror(errno)))")
+      }
+      if ready > 0 { polling = PQconnectPoll(connection) }
     }
     handle = connection
     availability.up()
@@ -79,6 +104,33 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
       "SET lock_timeout = '10s'; SET statement_timeout = \(max(0, timeouts.statementMilliseconds)); "
         + "SET application_name = 'roadmapctl'; SET client_min_messages = warning",
       changesNothing: true)
+  }
+
+  /// How long a connection attempt may take, in seconds, and why: the connection string's
+  /// own `connect_timeout` (or `PGCONNECT_TIMEOUT`) when it is a positive number (at least
+  /// 2, as libpq reads it), else the store's bound; `connect_timeout=0`, libpq's "wait for
+  /// ever", gets the store's bound too, so that no start-up or reconnect hangs.
+  private func connectBoundSeconds() -> (seconds: Int, why: String) {
+    let own = max(2, (timeouts.connectMilliseconds + 999) / 1000)
+    var setting = ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"].map {
+      (value: $0, name: "PGCONNECT_TIMEOUT")
+    }
+    if let options = PQconninfoParse(connectionString, nil) {
+      defer { PQconninfoFree(options) }
+      var option = options
+      while let keyword = option.pointee.keyword {
+        if String(cString: keyword) == "connect_timeout", let value = option.pointee.val {
+          setting = (String(cString: value), "connect_timeout")
+        }
+        option += 1
+      }
+    }
+    guard let setting else { return (own, "the store's bound") }
+    guard let seconds = Int(setting.value.trimmingCharacters(in: .whitespaces)), seconds > 0
+    else {
+      return (own, "the store's bound, as \(setting.name)=\(setting.value) sets none")
+    }
+    return (max(2, seconds), "\(setting.name)=\(seconds)")
   }
 
   /// Runs `body` with the server's and the client's statement limits lifted to `seconds`
