@@ -16,6 +16,14 @@ int rb_pq_load(char *error, size_t size) { return rb_lazy_load(&rb_pq_library, e
 // clang-format off
 RB_LAZY_FORWARD(rb_pq_library, PGconn *, PQconnectdbParams,
   (const char *const *keywords, const char *const *values, int expand), (keywords, values, expand))
+RB_LAZY_FORWARD(rb_pq_library, PGconn *, PQconnectStartParams,
+  (const char *const *keywords, const char *const *values, int expand), (keywords, values, expand))
+RB_LAZY_FORWARD(rb_pq_library, PostgresPollingStatusType, PQconnectPoll, (PGconn *connection),
+  (connection))
+RB_LAZY_FORWARD(rb_pq_library, PQconninfoOption *, PQconninfoParse,
+  (const char *conninfo, char **errmsg), (conninfo, errmsg))
+RB_LAZY_FORWARD_VOID(rb_pq_library, PQconninfoFree, (PQconninfoOption *options), (options))
+RB_LAZY_FORWARD_VOID(rb_pq_library, PQfreemem, (void *pointer), (pointer))
 RB_LAZY_FORWARD_VOID(rb_pq_library, PQfinish, (PGconn *connection), (connection))
 RB_LAZY_FORWARD(rb_pq_library, ConnStatusType, PQstatus, (const PGconn *connection),
   (connection))

@@ -42,6 +42,9 @@ struct ServiceError: ResponseError, CustomStringConvertible {
         "the vote store did not answer in time; the change may or may not have been made"
       case .notDurable:
         "the vote store could not make the change durable; it may or may not have been made"
+      case .outcomeUnknown:
+        "the vote store lost its database connection during the write; the change may or may "
+          + "not have been made"
       default: "the vote store is unavailable; nothing was changed"
       }
     return ServiceError(.storeUnavailable, 503, message, cause: error.description)

@@ -24,6 +24,11 @@ public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     /// restart (its log frames were written, maybe not to the disk), so its outcome is
     /// unknown to the caller. The store then takes no more writes (``io``) until reopened.
     public static let notDurable = Kind(name: "not-durable")
+    /// The connection to the database was lost after the write's first statement that may
+    /// change data was sent (a `COMMIT` whose answer never came, say): the change may or may
+    /// not have been made, so its outcome is unknown to the caller. A connection lost before
+    /// that (connecting, or at `BEGIN`) is ``io``: nothing was changed.
+    public static let outcomeUnknown = Kind(name: "outcome-unknown")
     /// The store was closed.
     public static let closed = Kind(name: "closed")
     /// The input (an import file, a key) is invalid.
@@ -64,8 +69,11 @@ public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   public var isRefusal: Bool { kind == .invalid || kind == .outOfRange }
 
   /// Whether the caller cannot know if the change was made (``Kind/timedOut``,
-  /// ``Kind/notDurable``): a retry may count it twice, and not retrying may lose it.
-  public var outcomeIsUnknown: Bool { kind == .timedOut || kind == .notDurable }
+  /// ``Kind/notDurable``, ``Kind/outcomeUnknown``): a retry may count it twice, and not
+  /// retrying may lose it.
+  public var outcomeIsUnknown: Bool {
+    kind == .timedOut || kind == .notDurable || kind == .outcomeUnknown
+  }
 
   /// Whether this is a failure of the store itself (disk, database, connection), the kind
   /// of error that counts against its health; false for refusals and a closed store.

@@ -56,6 +56,14 @@ import VoteStore
         #"{"code":503,"message":"the vote store did not answer in time; the change may or may not have been made"}"#,
       retryAfter: "1", storeError: true),
     Mapping(
+      error: VoteStoreError(.outcomeUnknown, "PostgreSQL connection lost: server closed"),
+      status: 503,
+      countapi:
+        #"{"error":"the vote store lost its database connection during the write; the change may or may not have been made"}"#,
+      counterapi:
+        #"{"code":503,"message":"the vote store lost its database connection during the write; the change may or may not have been made"}"#,
+      retryAfter: "1", storeError: true),
+    Mapping(
       error: VoteStoreError(.notDurable, "cannot sync the write-ahead log: EIO"), status: 503,
       countapi:
         #"{"error":"the vote store could not make the change durable; it may or may not have been made"}"#,

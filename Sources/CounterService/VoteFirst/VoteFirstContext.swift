@@ -204,6 +204,8 @@ struct VoteFirstContext: Sendable {
         switch error.kind {
         case .timedOut: "the vote store did not answer in time; the outcome is unknown"
         case .notDurable: "the vote store could not make the change durable; the outcome is unknown"
+        case .outcomeUnknown:
+          "the vote store lost its database connection during the write; the outcome is unknown"
         default: "the vote store is unavailable; nothing was changed"
         }
       var failure = VoteFirstFailure(503, Code.storeUnavailable, message)

@@ -78,7 +78,7 @@ enum CommandParser {
 
     for parameter in table.options where given[parameter.name] == nil {
       if let variable = parameter.environmentVariable, let value = environment[variable],
-        !value.isEmpty
+        !value.isEmpty || parameter.emptyEnvironmentIsAValue
       {
         try check(value, for: parameter)
         given[parameter.name] = [value]

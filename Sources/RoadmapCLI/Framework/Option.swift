@@ -107,18 +107,25 @@ extension Option where Value: ExpressibleByArgument {
 
 extension Option {
   /// An option without a default: nil when it is not given.
+  ///
+  /// An `environment` variable set to the empty string counts as unset, unless
+  /// `emptyEnvironmentIsAValue`: then it is the value `""`, which `validate` sees (to refuse
+  /// it, say, where an empty value must not quietly mean "not given").
   public init<Wrapped: ExpressibleByArgument>(
     name: String? = nil,
     short: Character? = nil,
     valueName: String? = nil,
     environment: String? = nil,
+    emptyEnvironmentIsAValue: Bool = false,
     help: String,
     validate: (@Sendable (Wrapped) -> String?)? = nil
   ) where Value == Wrapped? {
+    var spec = ParameterSpec(
+      kind: .option, name: name, shortName: short, valueName: valueName, help: help,
+      allowedValues: Wrapped.allValueStrings, environmentVariable: environment)
+    spec.emptyEnvironmentIsAValue = emptyEnvironmentIsAValue
     self.init(
-      spec: ParameterSpec(
-        kind: .option, name: name, shortName: short, valueName: valueName, help: help,
-        allowedValues: Wrapped.allValueStrings, environmentVariable: environment),
+      spec: spec,
       initial: .some(nil)
     ) { texts, row throws(CommandError) in
       guard let text = texts.last else { return nil }

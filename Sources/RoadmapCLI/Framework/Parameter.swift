@@ -37,6 +37,9 @@ struct Parameter: Sendable, Hashable {
   var environmentVariable: String?
   /// For a list option, the character between values in one occurrence (`en,de`).
   var separator: Character? = nil
+  /// Whether `environmentVariable` set but empty is given as the value `""` (for the option's
+  /// validation to refuse) rather than taken as unset.
+  var emptyEnvironmentIsAValue = false
 
   /// How usage and error messages name it: `--format <format>`, `--strict`, `<inputs>`.
   var displayName: String {

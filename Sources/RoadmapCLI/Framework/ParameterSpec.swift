@@ -14,6 +14,9 @@ struct ParameterSpec: Sendable {
   var isRequired: Bool
   var environmentVariable: String?
   var separator: Character?
+  /// Whether `environmentVariable` set to the empty string is a value (to be validated)
+  /// rather than unset.
+  var emptyEnvironmentIsAValue = false
 
   init(
     kind: Parameter.Kind, name: String?, shortName: Character? = nil, valueName: String? = nil,
@@ -41,7 +44,7 @@ struct ParameterSpec: Sendable {
       kind: kind, name: name, shortName: shortName, valueName: valueName ?? name, help: help,
       defaultDescription: defaultDescription, allowedValues: allowedValues,
       isRepeating: isRepeating, isRequired: isRequired, environmentVariable: environmentVariable,
-      separator: separator)
+      separator: separator, emptyEnvironmentIsAValue: emptyEnvironmentIsAValue)
   }
 
   /// `dataDir` → `data-dir`, `corsURL` → `cors-url`, `http2Port` → `http2-port`.

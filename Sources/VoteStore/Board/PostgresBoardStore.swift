@@ -61,8 +61,10 @@ public final class PostgresBoardStore: BoardStore {
     let key = voterKey
     let log = BoardWriteLog()
     let result = await pool.runCatching { db throws(VoteStoreError) in
-      try db.transaction { () throws(VoteStoreError) in
-        try box.run { try body(BoardTables(db: db, voterKey: key, log: log)) }
+      try db.writing { () throws(VoteStoreError) in
+        try db.transaction { () throws(VoteStoreError) in
+          try box.run { try body(BoardTables(db: db, voterKey: key, log: log)) }
+        }
       }
     }
     await observers.tell(log, after: result, box)

@@ -3,7 +3,9 @@ import Foundation
 
 /// One libpq connection, used on one dedicated thread, with its named prepared statements.
 ///
-/// A lost connection fails the call in progress with `.io`; the next call reconnects first.
+/// A lost connection fails the call in progress with `.io`, or with `.outcomeUnknown` inside
+/// ``writing(_:)`` once a statement that may change data was sent; the next call reconnects
+/// first.
 final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   private let connectionString: String
   private var handle: OpaquePointer?
@@ -12,9 +14,14 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   private let availability: PostgresAvailability
   /// The client's limit on one statement; raised while migrating.
   private var clientMilliseconds: Int
+  /// Inside ``writing(_:)``: whether a statement that may change data has been sent, so that a
+  /// connection lost from then on leaves the write's outcome unknown. Nil outside a write.
+  private var writeSent: Bool?
 
-  /// Connects; throws `.io` when the server cannot be reached or refuses the login, and
-  /// `.timedOut` when it does not answer within `timeouts.connectMilliseconds`.
+  /// Connects; throws `.invalid` for a string that is neither a `postgresql://` URI nor a
+  /// `key=value` string (``PostgresConnectionString``), `.io` when the server cannot be
+  /// reached or refuses the login, and `.timedOut` when it does not answer within the
+  /// connect timeout.
   init(
     connectionString: String, timeouts: PostgresTimeouts = .init(),
     availability: PostgresAvailability? = nil
@@ -24,6 +31,9 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     self.availability =
       availability ?? PostgresAvailability(retryMilliseconds: timeouts.retryMilliseconds)
     clientMilliseconds = timeouts.clientMilliseconds
+    if let problem = PostgresConnectionString.problem(connectionString) {
+      throw VoteStoreError(.invalid, problem)
+    }
     try connect()
   }
 
@@ -36,32 +46,52 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     // The caller's string is expanded last, so its own settings (if any) win. Keepalives
     // and tcp_user_timeout bound a TCP connection whose peer vanished (ignored on a Unix
     // socket, where the client's poll timeout does the same).
-    let connectSeconds = max(2, (timeouts.connectMilliseconds + 999) / 1000)
     let keywords = [
-      "connect_timeout", "keepalives", "keepalives_idle", "keepalives_interval",
-      "keepalives_count", "tcp_user_timeout", "dbname",
+      "keepalives", "keepalives_idle", "keepalives_interval", "keepalives_count",
+      "tcp_user_timeout", "dbname",
     ]
-    let values = [
-      String(connectSeconds), "1", "5", "2", "3", String(timeouts.clientMilliseconds),
-      connectionString,
-    ]
-    let connection = withCStrings(keywords) { keywordPointers in
+    let values = ["1", "5", "2", "3", String(timeouts.clientMilliseconds), connectionString]
+    // Connecting without blocking, so that the store's own deadline bounds it: libpq's
+    // connect_timeout=0 would wait for ever (a server that accepts and never answers).
+    let (seconds, bySetting) = connectBoundSeconds()
+    let deadline = currentMilliseconds() &+ Int64(seconds) * 1000
+    let started = withCStrings(keywords) { keywordPointers in
       withCStrings(values) { valuePointers in
-        PQconnectdbParams(keywordPointers, valuePointers, 1)
+        PQconnectStartParams(keywordPointers, valuePointers, 1)
       }
     }
-    guard let connection else {
+    guard let connection = started else {
       throw VoteStoreError(.io, "cannot connect to PostgreSQL: libpq could not allocate")
     }
-    guard PQstatus(connection) == CONNECTION_OK else {
-      let message = Self.message(PQerrorMessage(connection))
+    func failure(_ kind: VoteStoreError.Kind, _ why: String) -> VoteStoreError {
+      // libpq may quote part of the string (a bad percent-encoding in the password, say).
+      let message = PostgresConnectionString.redacting(
+        why.isEmpty ? Self.message(PQerrorMessage(connection)) : why, of: connectionString)
       PQfinish(connection)
-      let timedOut = message.contains("timeout expired")
-      if timedOut { availability.down("connecting timed out") } else { availability.probeEnded() }
-      throw VoteStoreError(
-        timedOut ? .timedOut : .io,
+      if kind == .timedOut {
+        availability.down("connecting timed out")
+      } else {
+        availability.probeEnded()
+      }
+      return VoteStoreError(
+        kind,
         "cannot connect to PostgreSQL"
-          + (timedOut ? " within \(connectSeconds) s" : "") + ": \(message)")
+          + (kind == .timedOut ? " within \(seconds) s (\(bySetting))" : "") + ": \(message)")
+    }
+    var polling =
+      PQstatus(connection) == CONNECTION_BAD ? PGRES_POLLING_FAILED : PGRES_POLLING_WRITING
+    while polling != PGRES_POLLING_OK {
+      if polling == PGRES_POLLING_FAILED { throw failure(.io, "") }
+      let remaining = deadline &- currentMilliseconds()
+      if remaining <= 0 { throw failure(.timedOut, "timeout expired") }
+      var descriptor = pollfd(
+        fd: PQsocket(connection),
+        events: Int16(polling == PGRES_POLLING_READING ? POLLIN : POLLOUT), revents: 0)
+      let ready = poll(&descriptor, 1, Int32(clamping: remaining))
+      if ready < 0 && errno != EINTR {
+        throw failure(.io, "waiting for the server failed: \(String(cString: strerror(errno)))")
+      }
+      if ready > 0 { polling = PQconnectPoll(connection) }
     }
     handle = connection
     availability.up()
@@ -72,7 +102,35 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     // Waiting for a row lock longer than this is reported as busy rather than hanging.
     try execute(
       "SET lock_timeout = '10s'; SET statement_timeout = \(max(0, timeouts.statementMilliseconds)); "
-        + "SET application_name = 'roadmapctl'; SET client_min_messages = warning")
+        + "SET application_name = 'roadmapctl'; SET client_min_messages = warning",
+      changesNothing: true)
+  }
+
+  /// How long a connection attempt may take, in seconds, and why: the connection string's
+  /// own `connect_timeout` (or `PGCONNECT_TIMEOUT`) when it is a positive number (at least
+  /// 2, as libpq reads it), else the store's bound; `connect_timeout=0`, libpq's "wait for
+  /// ever", gets the store's bound too, so that no start-up or reconnect hangs.
+  private func connectBoundSeconds() -> (seconds: Int, why: String) {
+    let own = max(2, (timeouts.connectMilliseconds + 999) / 1000)
+    var setting = ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"].map {
+      (value: $0, name: "PGCONNECT_TIMEOUT")
+    }
+    if let options = PQconninfoParse(connectionString, nil) {
+      defer { PQconninfoFree(options) }
+      var option = options
+      while let keyword = option.pointee.keyword {
+        if String(cString: keyword) == "connect_timeout", let value = option.pointee.val {
+          setting = (String(cString: value), "connect_timeout")
+        }
+        option += 1
+      }
+    }
+    guard let setting else { return (own, "the store's bound") }
+    guard let seconds = Int(setting.value.trimmingCharacters(in: .whitespaces)), seconds > 0
+    else {
+      return (own, "the store's bound, as \(setting.name)=\(setting.value) sets none")
+    }
+    return (max(2, seconds), "\(setting.name)=\(seconds)")
   }
 
   /// Runs `body` with the server's and the client's statement limits lifted to `seconds`
@@ -112,7 +170,9 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     } else {
       name = "roadmap_\(prepared.count)"
       let count = Int32(parameters.count)
-      let result = try roundTrip(doing: sql) { PQsendPrepare(handle, name, sql, count, nil) }
+      let result = try roundTrip(doing: sql, changesNothing: true) {
+        PQsendPrepare(handle, name, sql, count, nil)
+      }
       _ = try rows(result, doing: sql)
       prepared[sql] = name
     }
@@ -130,23 +190,53 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
 
   /// Runs statements without parameters (transaction control, schema).
   func execute(_ sql: String) throws(VoteStoreError) {
+    try execute(sql, changesNothing: false)
+  }
+
+  /// ``execute(_:)``; `changesNothing` says that the statements cannot change data (`BEGIN`,
+  /// `SET`), so that losing the connection while they run leaves a write's outcome known:
+  /// nothing was changed.
+  func execute(_ sql: String, changesNothing: Bool) throws(VoteStoreError) {
     guard let handle else { throw VoteStoreError(.io, "the PostgreSQL connection is closed") }
-    _ = try rows(try roundTrip(doing: sql) { PQsendQuery(handle, sql) }, doing: sql)
+    _ = try rows(
+      try roundTrip(doing: sql, changesNothing: changesNothing) { PQsendQuery(handle, sql) },
+      doing: sql)
+  }
+
+  /// Runs `body`, a write, so that a connection lost after its first statement that may
+  /// change data was sent (any statement after `BEGIN`, the `COMMIT` above all) throws
+  /// `.outcomeUnknown` instead of `.io`: the server may have committed the change before the
+  /// connection went, and a caller told that nothing changed would count a retry twice.
+  func writing<T>(_ body: () throws(VoteStoreError) -> T) throws(VoteStoreError) -> T {
+    writeSent = false
+    defer { writeSent = nil }
+    return try body()
+  }
+
+  /// The error for a connection lost while `sql` ran: `.outcomeUnknown` when a write had
+  /// sent a statement that may change data, else `.io`.
+  private func connectionLost(_ message: String) -> VoteStoreError {
+    guard writeSent == true else { return VoteStoreError(.io, message) }
+    return VoteStoreError(
+      .outcomeUnknown,
+      message + " (after the write's statements were sent: it may or may not have been made)")
   }
 
   /// Sends with `send` and waits for the result, each wait on the socket bounded by the
   /// client timeout: the result (the first error, else the last result), or `.timedOut`
   /// (the connection is then dropped: its state is unknown).
   private func roundTrip(
-    doing sql: String, _ send: () -> Int32
+    doing sql: String, changesNothing: Bool = false, _ send: () -> Int32
   ) throws(VoteStoreError) -> OpaquePointer? {
     if let refusal = availability.admit() { throw refusal }
     guard let handle else { throw VoteStoreError(.io, "the PostgreSQL connection is closed") }
+    // From here the server may receive the statement (even when `send` fails part way).
+    if !changesNothing && writeSent == false { writeSent = true }
     guard send() == 1 else {
       let message = Self.message(PQerrorMessage(handle))
       let lost = PQstatus(handle) != CONNECTION_OK
       if lost { availability.probeEnded() } else { availability.up() }
-      throw VoteStoreError(.io, "PostgreSQL connection \(lost ? "lost" : "failed"): \(message)")
+      throw connectionLost("PostgreSQL connection \(lost ? "lost" : "failed"): \(message)")
     }
     let deadline = currentMilliseconds() &+ Int64(clientMilliseconds)
     while true {
@@ -210,7 +300,7 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
         let message = String(cString: strerror(errno))
         close()
         availability.probeEnded()
-        throw VoteStoreError(.io, "waiting for PostgreSQL failed: \(message)")
+        throw connectionLost("waiting for PostgreSQL failed: \(message)")
       }
     }
   }
@@ -219,7 +309,7 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     let message = Self.message(PQerrorMessage(handle))
     close()
     availability.probeEnded()  // a lost connection is rebuilt at once; only timeouts fail fast
-    return VoteStoreError(.io, "PostgreSQL connection lost: \(message)")
+    return connectionLost("PostgreSQL connection lost: \(message)")
   }
 
   /// The first words of a statement, for messages.
@@ -233,7 +323,7 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     _ begin: String = "BEGIN", _ body: () throws(VoteStoreError) -> T
   ) throws(VoteStoreError) -> T {
     try ensureConnected()
-    try execute(begin)
+    try execute(begin, changesNothing: true)
     do throws(VoteStoreError) {
       let value = try body()
       try execute("COMMIT")
@@ -249,15 +339,15 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   {
     defer { PQclear(result) }
     guard let result else {
-      throw VoteStoreError(
-        .io, "PostgreSQL connection failed: \(Self.message(PQerrorMessage(handle)))")
+      throw connectionLost(
+        "PostgreSQL connection failed: \(Self.message(PQerrorMessage(handle)))")
     }
     let status = PQresultStatus(result)
     guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
       let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
       let message = Self.message(PQresultErrorMessage(result))
       if !isConnected || state == nil {
-        throw VoteStoreError(.io, "PostgreSQL connection lost: \(message)")
+        throw connectionLost("PostgreSQL connection lost: \(message)")
       }
       throw VoteStoreError(
         Self.kind(sqlState: state ?? ""), "PostgreSQL [\(state ?? "")]: \(message)")

@@ -10,8 +10,10 @@
 /// ``retryMilliseconds`` and then lets one call try again, so that requests answer in time
 /// and the store recovers by itself when the server answers again.
 public struct PostgresTimeouts: Sendable, Equatable {
-  /// The longest wait for a new connection, in milliseconds (libpq's `connect_timeout`,
-  /// rounded up to seconds, at least 2). Default 5,000.
+  /// The longest wait for a new connection, in milliseconds (rounded up to seconds, at least
+  /// 2). Default 5,000. A positive `connect_timeout` in the connection string (or
+  /// `PGCONNECT_TIMEOUT`) takes its place; `connect_timeout=0`, which libpq reads as "wait for
+  /// ever", does not.
   public var connectMilliseconds: Int
   /// The server's own limit on one statement (`statement_timeout`); default 5,000.
   public var statementMilliseconds: Int

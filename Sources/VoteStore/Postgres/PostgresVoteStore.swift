@@ -6,9 +6,10 @@
 /// own commit (with `fsync` and `synchronous_commit` on, its defaults) makes it durable
 /// before the call returns; PostgreSQL groups concurrent commits by itself.
 ///
-/// A lost connection fails the call in progress with `.io` (a write's outcome is then unknown
-/// to the caller, who was not told it succeeded); the next call on that connection
-/// reconnects. Reads are retried once on a fresh connection.
+/// A lost connection fails the call in progress: a write with `.outcomeUnknown` once it has
+/// sent a statement that may change data (its `COMMIT` may have been carried out before the
+/// connection went), else with `.io` (nothing was changed); the next call on that connection
+/// reconnects. Reads are retried once on a fresh connection; writes never are.
 public final class PostgresVoteStore: VoteStore {
   private let pool: ConnectionPool<PostgresConnection>
   private let health = WriteHealthTracker()
@@ -69,7 +70,9 @@ public final class PostgresVoteStore: VoteStore {
     _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
   ) async throws(VoteStoreError) -> T {
     try await health.tracking { () async throws(VoteStoreError) -> T in
-      try await pool.run { db throws(VoteStoreError) in try work(PostgresCounterTable(db: db)) }
+      try await pool.run { db throws(VoteStoreError) in
+        try db.writing { () throws(VoteStoreError) in try work(PostgresCounterTable(db: db)) }
+      }
     }
   }
 

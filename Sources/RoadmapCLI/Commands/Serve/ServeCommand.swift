@@ -12,7 +12,8 @@ struct ServeCommand: Command {
       Opens the store (SQLite in --data-dir, created if needed, unless --postgres is given), \
       checks it, and prints \
       'Serving on http://HOST:PORT' once it is listening. Every vote is durable before it is \
-      answered. SIGTERM or SIGINT stops it gracefully (exit 0). A damaged database is refused \
+      answered. SIGTERM or SIGINT stops it gracefully (exit 0); while it is still starting \
+      (connecting to PostgreSQL, say), at once (exit 0). A damaged database is refused \
       (exit 1). Routes and bodies: docs/counter-protocol.md and, for the VoteFirst board API \
       under /api/v1/, docs/votefirst-api.md; deployment: docs/serving.md.
       """)
@@ -146,7 +147,14 @@ struct ServeCommand: Command {
     serverConfiguration.maxConnectionsPerAddress = try Self.connectionLimit(
       maxConnectionsPerAddress, trustProxy: trustProxy)
     serverConfiguration.busyPoll = .microseconds(busyPoll)
-    let signals = try ServeSignalWaiter()
+    // A signal while the store is still opening (connecting to PostgreSQL may take up to its
+    // connect bound) stops at once: nothing is served yet, and the open would not look.
+    let stderrForSignals = context.stderr
+    let signals = try ServeSignalWaiter { signal in
+      stderrForSignals.writeLine(
+        "Received signal \(signal) while starting; stopped before serving.")
+      exit(0)
+    }
     // A server that cannot start leaves no store it made behind (a new --data-dir on a port
     // already in use left an empty store there).
     let (store, footprint) = try self.store.openTracked(
@@ -190,6 +198,7 @@ struct ServeCommand: Command {
       footprint.removeWhatWasCreated()
       throw CommandError.failure(Self.describeListenFailure(error, host: host, port: port))
     }
+    signals.serving()
     let shownHost = host.contains(":") ? "[\(host)]" : host
     context.stdout.writeLine("Serving on http://\(shownHost):\(boundPort)")
 

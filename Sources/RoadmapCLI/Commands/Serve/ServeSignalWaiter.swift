@@ -12,20 +12,27 @@ nonisolated(unsafe) private var signalPipeWriteEnd: Int32 = -1
 
 /// Turns SIGTERM and SIGINT into an `async` return, installed synchronously.
 ///
-/// `serve` installs this before it prints `Serving on …`, so a supervisor (or a test) that
-/// sends SIGTERM as soon as it reads that line always gets a graceful shutdown, never the
-/// default action. The handler only writes the signal number to a pipe; a plain thread
-/// reads it.
-final class ServeSignalWaiter: Sendable {
-  private let readEnd: Int32
+/// `serve` installs this before it opens its store, so a supervisor (or a test) that sends
+/// SIGTERM at any time gets a prompt stop, never the default action: while the server is
+/// still starting (connecting to PostgreSQL can take seconds) a signal calls `whileStarting`
+/// on the thread that reads the pipe, which ends the process; once ``serving()`` was called,
+/// a signal is returned by ``wait()`` for a graceful shutdown. The handler only writes the
+/// signal number to a pipe; a plain thread reads it.
+final class ServeSignalWaiter: @unchecked Sendable {
+  private let lock = NSLock()
+  private var isServing = false
+  private var received: Int32?
+  private var waiter: CheckedContinuation<Int32, Never>?
 
-  /// Installs handlers for SIGTERM and SIGINT.
-  init() throws(CommandError) {
+  /// Installs handlers for SIGTERM and SIGINT; until ``serving()``, a signal calls
+  /// `whileStarting` with its number (on a thread of its own) instead of being kept for
+  /// ``wait()``.
+  init(whileStarting: @escaping @Sendable (Int32) -> Void) throws(CommandError) {
     var fds: [Int32] = [-1, -1]
     guard pipe(&fds) == 0 else {
       throw .failure("cannot create the signal pipe: \(String(cString: strerror(errno)))")
     }
-    readEnd = fds[0]
+    let readEnd = fds[0]
     signalPipeWriteEnd = fds[1]
     for number in [SIGTERM, SIGINT] {
       var action = sigaction()
@@ -44,26 +51,49 @@ final class ServeSignalWaiter: Sendable {
       action.sa_flags = SA_RESTART
       sigaction(number, &action, nil)
     }
+    let thread = Thread { [self] in
+      ThreadName.setForCurrentThread("signals")
+      var byte: UInt8 = 0
+      while true {
+        let n = read(readEnd, &byte, 1)
+        if n == 1 { break }
+        if n < 0 && errno == EINTR { continue }
+        byte = UInt8(SIGTERM)
+        break
+      }
+      let signal = Int32(byte)
+      let (starting, continuation) = lock.withLock {
+        () -> (Bool, CheckedContinuation<Int32, Never>?) in
+        if !isServing { return (true, nil) }
+        received = signal
+        defer { waiter = nil }
+        return (false, waiter)
+      }
+      if starting {
+        whileStarting(signal)
+      } else {
+        continuation?.resume(returning: signal)
+      }
+    }
+    thread.name = "signals"
+    thread.start()
   }
 
-  /// Returns the number of the first signal that arrived.
+  /// From now on a signal is kept for ``wait()`` (a graceful shutdown) instead of ending a
+  /// server that is still starting. Call it before printing `Serving on …`.
+  func serving() {
+    lock.withLock { isServing = true }
+  }
+
+  /// Returns the number of the first signal that arrived after ``serving()``.
   func wait() async -> Int32 {
-    let fd = readEnd
-    return await withCheckedContinuation { continuation in
-      let thread = Thread {
-        ThreadName.setForCurrentThread("signals")
-        var byte: UInt8 = 0
-        while true {
-          let n = read(fd, &byte, 1)
-          if n == 1 { break }
-          if n < 0 && errno == EINTR { continue }
-          byte = UInt8(SIGTERM)
-          break
-        }
-        continuation.resume(returning: Int32(byte))
+    await withCheckedContinuation { continuation in
+      let signal: Int32? = lock.withLock {
+        if let received { return received }
+        waiter = continuation
+        return nil
       }
-      thread.name = "signals"
-      thread.start()
+      if let signal { continuation.resume(returning: signal) }
     }
   }
 }

@@ -46,6 +46,13 @@ extension VotesImportCommand {
       return summary
     } catch {
       await opened.close()
+      if error.outcomeIsUnknown {
+        // The database may have committed the import before its answer was lost: run
+        // `votes export` to see, rather than import again (a rerun skips what exists).
+        throw CommandError.failure(
+          "the import may or may not have been made (check with 'roadmapctl votes export'): "
+            + "\(error)")
+      }
       footprint.removeWhatWasCreated()
       throw CommandError.failure("nothing was imported: \(error)")
     }

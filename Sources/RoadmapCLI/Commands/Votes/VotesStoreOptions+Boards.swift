@@ -9,7 +9,7 @@ extension VotesStoreOptions {
       if let sqlite = store as? SQLiteVoteStore {
         return try SQLiteBoardStore(sharing: sqlite)
       }
-      if let url = postgres, !url.isEmpty {
+      if let url = postgres {
         return try PostgresBoardStore(connectionString: url)
       }
     } catch {

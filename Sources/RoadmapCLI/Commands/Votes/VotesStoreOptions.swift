@@ -19,10 +19,26 @@ struct VotesStoreOptions: ParsableArguments {
   var dataDir: String { givenDataDir ?? Self.defaultDataDirectory }
 
   @Option(
-    valueName: "url", environment: "ROADMAPCTL_POSTGRES_URL",
+    valueName: "url", environment: "ROADMAPCTL_POSTGRES_URL", emptyEnvironmentIsAValue: true,
     help:
-      "Use PostgreSQL at this URL (postgresql://user:pass@host/db) instead of the data directory.")
+      "Use PostgreSQL at this URL (postgresql://user@host/db, or key=value) instead of the data directory; prefer the environment variable, which other users cannot see.",
+    validate: VotesStoreOptions.postgresProblem)
   var postgres: String?
+
+  /// Why `url` cannot be `--postgres` (or `ROADMAPCTL_POSTGRES_URL`), a usage error: empty
+  /// (which would otherwise mean the SQLite store in ./roadmapctl-data without a word), or not
+  /// a `postgresql://` URL or `key=value` string. Never repeats the value, which may hold a
+  /// password.
+  @Sendable static func postgresProblem(_ url: String) -> String? {
+    guard let problem = PostgresConnectionString.problem(url) else { return nil }
+    let forms =
+      "postgresql://user@host/db, or a key=value string such as 'host=/run/postgresql dbname=votes'"
+    if url.allSatisfy({ $0.isWhitespace }) {
+      return "--postgres (or ROADMAPCTL_POSTGRES_URL) is empty: give \(forms), or leave both "
+        + "out to use the SQLite store in --data-dir."
+    }
+    return "--postgres (or ROADMAPCTL_POSTGRES_URL): \(problem). Give \(forms)."
+  }
 
   /// Opens the store the parsed values name.
   ///
@@ -35,7 +51,7 @@ struct VotesStoreOptions: ParsableArguments {
   func open(
     _ context: CommandContext, mustExist: Bool, memoryCache: Bool = false
   ) throws(CommandError) -> any VoteStore {
-    if let url = postgres, !url.isEmpty {
+    if let url = postgres {
       if let givenDataDir {
         // Both named: say which one holds the votes rather than leave a user looking for
         // them in a directory nothing was written to.
@@ -106,7 +122,7 @@ struct VotesStoreOptions: ParsableArguments {
   ) throws(CommandError) -> (store: any VoteStore, footprint: Footprint) {
     let footprint = Footprint(
       directory: URL(fileURLWithPath: context.resolvePath(dataDir)),
-      usesDirectory: (postgres ?? "").isEmpty)
+      usesDirectory: postgres == nil)
     do {
       return (try open(context, mustExist: mustExist, memoryCache: memoryCache), footprint)
     } catch {
