@@ -12,7 +12,8 @@ struct ServeCommand: Command {
       Opens the store (SQLite in --data-dir, created if needed, unless --postgres is given), \
       checks it, and prints \
       'Serving on http://HOST:PORT' once it is listening. Every vote is durable before it is \
-      answered. SIGTERM or SIGINT stops it gracefully (exit 0). A damaged database is refused \
+      answered. SIGTERM, SIGINT or SIGHUP stops it gracefully (exit 0); SIGUSR1 and SIGUSR2 are \
+      ignored. A damaged database is refused \
       (exit 1). Routes and bodies: docs/counter-protocol.md and, for the VoteFirst board API \
       under /api/v1/, docs/votefirst-api.md; deployment: docs/serving.md.
       """)
