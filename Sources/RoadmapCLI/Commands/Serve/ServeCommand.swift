@@ -179,6 +179,9 @@ struct ServeCommand: Command {
     serverConfiguration.bodyLimitCeiling = CounterService.adminImportBodyBytes
     // A body over its limit is refused in its route's error shape (VoteFirst, counterapi).
     serverConfiguration.refusal = service.refusal
+    // The server's own refusals (400, 408, 413, 414, 431, 501, 505, 503) reach the access log
+    // and /metrics like every other answer.
+    serverConfiguration.refusalLog = service.refusalLog
     let server = HTTPServer(
       configuration: serverConfiguration, immediate: service.immediateHandler,
       handler: service.handler)
