@@ -18,7 +18,9 @@ struct ServeCommand: Command {
       under /api/v1/, docs/votefirst-api.md; deployment: docs/serving.md.
       """)
 
-  @Option(valueName: "address", help: "The address to listen on.")
+  @Option(
+    valueName: "address",
+    help: "The address to listen on (an IPv6 address with or without brackets: ::1, [::1]).")
   var host: String = "127.0.0.1"
 
   @Option(
@@ -143,6 +145,7 @@ struct ServeCommand: Command {
     guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else {
       throw CommandError.failure("serve needs macOS 13 or later.")
     }
+    let host = Self.listenAddress(self.host)
     var serverConfiguration = HTTPServerConfiguration(host: host, port: port)
     serverConfiguration.maxConnectionsPerAddress = try Self.connectionLimit(
       maxConnectionsPerAddress, trustProxy: trustProxy)
@@ -206,9 +209,17 @@ struct ServeCommand: Command {
     return 0
   }
 
+  /// The address to listen on for `--host`: an IPv6 literal given in brackets, as in a URL
+  /// (`[::1]`), without them; anything else as it is.
+  static func listenAddress(_ host: String) -> String {
+    guard host.count > 2, host.hasPrefix("["), host.hasSuffix("]") else { return host }
+    return String(host.dropFirst().dropLast())
+  }
+
   /// One sentence for a server that cannot listen: what happened, once, and what to do.
   static func describeListenFailure(_ error: any Error, host: String, port: Int) -> String {
-    let place = "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port)"
+    let bare = listenAddress(host)
+    let place = "cannot listen on \(bare.contains(":") ? "[\(bare)]" : bare):\(port)"
     guard let error = error as? HTTPServerError else { return "\(place): \(error)" }
     switch error.errno {
     case POSIXErrorCode.EADDRINUSE.rawValue?:
