@@ -101,8 +101,10 @@ extension CounterRoutes {
   /// `GET /healthz` → 200 `{"status":"ok"}` when the store answers a read and a write
   /// check and recent writes have not been failing; else 503
   /// `{"status":"unavailable","error":"KIND: MESSAGE"}`, with `"writes":"failing"` between
-  /// them when real writes are what fails (a full disk, a lost database), so a monitor
-  /// sees a store that reads but cannot count votes. The cause is logged (throttled).
+  /// them (and `writes are failing: ` before MESSAGE) when real writes are what fails (a
+  /// full disk, a lost database), so a monitor sees a store that reads but cannot count
+  /// votes. MESSAGE is ``VoteStoreError/publicMessage``: anyone may ask, so it never holds a
+  /// path or the database's own text; the full cause is logged (throttled).
   func health(_ request: HTTPRequest) async -> Reply {
     do {
       try await store.checkHealth()
@@ -113,8 +115,11 @@ extension CounterRoutes {
       }
       var json = JSONText()
       json.string("status", "unavailable")
-      if store.writeHealth().isFailing { json.string("writes", "failing") }
-      json.string("error", error.description)
+      let writesFailing = store.writeHealth().isFailing
+      if writesFailing { json.string("writes", "failing") }
+      json.string(
+        "error",
+        "\(error.kind): \(writesFailing ? "writes are failing: " : "")\(error.publicMessage)")
       var reply = Reply.json(json.object, status: 503)
       reply.headers.append((name: "Retry-After", value: "1"))
       return reply

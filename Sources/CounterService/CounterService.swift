@@ -199,11 +199,65 @@ public final class CounterService: Sendable {
     if configuration.accessLog {
       let client = clientAddress(request, trustProxy: configuration.trustProxy)
       let ms = (seconds * 1000 * 100).rounded() / 100
-      let target = QueryRedaction.redact(
-        request.target, parameters: configuration.redactedQueryParameters)
+      let target = logTarget(request.target, configuration: configuration)
       configuration.log(
         "\(client.isEmpty ? "-" : client) \(request.method) \(target) "
           + "\(status) \(ms)ms")
+    }
+  }
+
+  /// The longest target a log line shows, in bytes; a longer one is cut there and ends in
+  /// `...`.
+  static let maxLoggedTargetBytes = 2048
+
+  /// `target` as a log line shows it: the values of
+  /// ``CounterServiceConfiguration/redactedQueryParameters`` replaced by `[redacted]`, at
+  /// most ``maxLoggedTargetBytes`` long, and any byte outside printable ASCII (which the
+  /// parser refuses in a target anyway) as `%XX`, so a line is always one line.
+  static func logTarget(_ target: String, configuration: CounterServiceConfiguration) -> String {
+    let redacted = QueryRedaction.redact(
+      target, parameters: configuration.redactedQueryParameters)
+    let utf8 = redacted.utf8
+    let fits = utf8.count <= maxLoggedTargetBytes
+    if fits && utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) { return redacted }
+    var out: [UInt8] = []
+    let hex = Array("0123456789ABCDEF".utf8)
+    for byte in utf8.prefix(maxLoggedTargetBytes) {
+      if byte > 0x20 && byte < 0x7F {
+        out.append(byte)
+      } else {
+        out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+      }
+    }
+    if !fits { out += Array("...".utf8) }
+    return String(decoding: out, as: UTF8.self)
+  }
+
+  /// The hook for `HTTPServerConfiguration.refusalLog`: counts each answer the HTTP server
+  /// makes by itself (a malformed request, a slow client, a request line, fields or body too
+  /// large, an unknown method or version, too many connections) in `/metrics` under the route
+  /// `unmatched`, and with ``CounterServiceConfiguration/accessLog`` writes its line as the
+  /// service writes its own (`ADDRESS METHOD TARGET STATUS TIMEms`, `-` for what the server
+  /// did not read, the target redacted and bounded).
+  ///
+  /// ```swift
+  /// configuration.refusalLog = service.refusalLog
+  /// ```
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  public var refusalLog: @Sendable (AccessLogEntry) -> Void {
+    let metrics = metrics
+    let configuration = configuration
+    return { entry in
+      for line in metrics.recordRequest(route: "unmatched", status: entry.status, seconds: 0) {
+        configuration.log(line)
+      }
+      guard configuration.accessLog else { return }
+      let target =
+        entry.target == "-"
+        ? "-" : CounterService.logTarget(entry.target, configuration: configuration)
+      let method = CounterService.logTarget(entry.method, configuration: configuration)
+      configuration.log(
+        "\(entry.peer.isEmpty ? "-" : entry.peer) \(method) \(target) \(entry.status) 0.0ms")
     }
   }
 

@@ -549,8 +549,10 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     _ = try? SystemCall.recv(fd, readBuffer)
     shutdown(fd, Int32(SHUT_WR))
     SystemCall.close(fd)
-    configuration.accessLog?(
-      AccessLogEntry(method: "-", target: "-", status: 503, bytes: 0, latency: .zero, peer: peer))
+    let entry = AccessLogEntry(
+      method: "-", target: "-", status: 503, bytes: 0, latency: .zero, peer: peer)
+    configuration.accessLog?(entry)
+    configuration.refusalLog?(entry)
   }
 
   // MARK: - Carrying out the machine's actions
@@ -603,6 +605,13 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
         case .sendError(let status, let reason, let request, let keepAlive):
           let response = refusalResponse(status: status, reason: reason, request: request)
           log(request, response, peer: connection.peer, since: nil)
+          if let refusalLog = configuration.refusalLog {
+            refusalLog(
+              AccessLogEntry(
+                method: request?.method ?? "-", target: request?.target ?? "-",
+                status: response.status, bytes: response.body.count, latency: .zero,
+                peer: connection.peer))
+          }
           _ = encoder.encode(
             response, headOnly: false, keepAlive: keepAlive,
             http10: request?.version.minor == 0, into: &connection.output)

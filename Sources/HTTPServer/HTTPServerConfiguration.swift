@@ -85,6 +85,17 @@ public struct HTTPServerConfiguration: Sendable {
   /// refused itself, so it must be cheap and must not block.
   public var accessLog: (@Sendable (AccessLogEntry) -> Void)?
 
+  /// Called once for each answer the server makes by itself, never for a handler's: the
+  /// refusals (400, 408, 413, 414, 417, 431, 501, 505, and 503 to a connection beyond
+  /// ``maxConnections`` or ``maxConnectionsPerAddress``), or nil (the default).
+  ///
+  /// The entry's method and target are `-` when the server had not read the request line
+  /// whole (a line too long, a malformed request, a slow client), its latency zero. Runs on
+  /// the I/O thread: keep it cheap, never block. ``accessLog`` gets these entries too; this
+  /// one lets a handler that logs and counts its own answers (`roadmapctl serve`'s service)
+  /// also log and count the ones it never sees.
+  public var refusalLog: (@Sendable (AccessLogEntry) -> Void)?
+
   /// Shapes the answers the server gives by itself to requests it refuses before any handler
   /// sees them (400, 413, 414, 417, 431, 501, 505, and 408 for a request not received in
   /// time): given the status, the reason and, for a body over its limit, the request's head,

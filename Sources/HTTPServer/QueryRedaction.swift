@@ -17,29 +17,63 @@ public enum QueryRedaction: Sendable {
   ///
   /// A parameter's name is percent-decoded (`+` as a space) and compared case-insensitively
   /// before the test, so `%74oken=` and `TOKEN=` are hidden as `token=` is; the path and the
-  /// other parameters are kept byte for byte. A parameter without `=` has no value to hide.
+  /// other parameters are kept byte for byte. Shapes a careless or hostile client may send are
+  /// read as a parameter too, since whatever follows a sensitive name is what a log must not
+  /// show: parameters separated by `;` as well as `&` (`value=5;token=S`), the `=` itself
+  /// percent-encoded (`token%3DS`), and a name with a bracketed suffix (`token[]=S`,
+  /// `token%5B0%5D=S`). A parameter with no `=` (plain or encoded) has no value to hide.
   public static func redact(_ target: String, parameters: Set<String>) -> String {
     guard let question = target.utf8.firstIndex(of: UInt8(ascii: "?")), !parameters.isEmpty
     else { return target }
     let names = Set(parameters.map { $0.lowercased() })
-    let query = target.utf8[target.utf8.index(after: question)...]
+    let query = Array(target.utf8[target.utf8.index(after: question)...])
     var out = Array(target.utf8[...question])
-    var first = true
-    for item in query.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
-      if !first { out.append(UInt8(ascii: "&")) }
-      first = false
-      guard let equals = item.firstIndex(of: UInt8(ascii: "=")) else {
-        out.append(contentsOf: item)
-        continue
+    var start = 0
+    while start <= query.count {
+      var end = start
+      while end < query.count && query[end] != UInt8(ascii: "&") && query[end] != UInt8(ascii: ";")
+      {
+        end += 1
       }
-      let name = URLComponentsDecoder.percentDecode(Array(item[..<equals]), plusAsSpace: true)
-      out.append(contentsOf: item[...equals])
-      if names.contains(name.lowercased()) {
+      let item = query[start..<end]
+      if let valueStart = sensitiveValueStart(item, names: names) {
+        out.append(contentsOf: item[..<valueStart])
         out.append(contentsOf: redactedValue.utf8)
       } else {
-        out.append(contentsOf: item[item.index(after: equals)...])
+        out.append(contentsOf: item)
       }
+      if end < query.count { out.append(query[end]) }
+      start = end + 1
     }
     return String(decoding: out, as: UTF8.self)
+  }
+
+  /// Where the value of `item` (one `name=value` of a query) starts when its name is one of
+  /// `names` (lower-cased), else nil. The name ends at the first `=` or `%3D`; it is compared
+  /// percent-decoded, its surrounding spaces and a bracketed suffix (`[]`, `[0]`) left out.
+  private static func sensitiveValueStart(_ item: ArraySlice<UInt8>, names: Set<String>) -> Int? {
+    var index = item.startIndex
+    var separatorEnd: Int?
+    while index < item.endIndex {
+      if item[index] == UInt8(ascii: "=") {
+        separatorEnd = index + 1
+        break
+      }
+      if item[index] == UInt8(ascii: "%"), index + 2 < item.endIndex,
+        item[index + 1] == UInt8(ascii: "3"),
+        item[index + 2] == UInt8(ascii: "D") || item[index + 2] == UInt8(ascii: "d")
+      {
+        separatorEnd = index + 3
+        break
+      }
+      index += 1
+    }
+    guard let separatorEnd else { return nil }
+    var name = URLComponentsDecoder.percentDecode(
+      Array(item[item.startIndex..<index]), plusAsSpace: true
+    ).lowercased()
+    if let bracket = name.firstIndex(of: "[") { name = String(name[..<bracket]) }
+    name = name.trimmingSpacesAndTabs()
+    return names.contains(name) ? separatorEnd : nil
   }
 }

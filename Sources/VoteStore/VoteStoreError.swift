@@ -48,11 +48,34 @@ public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   public var kind: Kind
   /// What failed, with the database's own message.
   public var message: String
+  /// What a client may be told of this failure when it says more than its kind's phrase,
+  /// without a path or the database's text; nil for the phrase (see ``publicMessage``).
+  public var publicDetail: String?
 
-  /// Creates an error.
-  public init(_ kind: Kind, _ message: String) {
+  /// Creates an error; `publicDetail` is what a client may be told instead of the kind's
+  /// phrase (no path, no database text).
+  public init(_ kind: Kind, _ message: String, publicDetail: String? = nil) {
     self.kind = kind
     self.message = message
+    self.publicDetail = publicDetail
+  }
+
+  /// What a client may be told: ``publicDetail``, else a fixed phrase for the kind
+  /// (`database or disk is full`). Never a path or the database's own message, which
+  /// ``message`` holds for the server's log: `/healthz` answers anyone.
+  public var publicMessage: String {
+    if let publicDetail { return publicDetail }
+    switch kind {
+    case .busy: return "the database is locked by another process"
+    case .corrupt: return "the database is damaged"
+    case .full: return "database or disk is full"
+    case .io: return "the database cannot be read or written"
+    case .timedOut: return "the database did not answer in time"
+    case .notDurable: return "a commit could not be made durable"
+    case .closed: return "the vote store is closed"
+    case .incompatible: return "the database is not one this build can use"
+    default: return "the database reported an error"
+    }
   }
 
   /// A store that was closed.

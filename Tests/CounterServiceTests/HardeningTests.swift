@@ -133,6 +133,21 @@ import VoteStore
     #expect(health.object["writes"] as? String == "failing", "\(health.body)")
     #expect((health.object["error"] as? String)?.contains("full") == true, "\(health.body)")
     #expect(health.headers["Retry-After"] == "1")
+    // Bug: the body was `full: /path/to/data/votes.sqlite3: database or disk is full [13]
+    // while running COMMIT` (the data directory told to anyone, no token needed), and
+    // `writes are failing` only sometimes. It is the documented form, path-free, every time;
+    // the details are in the server's log.
+    let documented =
+      #"{"status":"unavailable","writes":"failing","error":"full: writes are failing: database or disk is full"}"#
+    #expect(health.body == documented)
+    for _ in 0..<3 {
+      let again = await h.call("/healthz")
+      #expect(again.body == documented)
+      #expect(!again.body.contains(h.directory.path))
+    }
+    #expect(
+      h.logged.withLock { $0 }.contains { $0.contains("database or disk is full") },
+      "\(h.logged.withLock { $0 })")
     await h.tearDown()
   }
 }

@@ -217,6 +217,17 @@ import Testing
     ])
   }
 
+  /// On a request without a body an unknown expectation has nothing to wait for: it is
+  /// served (RFC 9110 §10.1.1 lets a server ignore it; docs/http-server.md says so).
+  @Test func anOtherExpectationWithoutABodyIsServed() {
+    check([
+      (
+        1, .bytes("GET /a HTTP/1.1\r\nHost: x\r\nExpect: magic\r\n\r\n"),
+        ["no timer", "dispatch GET /a"]
+      )
+    ])
+  }
+
   @Test func slowBodyGets408() {
     check([
       (1, .bytes("POST /e HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\na"), ["timer body @31"]),

@@ -101,6 +101,21 @@ let parserCases: [ParserCase] = [
   .init(
     "absolute form", "GET http://a.example:8080/p?q=1 HTTP/1.1\r\nHost: a\r\n\r\n",
     ok("GET /p?q=1 ")),
+  // The authority, a userinfo included, never reaches a handler or a log line
+  // (docs/threat_model.md).
+  .init(
+    "absolute form with userinfo",
+    "GET http://user:secret@a.example/hit/ns/k HTTP/1.1\r\nHost: a\r\n\r\n",
+    ok("GET /hit/ns/k ")),
+  .init(
+    "absolute form, query only", "GET HTTPS://a.example?x=1 HTTP/1.1\r\nHost: a\r\n\r\n",
+    ok("GET /?x=1 ")),
+  .init(
+    "absolute form without authority", "GET http:///p HTTP/1.1\r\nHost: a\r\n\r\n",
+    refused(400)),
+  .init(
+    "other scheme", "GET ftp://a.example/p HTTP/1.1\r\nHost: a\r\n\r\n",
+    refused(400)),
   .init("OPTIONS *", "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n", ok("OPTIONS * ")),
   .init("unknown method still parses", "BREW /pot HTTP/1.1\r\nHost: a\r\n\r\n", ok("BREW /pot ")),
   .init("HTTP/1.2 read as 1.1", "GET / HTTP/1.2\r\nHost: a\r\n\r\n", ok("GET / ")),

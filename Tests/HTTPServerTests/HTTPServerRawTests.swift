@@ -286,3 +286,74 @@ let hostileCases: [HostileCase] = [
     await server.shutdown(gracePeriod: .seconds(2))
   }
 }
+
+/// `refusalLog` hears of every answer the server makes by itself, and of nothing else.
+@Suite struct HTTPServerRefusalLogTests {
+  /// The entries given to `refusalLog`, in order.
+  final class Entries: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [AccessLogEntry] = []
+    func append(_ entry: AccessLogEntry) { lock.withLock { entries.append(entry) } }
+    var all: [AccessLogEntry] { lock.withLock { entries } }
+  }
+
+  @Test func everyRefusalIsGivenToTheRefusalLogOnce() async throws {
+    let entries = Entries()
+    let server = try startTestServer { configuration in
+      configuration.refusalLog = { entries.append($0) }
+    }
+    let port = server.port
+    for c in hostileCases {
+      let status = try await offPool { () -> Int in
+        let client = try RawClient(port: port)
+        try client.send(c.request)
+        return try client.readResponse()?.status ?? 0
+      }
+      #expect(status == c.status, "\(c.name)")
+    }
+    // A handler's answer, and an unknown method (501, the connection kept).
+    let statuses = try await offPool { () -> [Int] in
+      let client = try RawClient(port: port)
+      try client.send(
+        "GET /hello HTTP/1.1\r\nHost: a\r\n\r\nBREW /pot?x=1 HTTP/1.1\r\nHost: a\r\n\r\n")
+      return [try client.readResponse()?.status ?? 0, try client.readResponse()?.status ?? 0]
+    }
+    #expect(statuses == [200, 501])
+    await server.shutdown(gracePeriod: .seconds(2))
+    let logged = entries.all
+    #expect(logged.map(\.status) == hostileCases.map(\.status) + [501])
+    #expect(logged.allSatisfy { $0.peer == "127.0.0.1" && $0.latency == .zero })
+    // What the server read of the request: the head of a body over its limit and of an
+    // unknown method, nothing of a request line it could not read.
+    let overLimit = try #require(logged.first { $0.status == 413 })
+    #expect((overLimit.method, overLimit.target) == ("POST", "/echo"))
+    #expect((logged.last?.method, logged.last?.target) == ("BREW", "/pot?x=1"))
+    let tooLong = try #require(logged.first { $0.status == 414 })
+    #expect((tooLong.method, tooLong.target) == ("-", "-"))
+  }
+
+  @Test func aSlowClientsTimeoutAndAConnectionOverTheLimitAreLogged() async throws {
+    let entries = Entries()
+    let server = try startTestServer { configuration in
+      configuration.headerReadTimeout = .milliseconds(300)
+      configuration.maxConnectionsPerAddress = 1
+      configuration.refusalLog = { entries.append($0) }
+    }
+    let port = server.port
+    let statuses = try await offPool { () -> [Int] in
+      // From another address, so it never counts against the limit the next two meet.
+      let client = try RawClient(port: port, source: "127.0.0.2")
+      try client.send("GET /hel")
+      let timedOut = try client.readResponse()?.status ?? 0
+      let held = try RawClient(port: port)
+      let answered = try held.request("/hello")?.status ?? 0
+      let refused = try RawClient(port: port).readResponse()?.status ?? 0
+      return [timedOut, answered, refused]
+    }
+    #expect(statuses == [408, 200, 503])
+    await server.shutdown(gracePeriod: .seconds(2))
+    #expect(entries.all.map(\.status) == [408, 503])
+    #expect(entries.all.allSatisfy { $0.method == "-" && $0.target == "-" })
+    #expect(entries.all.map(\.peer) == ["127.0.0.2", "127.0.0.1"])
+  }
+}

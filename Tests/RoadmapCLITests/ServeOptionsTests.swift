@@ -95,6 +95,35 @@ import Testing
     }
   }
 
+  /// Bug: `--host [::1]` failed with "cannot listen on [[::1]]:PORT: cannot resolve [::1]".
+  /// An IPv6 literal in brackets, as a URL writes it, is that address.
+  @Test func aBracketedIPv6HostIsListenedOn() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await ServeProcess.start(
+      dataDirectory: directory.url.appendingPathComponent("a"), ["--host", "[::1]"])
+    defer { server.process.kill() }
+    #expect(server.process.stdoutText.contains("Serving on http://[::1]:\(server.port)\n"))
+    // The same port again: refused, with the address written once in brackets.
+    let second = try await Roadmapctl.run(
+      [
+        "serve", "--host", "[::1]", "--port", String(server.port), "--data-dir",
+        directory.path + "/b",
+      ])
+    #expect(second.exitCode == 1)
+    #expect(
+      second.stderrText.hasPrefix("Error: cannot listen on [::1]:\(server.port): the port is"),
+      "\(second.stderrText)")
+    #expect(try await server.stop() == 0)
+    #expect(ServeCommand.listenAddress("[::1]") == "::1")
+    #expect(ServeCommand.listenAddress("::1") == "::1")
+    #expect(ServeCommand.listenAddress("127.0.0.1") == "127.0.0.1")
+    #expect(ServeCommand.listenAddress("[]") == "[]")
+    #expect(
+      ServeCommand.describeListenFailure(CocoaError(.featureUnsupported), host: "[::1]", port: 80)
+        .hasPrefix("cannot listen on [::1]:80: "))
+  }
+
   @Test func portInUseIsAFailure() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

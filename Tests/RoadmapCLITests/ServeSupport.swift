@@ -91,6 +91,13 @@ final class WireConnection: @unchecked Sendable {
     return try readAnswer(head: method == "HEAD")
   }
 
+  /// Sends `bytes` as they are (a request of any shape, malformed included) and reads one
+  /// answer.
+  func raw(_ bytes: [UInt8]) throws -> WireAnswer {
+    try sendAll(bytes)
+    return try readAnswer(head: false)
+  }
+
   /// Writes all of `bytes`.
   private func sendAll(_ bytes: [UInt8]) throws {
     var sent = 0

@@ -93,7 +93,10 @@ final class SQLiteConnection: ClosableConnection, @unchecked Sendable {
       .io,
       "the database file \(path) was deleted or replaced while the store had it open, so "
         + "nothing was written; the store takes no more writes until it is reopened (restart "
-        + "it to open what is at that path now, a file put back there included)")
+        + "it to open what is at that path now, a file put back there included)",
+      publicDetail:
+        "the database file was deleted or replaced while the store had it open; the store "
+        + "takes no more writes until it is reopened")
   }
 
   /// Finalizes every statement and closes the connection.

@@ -265,7 +265,8 @@ private struct GroupCommitLoop {
         stopped = VoteStoreError(
           .io,
           "the store takes no more writes until it is reopened, after a failed sync: "
-            + error.message)
+            + error.message,
+          publicDetail: "the store takes no more writes until it is reopened, after a failed sync")
       }
       for unit in succeeded { unit.finish(error) }
       return []

@@ -51,7 +51,9 @@ final class WriteHealthTracker: @unchecked Sendable {
   func throwIfFailing() throws(VoteStoreError) {
     let health = health()
     if health.isFailing, let failure = health.lastFailure {
-      throw VoteStoreError(failure.kind, "writes are failing: \(failure.message)")
+      throw VoteStoreError(
+        failure.kind, "writes are failing: \(failure.message)",
+        publicDetail: failure.publicDetail)
     }
   }
 }

@@ -12,13 +12,16 @@ struct ServeCommand: Command {
       Opens the store (SQLite in --data-dir, created if needed, unless --postgres is given), \
       checks it, and prints \
       'Serving on http://HOST:PORT' once it is listening. Every vote is durable before it is \
-      answered. SIGTERM or SIGINT stops it gracefully (exit 0); while it is still starting \
-      (connecting to PostgreSQL, say), at once (exit 0). A damaged database is refused \
+      answered. SIGTERM, SIGINT or SIGHUP stops it gracefully (exit 0); while it is still \
+      starting (connecting to PostgreSQL, say), at once (exit 0). SIGUSR1 and SIGUSR2 are \
+      ignored. A damaged database is refused \
       (exit 1). Routes and bodies: docs/counter-protocol.md and, for the VoteFirst board API \
       under /api/v1/, docs/votefirst-api.md; deployment: docs/serving.md.
       """)
 
-  @Option(valueName: "address", help: "The address to listen on.")
+  @Option(
+    valueName: "address",
+    help: "The address to listen on (an IPv6 address with or without brackets: ::1, [::1]).")
   var host: String = "127.0.0.1"
 
   @Option(
@@ -143,6 +146,7 @@ struct ServeCommand: Command {
     guard #available(macOS 13, iOS 16, tvOS 16, watchOS 9, *) else {
       throw CommandError.failure("serve needs macOS 13 or later.")
     }
+    let host = Self.listenAddress(self.host)
     var serverConfiguration = HTTPServerConfiguration(host: host, port: port)
     serverConfiguration.maxConnectionsPerAddress = try Self.connectionLimit(
       maxConnectionsPerAddress, trustProxy: trustProxy)
@@ -186,6 +190,9 @@ struct ServeCommand: Command {
     serverConfiguration.bodyLimitCeiling = CounterService.adminImportBodyBytes
     // A body over its limit is refused in its route's error shape (VoteFirst, counterapi).
     serverConfiguration.refusal = service.refusal
+    // The server's own refusals (400, 408, 413, 414, 431, 501, 505, 503) reach the access log
+    // and /metrics like every other answer.
+    serverConfiguration.refusalLog = service.refusalLog
     let server = HTTPServer(
       configuration: serverConfiguration, immediate: service.immediateHandler,
       handler: service.handler)
@@ -211,9 +218,17 @@ struct ServeCommand: Command {
     return 0
   }
 
+  /// The address to listen on for `--host`: an IPv6 literal given in brackets, as in a URL
+  /// (`[::1]`), without them; anything else as it is.
+  static func listenAddress(_ host: String) -> String {
+    guard host.count > 2, host.hasPrefix("["), host.hasSuffix("]") else { return host }
+    return String(host.dropFirst().dropLast())
+  }
+
   /// One sentence for a server that cannot listen: what happened, once, and what to do.
   static func describeListenFailure(_ error: any Error, host: String, port: Int) -> String {
-    let place = "cannot listen on \(host.contains(":") ? "[\(host)]" : host):\(port)"
+    let bare = listenAddress(host)
+    let place = "cannot listen on \(bare.contains(":") ? "[\(bare)]" : bare):\(port)"
     guard let error = error as? HTTPServerError else { return "\(place): \(error)" }
     switch error.errno {
     case POSIXErrorCode.EADDRINUSE.rawValue?:
