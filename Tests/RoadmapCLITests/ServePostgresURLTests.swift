@@ -66,7 +66,8 @@ import Testing
       "host=\(silent.directory) port=5432 user=nobody dbname=votes connect_timeout=0",
     ])
     defer { child.kill() }
-    try await Task.sleep(for: .seconds(1))
+    // Once its handler is installed: on a loaded machine a fixed pause was not always enough.
+    try await child.waitUntilCatching(SIGTERM)
     child.signal(SIGTERM)
     let status = try await child.waitForExit(timeout: .seconds(60))
     #expect(status == 0, "\(child.stderrText)")

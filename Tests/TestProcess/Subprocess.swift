@@ -75,11 +75,26 @@ public final class Subprocess: @unchecked Sendable {
     let argv = commandLine.map { strdup($0) } + [nil]
     let envp = environment.map { strdup($0) } + [nil]
     defer { for pointer in argv + envp { free(pointer) } }
+    // The child starts with the stop signals' default actions and none blocked, as from a
+    // shell: a test in this process that waits for signals (HTTPServer.runUntilSignalled)
+    // leaves SIGTERM and SIGINT ignored, and an ignored disposition is inherited, so a child
+    // that had not yet installed its handler silently dropped a SIGTERM sent to it.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for number in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&defaults, number) }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    var unblocked = sigset_t()
+    sigemptyset(&unblocked)
+    posix_spawnattr_setsigmask(&attributes, &unblocked)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
     var pid: pid_t = 0
     let spawned =
       executable.contains("/")
-      ? posix_spawn(&pid, executable, &actions, nil, argv, envp)
-      : posix_spawnp(&pid, executable, &actions, nil, argv, envp)
+      ? posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+      : posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
     guard spawned == 0 else {
       throw SubprocessError(
         message: "cannot start \(executable): \(String(cString: strerror(spawned)))")
@@ -133,6 +148,21 @@ public final class Subprocess: @unchecked Sendable {
       }
       if let known { continuation.resume(returning: known) }
     }
+  }
+
+  /// Whether the child has installed a handler for `signal` (Linux: its `SigCgt` in
+  /// `/proc/PID/status`; elsewhere, true). A signal sent before that takes its default action.
+  public func catches(_ signal: Int32) -> Bool {
+    #if os(Linux)
+      guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("SigCgt:") }),
+        let mask = UInt64(
+          line.dropFirst("SigCgt:".count).trimmingCharacters(in: .whitespaces), radix: 16)
+      else { return false }
+      return mask & (UInt64(1) << UInt64(signal - 1)) != 0
+    #else
+      return true
+    #endif
   }
 
   /// Sends `signal` to the child while it runs.

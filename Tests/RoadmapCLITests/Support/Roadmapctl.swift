@@ -230,6 +230,15 @@ final class ChildProcess: @unchecked Sendable {
     process.signal(signal)
   }
 
+  /// Waits until the child has installed its handler for `signal`, so that sending it does not
+  /// take the default action (Linux; elsewhere it returns at once).
+  func waitUntilCatching(_ signal: Int32, timeout: Duration = .seconds(60)) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !process.catches(signal) {
+      try await pause(until: deadline, after: timeout, what: "a handler for signal \(signal)")
+    }
+  }
+
   /// Kills the child with SIGKILL if it still runs; safe to call more than once.
   func kill() {
     signal(SIGKILL)
