@@ -22,18 +22,41 @@ extension WebAsset {
           return (b + 256).toString(16).slice(1);
         }).join("");
       }
-      var voter = null;
-      try { voter = window.localStorage.getItem(KEY); } catch (e) { voter = null; }
-      var fresh = false;
-      if (!voter || !/^[A-Za-z0-9_\-.:@+=\/]{1,128}$/.test(voter)) {
-        voter = newID();
-        fresh = true;
-        try { window.localStorage.setItem(KEY, voter); } catch (e) { /* private mode */ }
+      var VALID = /^[A-Za-z0-9_\-.:@+=\/]{1,128}$/;
+      // The id the server drew the page for: the cookie's, when the API would accept it.
+      function cookieVoter() {
+        var parts = document.cookie.split(/;\s*/);
+        for (var i = 0; i < parts.length; i++) {
+          if (parts[i].indexOf(COOKIE + "=") === 0) {
+            var value = parts[i].slice(COOKIE.length + 1);
+            if (VALID.test(value)) { return value; }
+          }
+        }
+        return null;
       }
-      // The server drew the page for the voter in the cookie. A new voter holds no votes; a
-      // known voter whose cookie was missing (cleared, expired) asks for its votes once.
-      var drawnForVoter = fresh ||
-        document.cookie.split(/;\s*/).indexOf(COOKIE + "=" + voter) >= 0;
+      var drawnFor = cookieVoter();
+      var stored = null;
+      try { stored = window.localStorage.getItem(KEY); } catch (e) { stored = null; }
+      if (stored && !VALID.test(stored)) { stored = null; }
+      // One browser, one voter: the id in localStorage; where that is gone (cleared) or
+      // unavailable (private mode, storage blocked), the cookie's id, which this script wrote;
+      // a new id only when neither holds one.
+      var voter = stored || drawnFor;
+      var fresh = false;
+      if (!voter) { voter = newID(); fresh = true; }
+      if (voter !== stored) {
+        try { window.localStorage.setItem(KEY, voter); } catch (e) { /* the cookie keeps it */ }
+      }
+      // The server drew the page for the cookie's voter. That is this voter's state only when
+      // the ids match; a new voter holds no votes; a known voter whose cookie was missing or
+      // named another id asks for its votes.
+      var drawnForVoter = voter === drawnFor;
+      if (fresh) {
+        Array.prototype.forEach.call(
+          document.querySelectorAll(".vote-button[data-feature]"), function (button) {
+            button.setAttribute("aria-pressed", "false");
+          });
+      }
       document.cookie = COOKIE + "=" + voter + "; Path=/b; Max-Age=31536000; SameSite=Lax";
 
       var status = document.getElementById("vote-status");
@@ -118,7 +141,7 @@ extension WebAsset {
         button.disabled = false;
         button.addEventListener("click", function () { toggle(button); });
         var id = button.getAttribute("data-feature");
-        if (!drawnForVoter && !seen[id]) {
+        if (!drawnForVoter && !fresh && !seen[id]) {
           seen[id] = true;
           request("GET", "/features/" + id).then(function (answer) {
             if (answer.ok && answer.json && !busy[id]) {

@@ -176,6 +176,18 @@ struct SeededBoard {
     #expect(try await pressed(ids.darkMode))
     #expect(try await count(ids.darkMode) == 13)
 
+    // localStorage cleared (the cookie kept): the browser keeps its voter id (the cookie's),
+    // so the vote is still its own and asks the server for nothing.
+    let voterID = try await b.execute("return localStorage.getItem('roadmapbridge.voter');")
+    try await b.execute("localStorage.clear();")
+    try await b.refresh()
+    try await b.wait("buttons enabled") { try await b.isEnabled(try await button(ids.darkMode)) }
+    #expect(
+      try await b.execute("return localStorage.getItem('roadmapbridge.voter');") as? String
+        == voterID as? String, "the voter id is kept")
+    #expect(try await pressed(ids.darkMode))
+    #expect(try await count(ids.darkMode) == 13)
+
     // The cookie gone (cleared by the reader), the page is drawn without the vote, and the
     // script asks for this voter's votes and presses the button again.
     try await b.command("DELETE", "/cookie/rb_voter")
@@ -198,6 +210,40 @@ struct SeededBoard {
     }
     #expect(try await count(ids.darkMode) == 12)
     #expect(try await votes(ids.darkMode) == 12)
+
+    // Where localStorage throws (storage blocked), the cookie's id is the voter on every load:
+    // a vote is drawn pressed after a reload and taking it back takes it off the count.
+    let blocker =
+      try await b.devTools(
+        "Page.addScriptToEvaluateOnNewDocument",
+        [
+          "source": "Object.defineProperty(window, 'localStorage', { configurable: true, "
+            + "get: function () { throw new DOMException('blocked', 'SecurityError'); } });"
+        ]) as? [String: Any] ?? [:]
+    let cookieBefore = try await b.execute("return document.cookie;") as? String ?? ""
+    for step in ["vote", "unvote"] {
+      try await b.refresh()
+      try await b.wait("buttons enabled (\(step))") {
+        try await b.isEnabled(try await button(ids.darkMode))
+      }
+      #expect(
+        try await b.execute(
+          "try { window.localStorage; return 'works'; } catch (e) { return 'throws'; }")
+          as? String == "throws")
+      #expect(try await b.execute("return document.cookie;") as? String == cookieBefore, "\(step)")
+      #expect(try await pressed(ids.darkMode) == (step == "unvote"), "drawn for this voter")
+      try await b.click(try await button(ids.darkMode))
+      try await b.wait("\(step) settled") {
+        let p = try await pressed(ids.darkMode)
+        let s = try await settled(ids.darkMode)
+        return p == (step == "vote") && s
+      }
+      #expect(try await votes(ids.darkMode) == (step == "vote" ? 13 : 12), "\(step)")
+    }
+    if let identifier = blocker["identifier"] as? String {
+      try await b.devTools("Page.removeScriptToEvaluateOnNewDocument", ["identifier": identifier])
+    }
+    try await b.refresh()
 
     // A refused vote moves back and says why.
     try await server.admin(
