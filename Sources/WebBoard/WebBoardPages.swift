@@ -35,7 +35,7 @@ public enum WebBoardPages {
       let empty: HTML =
         column.features.isEmpty ? "<p class=\"empty\">Nothing here yet.</p>" : .empty
       columns += """
-        <section class="column stage-\(stage.id)" aria-labelledby="stage-\(stage.id)-title">
+        <section class="column stage-\(stage.id)" aria-labelledby="stage-\(stage.id)-title" data-votes="\(WebBoardPaths.apiQueryString(FeatureQuery(board: board.slug, stage: stage.id, limit: WebBoardRoutes.columnLimit)))">
         <h3 id="stage-\(stage.id)-title"><span class="stage-dot" aria-hidden="true"></span>\(stage.name) <span class="column-count">\(column.features.count)\(column.hasMore ? "+" : "")</span></h3>
         \(empty)<ol class="cards">\(cards)</ol>\(more)
         </section>
@@ -66,7 +66,7 @@ public enum WebBoardPages {
       <div class="columns">
       \(columns)</div>
       </section>
-      <section class="feedback" id="feedback" aria-labelledby="feedback-title">
+      <section class="feedback" id="feedback" aria-labelledby="feedback-title" data-votes="\(WebBoardPaths.apiQueryString(content.query))">
       <h2 id="feedback-title">Feedback</h2>
       \(filters(content))
       \(listBody)

@@ -53,6 +53,17 @@ public enum WebBoardPaths {
     return "?" + items.map { component($0.0) + "=" + component($0.1) }.joined(separator: "&")
   }
 
+  /// The query string (with `?`) of the board API's `GET …/features` for `query`: every
+  /// parameter the API reads, `board` and `limit` included. The page names with it the listing
+  /// a column or the list was drawn from, so the script asks for a voter's votes on it in one
+  /// request.
+  public static func apiQueryString(_ query: FeatureQuery) -> String {
+    "?"
+      + VoteFirstContract.queryItems(query).map {
+        component($0.name) + "=" + component($0.value ?? "")
+      }.joined(separator: "&")
+  }
+
   /// `text` percent-encoded as one path segment.
   public static func segment(_ text: String) -> String {
     VoteFirstContract.encodeSegment(text)

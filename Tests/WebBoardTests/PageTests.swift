@@ -42,6 +42,19 @@ import WebBoard
     #expect(!html.contains("tabindex=\"1"), "no positive tabindex changes the focus order")
   }
 
+  @Test func columnsAndTheListNameTheListingTheyWereDrawnFrom() {
+    var query = FeatureQuery(board: "roadmap", search: "a&b", order: .newest)
+    query.cursor = "c1"
+    let html = Fixtures.boardPage(features: [], query: query)
+    let sources = MarkupScanner.tags(html).compactMap { $0.attribute("data-votes") }
+    #expect(
+      sources == [
+        "?board=roadmap&stage=3&order=top&limit=50", "?board=roadmap&stage=1&order=top&limit=50",
+        "?board=roadmap&stage=2&order=top&limit=50",
+        "?board=roadmap&q=a%26b&order=newest&limit=20&cursor=c1",
+      ])
+  }
+
   @Test func voteButtonsAreRealButtonsWithTheirState() {
     let html = Fixtures.boardPage(features: [
       Fixtures.feature(1, "Alpha", stage: 3, votes: 5, voted: true),
