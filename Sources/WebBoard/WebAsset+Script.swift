@@ -233,6 +233,11 @@ extension WebAsset {
           button.addEventListener("click", function () { toggle(button); });
         });
       if (!drawnForVoter && !fresh) { loadVotes(); }
+      // A page restored from the back/forward cache shows the votes of when it was left: ask
+      // again.
+      window.addEventListener("pageshow", function (event) {
+        if (event.persisted) { loadVotes(); }
+      });
 
       var form = document.getElementById("suggest-form");
       if (form) {

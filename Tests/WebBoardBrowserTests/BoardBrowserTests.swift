@@ -479,7 +479,8 @@ struct SeededBoard {
       }
       let browser = try await Browser.start()
       do {
-        try await Self.returningVoter(browser.session, server, voter: voter, mine: mine)
+        try await Self.returningVoter(
+          browser.session, server, voter: voter, mine: mine, later: byRef["f1-0"] ?? 0)
       } catch {
         Issue.record(error)
       }
@@ -491,7 +492,7 @@ struct SeededBoard {
   }
 
   static func returningVoter(
-    _ b: WebDriverSession, _ server: BoardServer, voter: String, mine: [Int]
+    _ b: WebDriverSession, _ server: BoardServer, voter: String, mine: [Int], later: Int
   ) async throws {
     let board = "\(server.base)/b/\(project)"
     func pressed(_ id: Int) async throws -> Bool {
@@ -514,6 +515,14 @@ struct SeededBoard {
     #expect(asked.count <= 15, "\(asked.count) requests: \(asked)")
     #expect(asked.allSatisfy { $0.contains("/features?") }, "\(asked)")
     #expect(try await b.text(try await b.find("#vote-status")) == "")
+
+    // Back to a page from the back/forward cache (pageshow with persisted): a vote cast
+    // elsewhere since is asked for and drawn.
+    #expect(try await server.api("POST", "/features/\(later)/vote", voter: voter).status == 200)
+    #expect(try await !pressed(later))
+    try await b.execute(
+      "window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));")
+    try await b.wait("votes asked for again") { try await pressed(later) }
 
     // Every listing answered 429 (twice retried after its Retry-After): the page says so.
     let busy =
