@@ -235,7 +235,12 @@ public struct WebBoardRoutes: Sendable {
     }
     var query = FeatureQuery()
     if let search = value(VoteFirstContract.Query.search) {
-      query.search = String(search.unicodeScalars.prefix(VoteFirstLimits.maxSearch))
+      // As the API answers: a longer search is refused, never cut short.
+      guard search.unicodeScalars.count <= VoteFirstLimits.maxSearch else {
+        throw WebBoardError.badRequest(
+          "A search is at most \(VoteFirstLimits.maxSearch) characters.")
+      }
+      query.search = search
     }
     if let order = value(VoteFirstContract.Query.order) {
       let known = FeatureOrder(rawValue: order)

@@ -124,6 +124,16 @@ struct FixtureBoardSource: WebBoardSource {
     #expect(Self.body(response).contains(message))
   }
 
+  @Test func aSearchLongerThanTheAPIAllowsIsA400PageNotCutShort() async {
+    let longest = String(repeating: "é", count: VoteFirstLimits.maxSearch)
+    let fits = await Self.get("/b/demo-app?q=" + VoteFirstContract.encodeSegment(longest))
+    #expect(fits.status == 200)
+    let over = await Self.get("/b/demo-app?q=" + VoteFirstContract.encodeSegment(longest + "e"))
+    #expect(over.status == 400)
+    #expect(over.headers["Content-Type"] == "text/html; charset=utf-8")
+    #expect(Self.body(over).contains("A search is at most 200 characters."))
+  }
+
   @Test func aFailingStoreIsA503Page() async {
     var source = FixtureBoardSource()
     source.failing = true
