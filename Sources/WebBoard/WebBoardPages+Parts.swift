@@ -29,7 +29,9 @@ extension WebBoardPages {
     }
     links.append(
       link(WebBoardPaths.board(project), "Roadmap", current == .board(Board.roadmapSlug)))
-    for custom in snapshot.boards where custom.slug != Board.roadmapSlug {
+    // A board named like a page (`changelog`) is not reachable at its address: not linked.
+    for custom in snapshot.boards
+    where custom.slug != Board.roadmapSlug && !WebBoardPaths.pageNames.contains(custom.slug) {
       links.append(
         link(
           WebBoardPaths.board(project, board: custom.slug), custom.name,

@@ -7,6 +7,10 @@ public enum WebBoardPaths {
   /// The prefix of the static assets.
   public static let assetPrefix = "/assets"
 
+  /// Board slugs that are page names under `/b/:project/`: a board with one of them has no
+  /// page of its own (the page by that name is answered), so it is not linked.
+  public static let pageNames: Set<String> = ["changelog"]
+
   /// `/b/:project`, or `/b/:project/:board` for a custom board, with `query` appended.
   public static func board(
     _ project: String, board: String = Board.roadmapSlug, query: FeatureQuery? = nil

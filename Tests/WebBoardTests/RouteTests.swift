@@ -134,6 +134,19 @@ struct FixtureBoardSource: WebBoardSource {
     #expect(Self.body(over).contains("A search is at most 200 characters."))
   }
 
+  @Test func aBoardNamedLikeAPageIsNotLinked() async {
+    var source = FixtureBoardSource()
+    source.snapshot.boards = [
+      Board(slug: "ideas", name: "Ideas"), Board(slug: "changelog", name: "Board of changes"),
+    ]
+    let page = Self.body(await Self.get("/b/demo-app", source: source))
+    #expect(page.contains("href=\"/b/demo-app/ideas\""))
+    #expect(!page.contains("Board of changes"))
+    #expect(page.components(separatedBy: "href=\"/b/demo-app/changelog\"").count == 2)
+    let changelog = Self.body(await Self.get("/b/demo-app/changelog", source: source))
+    #expect(changelog.contains("<h1>Changelog</h1>"))
+  }
+
   @Test func aFailingStoreIsA503Page() async {
     var source = FixtureBoardSource()
     source.failing = true
