@@ -49,6 +49,7 @@ extension WebBoardPages {
       <title>\(title)</title>
       <link rel="stylesheet" href="\(WebAsset.stylesheet.path)">
       <link rel="stylesheet" href="\(theme)">
+      <link rel="icon" href="\(WebAsset.icon.path)" type="image/svg+xml">
       <script src="\(WebAsset.script.path)" defer></script>
       </head>
       <body data-project="\(project)" data-api="\(VoteFirstContract.prefix + "/" + WebBoardPaths.segment(project))">

@@ -225,6 +225,7 @@ public enum WebBoardPages {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>\(title)</title>
     <link rel="stylesheet" href="\(WebAsset.stylesheet.path)">
+    <link rel="icon" href="\(WebAsset.icon.path)" type="image/svg+xml">
     </head>
     <body>
     <main id="main" class="problem">
