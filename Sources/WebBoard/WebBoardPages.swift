@@ -45,10 +45,15 @@ public enum WebBoardPages {
 
     let listItems = HTML.join(
       content.list.features.map { "<li>\(card($0, context, headingLevel: 3))</li>" })
+    let query = content.query
+    let filtered =
+      query.search != nil || query.stage != nil || query.tag != nil || query.cursor != nil
     let listBody: HTML =
-      content.list.features.isEmpty
-      ? "<p class=\"empty\" id=\"no-results\">No features match these filters.</p>"
-      : "<ol class=\"feature-list\">\(listItems)</ol>"
+      !content.list.features.isEmpty
+      ? "<ol class=\"feature-list\">\(listItems)</ol>"
+      : filtered
+        ? "<p class=\"empty\" id=\"no-results\">No features match these filters.</p>"
+        : "<p class=\"empty\" id=\"no-results\">There are no features on this board yet.</p>"
     var next = HTML.empty
     if let cursor = content.list.next {
       var query = content.query

@@ -55,6 +55,19 @@ import WebBoard
       ])
   }
 
+  @Test func anEmptyListSaysWhyTruthfully() {
+    let none = MarkupScanner.text(Fixtures.boardPage(features: []))
+    #expect(none.contains("There are no features on this board yet."))
+    #expect(!none.contains("No features match these filters."))
+    for query in [
+      FeatureQuery(search: "x"), FeatureQuery(stage: 3), FeatureQuery(tag: 1),
+      FeatureQuery(cursor: "c"),
+    ] {
+      let filtered = MarkupScanner.text(Fixtures.boardPage(features: [], query: query))
+      #expect(filtered.contains("No features match these filters."), "\(query)")
+    }
+  }
+
   @Test func voteButtonsAreRealButtonsWithTheirState() {
     let html = Fixtures.boardPage(features: [
       Fixtures.feature(1, "Alpha", stage: 3, votes: 5, voted: true),
@@ -114,11 +127,6 @@ import WebBoard
     let next = tags.first { $0.attribute("rel") == "next" }?.attribute("href")
     #expect(
       next == "/b/demo-app?q=dark%20mode&order=trending&stage=1&tag=2&cursor=CUR%2F%2B%3D#feedback")
-  }
-
-  @Test func emptyListSaysSo() {
-    let html = Fixtures.boardPage(features: [])
-    #expect(html.contains("No features match these filters."))
   }
 
   @Test func customBoardNavigationAndPaths() {
