@@ -20,7 +20,7 @@ public enum WebBoardPages {
       snapshot.stages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     let tagsByID = Dictionary(snapshot.tags.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     let context = CardContext(
-      snapshot: snapshot, stages: stagesByID, tags: tagsByID)
+      snapshot: snapshot, stages: stagesByID, tags: tagsByID, resolver: resolver(content.languages))
 
     var columns = HTML.empty
     for column in content.columns {
@@ -88,18 +88,20 @@ public enum WebBoardPages {
   /// and the release it shipped in.
   public static func feature(_ content: FeaturePageContent) -> HTML {
     let snapshot = content.snapshot
-    let feature = content.feature
+    let shown = shown(content.feature, resolver(content.languages))
+    let feature = shown.feature
     let project = snapshot.project
     let stagesByID = Dictionary(
       snapshot.stages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     let tagsByID = Dictionary(snapshot.tags.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-    let context = CardContext(snapshot: snapshot, stages: stagesByID, tags: tagsByID)
+    let context = CardContext(
+      snapshot: snapshot, stages: stagesByID, tags: tagsByID, resolver: resolver(content.languages))
     let stage = feature.stage.flatMap { stagesByID[$0] }
 
     var facts: [HTML] = []
     if let status = statusText(feature, stage) {
       facts.append(
-        "<div><dt>Stage</dt><dd><span class=\"stage-badge stage-\(stage?.id ?? 0)\">\(status)</span></dd></div>"
+        "<div><dt>Stage</dt><dd><span class=\"stage-badge stage-\(stage?.id ?? 0)\"\(lang(feature.status?.isEmpty == false ? shown.statusLanguage : nil))>\(status)</span></dd></div>"
       )
     }
     if feature.isFinished(stageFinished: stage?.isFinished ?? false) {
@@ -149,9 +151,9 @@ public enum WebBoardPages {
       <article class="feature-detail" aria-labelledby="feature-title">
       <div class="detail-head">
       \(voteControl(feature, context, titleID: "feature-title"))
-      <h1 id="feature-title">\(displayTitle(feature))</h1>
+      <h1 id="feature-title"\(lang(feature.title.isEmpty ? nil : shown.titleLanguage))>\(displayTitle(feature))</h1>
       </div>
-      <div class="description">\(description)</div>
+      <div class="description"\(lang(feature.description.isEmpty ? nil : shown.descriptionLanguage))>\(description)</div>
       <dl class="facts">\(HTML.join(facts))</dl>
       \(response)
       </article>
@@ -166,6 +168,7 @@ public enum WebBoardPages {
   public static func changelog(_ content: ChangelogPageContent) -> HTML {
     let snapshot = content.snapshot
     let project = snapshot.project
+    let resolver = resolver(content.languages)
     var releases = HTML.empty
     for release in content.releases {
       let carried = release.features.compactMap { content.features[$0] }
@@ -173,7 +176,10 @@ public enum WebBoardPages {
       if !carried.isEmpty {
         let items = HTML.join(
           carried.map {
-            "<li><a href=\"\(WebBoardPaths.feature(project, id: $0.id))\">\(displayTitle($0))</a></li>"
+            let shown = shown($0, resolver)
+            let language = lang(shown.feature.title.isEmpty ? nil : shown.titleLanguage)
+            return
+              "<li><a href=\"\(WebBoardPaths.feature(project, id: $0.id))\"\(language)>\(displayTitle(shown.feature))</a></li>"
           })
         shipped = """
           <h3 class="shipped-title">Shipped</h3><ul class="shipped">\(items)</ul>
