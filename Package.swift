@@ -54,7 +54,7 @@ let package = Package(
     .target(name: "FeatureVoting", dependencies: ["RoadmapFormat", "VoteFirstAPI"]),
     // The hosted board's pages, rendered from VoteFirstAPI values (no I/O); served by
     // CounterService.
-    .target(name: "WebBoard", dependencies: ["VoteFirstAPI", "HTTPServer"]),
+    .target(name: "WebBoard", dependencies: ["VoteFirstAPI", "HTTPServer", "RoadmapFormat"]),
     .target(
       name: "VoteStore", dependencies: ["CSQLite", "CPostgres", "CCrypto", "CLazyLibraries"]),
     .target(name: "RoadmapSync", dependencies: ["RoadmapFormat", "VoteFirstAPI", "FeatureVoting"]),

@@ -11,13 +11,19 @@ public struct BoardPageContent: Sendable, Hashable {
   /// The feedback list's page.
   public var list: FeaturePage
 
+  /// The reader's languages, most preferred first (from `Accept-Language`): a feature's
+  /// localized title, description and status are shown in the first of them it has.
+  public var languages: [String]
+
   /// Creates the content of a board page.
   public init(
-    snapshot: BoardSnapshot, columns: [BoardColumn], query: FeatureQuery, list: FeaturePage
+    snapshot: BoardSnapshot, columns: [BoardColumn], query: FeatureQuery, list: FeaturePage,
+    languages: [String] = []
   ) {
     self.snapshot = snapshot
     self.columns = columns
     self.query = query
     self.list = list
+    self.languages = languages
   }
 }

@@ -14,15 +14,21 @@ public struct ChangelogPageContent: Sendable, Hashable {
   /// Whether older releases follow on the next page.
   public var hasOlder: Bool
 
+  /// The reader's languages, most preferred first (from `Accept-Language`): a feature's
+  /// localized title, description and status are shown in the first of them it has.
+  public var languages: [String]
+
   /// Creates the content of a changelog page.
   public init(
     snapshot: BoardSnapshot, releases: [Release], features: [Int: Feature] = [:], page: Int = 1,
-    hasOlder: Bool = false
+    hasOlder: Bool = false,
+    languages: [String] = []
   ) {
     self.snapshot = snapshot
     self.releases = releases
     self.features = features
     self.page = page
     self.hasOlder = hasOlder
+    self.languages = languages
   }
 }

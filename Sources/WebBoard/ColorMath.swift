@@ -61,6 +61,29 @@ public enum ColorMath {
     return target
   }
 
+  /// `color`, moved towards white (`dark`) or black (`light`) in steps of 5 % just until it
+  /// reaches `ratio` on every one of `backgrounds` (a colour drawn on more than one surface);
+  /// unchanged when it already does. The first background is the one a translucent `color` is
+  /// composited over.
+  public static func readable(
+    _ color: ThemeColor, on backgrounds: [ThemeColor], mode: ColorMode, ratio: Double = 4.5
+  ) -> ThemeColor {
+    guard let first = backgrounds.first else { return color }
+    func reads(_ candidate: ThemeColor) -> Bool {
+      backgrounds.allSatisfy { contrast(candidate, on: $0) >= ratio }
+    }
+    let opaque = over(color, first)
+    guard !reads(opaque) else { return color }
+    let target =
+      mode == .dark
+      ? ThemeColor(red: 255, green: 255, blue: 255) : ThemeColor(red: 0, green: 0, blue: 0)
+    for step in 1...20 {
+      let candidate = mix(opaque, target, Double(step) / 20)
+      if reads(candidate) { return candidate }
+    }
+    return target
+  }
+
   /// White or near-black, whichever reads better on `color`.
   public static func readableText(on color: ThemeColor) -> ThemeColor {
     let white = ThemeColor(red: 255, green: 255, blue: 255)

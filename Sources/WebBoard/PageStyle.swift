@@ -9,8 +9,9 @@ import VoteFirstAPI
 /// a surface colour is drawn in the mode its background (or text) belongs to, because half a
 /// palette mixed with the other mode's defaults could be unreadable.
 ///
-/// **Readability.** The accent colours links and vote counts, so an accent that does not
-/// reach 4.5:1 on the card is lightened (dark mode) or darkened (light mode) until it does:
+/// **Readability.** The accent colours links and vote counts, on cards and on the page
+/// background, so an accent that does not reach 4.5:1 on both is lightened (dark mode) or
+/// darkened (light mode) until it does:
 /// `#0A58CA` stays itself on white and becomes a lighter blue on the dark palette.
 public struct PageStyle: Sendable, Hashable {
   /// Buttons, links, the vote count.
@@ -75,7 +76,9 @@ public struct PageStyle: Sendable, Hashable {
     let secondary =
       secondaryText ?? (ownsSurface ? ColorMath.mix(opaqueText, card, 0.3) : base.secondaryText)
     let border = self.border ?? (ownsSurface ? ColorMath.mix(card, opaqueText, 0.3) : base.border)
-    let accent = ColorMath.readable(self.accent ?? base.accent, on: card, mode: mode)
+    // Links are drawn on cards and on the page background: readable on both.
+    let accent = ColorMath.readable(
+      self.accent ?? base.accent, on: [card, background], mode: mode)
     return Palette(
       accent: accent, onAccent: ColorMath.readableText(on: ColorMath.over(accent, card)),
       background: background, card: card, text: text, secondaryText: secondary, border: border)

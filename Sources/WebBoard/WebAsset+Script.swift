@@ -22,18 +22,41 @@ extension WebAsset {
           return (b + 256).toString(16).slice(1);
         }).join("");
       }
-      var voter = null;
-      try { voter = window.localStorage.getItem(KEY); } catch (e) { voter = null; }
-      var fresh = false;
-      if (!voter || !/^[A-Za-z0-9_\-.:@+=\/]{1,128}$/.test(voter)) {
-        voter = newID();
-        fresh = true;
-        try { window.localStorage.setItem(KEY, voter); } catch (e) { /* private mode */ }
+      var VALID = /^[A-Za-z0-9_\-.:@+=\/]{1,128}$/;
+      // The id the server drew the page for: the cookie's, when the API would accept it.
+      function cookieVoter() {
+        var parts = document.cookie.split(/;\s*/);
+        for (var i = 0; i < parts.length; i++) {
+          if (parts[i].indexOf(COOKIE + "=") === 0) {
+            var value = parts[i].slice(COOKIE.length + 1);
+            if (VALID.test(value)) { return value; }
+          }
+        }
+        return null;
       }
-      // The server drew the page for the voter in the cookie. A new voter holds no votes; a
-      // known voter whose cookie was missing (cleared, expired) asks for its votes once.
-      var drawnForVoter = fresh ||
-        document.cookie.split(/;\s*/).indexOf(COOKIE + "=" + voter) >= 0;
+      var drawnFor = cookieVoter();
+      var stored = null;
+      try { stored = window.localStorage.getItem(KEY); } catch (e) { stored = null; }
+      if (stored && !VALID.test(stored)) { stored = null; }
+      // One browser, one voter: the id in localStorage; where that is gone (cleared) or
+      // unavailable (private mode, storage blocked), the cookie's id, which this script wrote;
+      // a new id only when neither holds one.
+      var voter = stored || drawnFor;
+      var fresh = false;
+      if (!voter) { voter = newID(); fresh = true; }
+      if (voter !== stored) {
+        try { window.localStorage.setItem(KEY, voter); } catch (e) { /* the cookie keeps it */ }
+      }
+      // The server drew the page for the cookie's voter. That is this voter's state only when
+      // the ids match; a new voter holds no votes; a known voter whose cookie was missing or
+      // named another id asks for its votes.
+      var drawnForVoter = voter === drawnFor;
+      if (fresh) {
+        Array.prototype.forEach.call(
+          document.querySelectorAll(".vote-button[data-feature]"), function (button) {
+            button.setAttribute("aria-pressed", "false");
+          });
+      }
       document.cookie = COOKIE + "=" + voter + "; Path=/b; Max-Age=31536000; SameSite=Lax";
 
       var status = document.getElementById("vote-status");
@@ -74,7 +97,10 @@ extension WebAsset {
           return response.text().then(function (text) {
             var json = null;
             try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
-            return { ok: response.ok, status: response.status, json: json };
+            return {
+              ok: response.ok, status: response.status, json: json,
+              retryAfter: parseInt(response.headers.get("Retry-After") || "", 10)
+            };
           });
         });
       }
@@ -86,12 +112,14 @@ extension WebAsset {
       }
 
       var busy = {};
+      var touched = {};
       function toggle(button) {
         var id = button.getAttribute("data-feature");
         if (busy[id]) { return; }
         var before = state(button);
         var wanted = !before.voted;
         busy[id] = true;
+        touched[id] = true;
         button.setAttribute("aria-busy", "true");
         show(id, Math.max(0, before.votes + (wanted ? 1 : -1)), wanted);
         say("");
@@ -112,20 +140,103 @@ extension WebAsset {
         });
       }
 
-      var buttons = document.querySelectorAll(".vote-button[data-feature]");
-      var seen = {};
-      Array.prototype.forEach.call(buttons, function (button) {
-        button.disabled = false;
-        button.addEventListener("click", function () { toggle(button); });
-        var id = button.getAttribute("data-feature");
-        if (!drawnForVoter && !seen[id]) {
-          seen[id] = true;
-          request("GET", "/features/" + id).then(function (answer) {
-            if (answer.ok && answer.json && !busy[id]) {
-              show(id, answer.json.votes, answer.json.voted === true);
-            }
-          }, function () { /* the page keeps what the server drew */ });
+      // This voter's votes, in a few requests: each column and the list name the listing
+      // (GET …/features?…) they were drawn from in data-votes, which answers `voted` for every
+      // feature on it. Only features a listing no longer holds (a page on its own, a feature
+      // that moved) are asked for one by one, and only a few. A busy server (429, 503) is
+      // asked again after its Retry-After, twice at most; then the page says so.
+      var loads = 0;
+      var loadingNote = "";
+      function later(seconds) {
+        return new Promise(function (resolve) { setTimeout(resolve, seconds * 1000); });
+      }
+      function ask(path, attempt, generation) {
+        return request("GET", path).then(function (answer) {
+          if ((answer.status === 429 || answer.status === 503) && attempt < 2 &&
+              generation === loads) {
+            var wait = Math.min(Math.max(answer.retryAfter || 1, 1), 10);
+            loadingNote = "Loading your votes: the server is busy, trying again in " + wait + " s.";
+            say(loadingNote);
+            return later(wait).then(function () { return ask(path, attempt + 1, generation); });
+          }
+          return answer;
+        });
+      }
+      function loadVotes() {
+        var generation = ++loads;
+        touched = {};
+        var unknown = {};
+        var ids = [];
+        Array.prototype.forEach.call(
+          document.querySelectorAll(".vote-button[data-feature]"), function (button) {
+            var id = button.getAttribute("data-feature");
+            if (!unknown[id]) { unknown[id] = true; ids.push(id); }
+          });
+        if (!ids.length) { return; }
+        var queries = [];
+        Array.prototype.forEach.call(document.querySelectorAll("[data-votes]"), function (group) {
+          var query = group.getAttribute("data-votes");
+          if (group.querySelector(".vote-button[data-feature]") && queries.indexOf(query) < 0) {
+            queries.push(query);
+          }
+        });
+        var failed = null;
+        function apply(feature) {
+          var id = String(feature && feature.id);
+          if (generation !== loads || !unknown[id]) { return; }
+          delete unknown[id];
+          if (!busy[id] && !touched[id] && typeof feature.votes === "number") {
+            show(id, feature.votes, feature.voted === true);
+          }
         }
+        Promise.all(queries.map(function (query) {
+          return ask("/features" + query, 0, generation).then(function (answer) {
+            if (answer.ok && answer.json && Array.isArray(answer.json.features)) {
+              answer.json.features.forEach(apply);
+            } else {
+              failed = failed || answer;
+            }
+          });
+        })).then(function () {
+          var left = Object.keys(unknown);
+          if (failed || generation !== loads || left.length > 10) { return; }
+          return Promise.all(left.map(function (id) {
+            return ask("/features/" + id, 0, generation).then(function (answer) {
+              if (answer.ok && answer.json) {
+                apply(answer.json);
+              } else if (answer.status === 404) {
+                delete unknown[id];
+              } else {
+                failed = failed || answer;
+              }
+            });
+          }));
+        }).then(function () {
+          if (generation !== loads) { return; }
+          if (failed || Object.keys(unknown).length) {
+            say("Your earlier votes could not be loaded" +
+              (failed ? " (HTTP " + failed.status + ")" : "") +
+              ", so some buttons may not show them. Reload the page to try again.");
+          } else if (status && status.textContent === loadingNote) {
+            say("");
+          }
+        }, function () {
+          if (generation === loads) {
+            say("Could not reach the server to load your votes; some buttons may not show them.");
+          }
+        });
+      }
+
+      Array.prototype.forEach.call(
+        document.querySelectorAll(".vote-button[data-feature]"), function (button) {
+          button.disabled = false;
+          button.addEventListener("click", function () { toggle(button); });
+        });
+      if (!drawnForVoter && !fresh) { loadVotes(); }
+      // A page restored from the back/forward cache shows the votes of when it was left: ask
+      // again.
+      window.addEventListener("pageshow", function (event) {
+        if (event.persisted) { loadVotes(); }
       });
 
       var form = document.getElementById("suggest-form");

@@ -34,8 +34,21 @@ public struct WebAsset: Sendable, Hashable {
   public static let script = WebAsset(
     name: "board", ext: "js", contentType: "text/javascript; charset=utf-8", text: WebAsset.js)
 
+  /// The icon every page links (`<link rel="icon">`), so browsers do not ask for
+  /// `/favicon.ico`, a 404 that drew from the reader's rate limit on every page view.
+  public static let icon = WebAsset(
+    name: "icon", ext: "svg", contentType: "image/svg+xml", text: WebAsset.iconSVG)
+
+  /// The icon's SVG: the vote arrow on a rounded square.
+  static let iconSVG = """
+    <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">\
+    <rect width="16" height="16" rx="3" fill="#0A58CA"/><path d="M8 3.5 13 11H3z" fill="#FFF"/>\
+    </svg>
+
+    """
+
   /// Every asset.
-  public static let all: [WebAsset] = [stylesheet, script]
+  public static let all: [WebAsset] = [stylesheet, script, icon]
 
   /// The asset served at `path`, or nil.
   public static func named(_ path: String) -> WebAsset? {

@@ -31,6 +31,38 @@ public enum WebBoardHeaders {
     return nil
   }
 
+  /// The most languages read from one `Accept-Language` header.
+  public static let maxLanguages = 8
+
+  /// The reader's languages in an `Accept-Language` header, most preferred first: by `q`
+  /// (default 1; `q=0` and `*` left out), ties in the header's order, at most
+  /// ``maxLanguages``. A range that is not letters, digits, `-` and `_` (at most 35
+  /// characters) is ignored.
+  public static func languages(fromAcceptLanguage header: String?) -> [String] {
+    guard let header else { return [] }
+    var ranges: [(tag: String, q: Double, index: Int)] = []
+    for (index, part) in header.split(separator: ",").enumerated() {
+      let pieces = part.split(separator: ";")
+      guard let first = pieces.first else { continue }
+      let tag = first.trimmingSpaces()
+      guard (1...35).contains(tag.utf8.count),
+        tag.utf8.allSatisfy({ b in
+          (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || (b >= 0x30 && b <= 0x39)
+            || b == 0x2D || b == 0x5F
+        })
+      else { continue }
+      var q = 1.0
+      for parameter in pieces.dropFirst() {
+        let pair = parameter.split(separator: "=", maxSplits: 1).map { $0.trimmingSpaces() }
+        if pair.count == 2, pair[0].lowercased() == "q" { q = Double(pair[1]) ?? 0 }
+      }
+      guard q > 0, q <= 1 else { continue }
+      ranges.append((tag, q, index))
+    }
+    ranges.sort { $0.q != $1.q ? $0.q > $1.q : $0.index < $1.index }
+    return Array(ranges.prefix(maxLanguages).map(\.tag))
+  }
+
   /// Whether `voter` is 1–128 characters of `A-Z a-z 0-9 _ - . : @ + = /`.
   public static func isValidVoter(_ voter: String) -> Bool {
     let bytes = Array(voter.utf8)

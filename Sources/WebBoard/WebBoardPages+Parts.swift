@@ -1,4 +1,5 @@
 import Foundation
+import RoadmapFormat
 import VoteFirstAPI
 
 extension WebBoardPages {
@@ -14,6 +15,50 @@ extension WebBoardPages {
     var snapshot: BoardSnapshot
     var stages: [Int: Stage]
     var tags: [Int: FeatureTag]
+    /// The reader's languages, nil when the request named none.
+    var resolver: LanguageResolver? = nil
+  }
+
+  /// A feature with its title, description and status as the reader sees them: each localized
+  /// field in the first of the reader's languages it has (``LanguageResolver``'s BCP 47
+  /// fallback, as `roadmapctl show`), else the plain field; with the language each was taken
+  /// from (nil: the plain field, in the page's language).
+  struct Shown {
+    var feature: Feature
+    var titleLanguage: String?
+    var descriptionLanguage: String?
+    var statusLanguage: String?
+  }
+
+  /// `feature` as the reader of `languages` sees it.
+  static func shown(_ feature: Feature, _ resolver: LanguageResolver?) -> Shown {
+    guard let resolver else { return Shown(feature: feature) }
+    var shown = Shown(feature: feature)
+    let content = feature.content
+    if let title = resolver.choose(content.localizedTitle, language: \.language) {
+      shown.feature.content.title = title.value
+      shown.titleLanguage = title.language
+    }
+    if let text = resolver.choose(content.localizedDescription, language: \.language) {
+      shown.feature.content.description = text.value
+      shown.descriptionLanguage = text.language
+    }
+    if let status = resolver.choose(content.localizedStatus, language: \.language) {
+      shown.feature.content.status = status.value
+      shown.statusLanguage = status.language
+    }
+    return shown
+  }
+
+  /// A resolver for `languages`, nil for none.
+  static func resolver(_ languages: [String]) -> LanguageResolver? {
+    languages.isEmpty ? nil : LanguageResolver.fallback(preferredLanguages: languages)
+  }
+
+  /// ` lang="TAG"` for a text in another language than the page's, or nothing.
+  static func lang(_ tag: String?) -> HTML {
+    guard let tag, !tag.isEmpty else { return .empty }
+    return HTML(trusted: " lang=\"" + HTML.escape(tag) + "\"")
   }
 
   /// The whole document around `main`.
@@ -29,7 +74,9 @@ extension WebBoardPages {
     }
     links.append(
       link(WebBoardPaths.board(project), "Roadmap", current == .board(Board.roadmapSlug)))
-    for custom in snapshot.boards where custom.slug != Board.roadmapSlug {
+    // A board named like a page (`changelog`) is not reachable at its address: not linked.
+    for custom in snapshot.boards
+    where custom.slug != Board.roadmapSlug && !WebBoardPaths.pageNames.contains(custom.slug) {
       links.append(
         link(
           WebBoardPaths.board(project, board: custom.slug), custom.name,
@@ -47,6 +94,7 @@ extension WebBoardPages {
       <title>\(title)</title>
       <link rel="stylesheet" href="\(WebAsset.stylesheet.path)">
       <link rel="stylesheet" href="\(theme)">
+      <link rel="icon" href="\(WebAsset.icon.path)" type="image/svg+xml">
       <script src="\(WebAsset.script.path)" defer></script>
       </head>
       <body data-project="\(project)" data-api="\(VoteFirstContract.prefix + "/" + WebBoardPaths.segment(project))">
@@ -116,14 +164,18 @@ extension WebBoardPages {
   }
 
   /// A feature as a card in a column or the list.
-  static func card(_ feature: Feature, _ context: CardContext, headingLevel: Int) -> HTML {
+  static func card(_ original: Feature, _ context: CardContext, headingLevel: Int) -> HTML {
+    let shown = shown(original, context.resolver)
+    let feature = shown.feature
     let project = context.snapshot.project
     let stage = feature.stage.flatMap { context.stages[$0] }
     let titleID = "f\(feature.id)-\(headingLevel)-title"
     let tag = HTML(trusted: "h\(headingLevel)")
     var meta: [HTML] = []
     if let status = statusText(feature, stage) {
-      meta.append("<span class=\"stage-badge stage-\(stage?.id ?? 0)\">\(status)</span>")
+      let language = lang(feature.status?.isEmpty == false ? shown.statusLanguage : nil)
+      meta.append(
+        "<span class=\"stage-badge stage-\(stage?.id ?? 0)\"\(language)>\(status)</span>")
     }
     if let due = feature.due {
       meta.append("<span>Due <time datetime=\"\(due)\">\(monthText(due))</time></span>")
@@ -136,12 +188,14 @@ extension WebBoardPages {
       meta.append("<span>\(min(max(progress, 0), 100))% done</span>")
     }
     let excerpt = excerpt(feature.description)
-    let description: HTML = excerpt.isEmpty ? .empty : "<p class=\"excerpt\">\(excerpt)</p>"
+    let description: HTML =
+      excerpt.isEmpty
+      ? .empty : "<p class=\"excerpt\"\(lang(shown.descriptionLanguage))>\(excerpt)</p>"
     return """
       <article class="card" data-feature-card="\(feature.id)" aria-labelledby="\(titleID)">
       \(voteControl(feature, context, titleID: titleID))
       <div class="card-body">
-      <\(tag) class="card-title" id="\(titleID)"><a href="\(WebBoardPaths.feature(project, id: feature.id))">\(displayTitle(feature))</a></\(tag)>
+      <\(tag) class="card-title" id="\(titleID)"><a href="\(WebBoardPaths.feature(project, id: feature.id))"\(lang(feature.title.isEmpty ? nil : shown.titleLanguage))>\(displayTitle(feature))</a></\(tag)>
       \(description)\(tagList(feature, context))
       <p class="meta">\(HTML.join(meta, separator: " "))</p>
       </div>

@@ -20,7 +20,7 @@ public enum WebBoardPages {
       snapshot.stages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     let tagsByID = Dictionary(snapshot.tags.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     let context = CardContext(
-      snapshot: snapshot, stages: stagesByID, tags: tagsByID)
+      snapshot: snapshot, stages: stagesByID, tags: tagsByID, resolver: resolver(content.languages))
 
     var columns = HTML.empty
     for column in content.columns {
@@ -35,7 +35,7 @@ public enum WebBoardPages {
       let empty: HTML =
         column.features.isEmpty ? "<p class=\"empty\">Nothing here yet.</p>" : .empty
       columns += """
-        <section class="column stage-\(stage.id)" aria-labelledby="stage-\(stage.id)-title">
+        <section class="column stage-\(stage.id)" aria-labelledby="stage-\(stage.id)-title" data-votes="\(WebBoardPaths.apiQueryString(FeatureQuery(board: board.slug, stage: stage.id, limit: WebBoardRoutes.columnLimit)))">
         <h3 id="stage-\(stage.id)-title"><span class="stage-dot" aria-hidden="true"></span>\(stage.name) <span class="column-count">\(column.features.count)\(column.hasMore ? "+" : "")</span></h3>
         \(empty)<ol class="cards">\(cards)</ol>\(more)
         </section>
@@ -45,10 +45,15 @@ public enum WebBoardPages {
 
     let listItems = HTML.join(
       content.list.features.map { "<li>\(card($0, context, headingLevel: 3))</li>" })
+    let query = content.query
+    let filtered =
+      query.search != nil || query.stage != nil || query.tag != nil || query.cursor != nil
     let listBody: HTML =
-      content.list.features.isEmpty
-      ? "<p class=\"empty\" id=\"no-results\">No features match these filters.</p>"
-      : "<ol class=\"feature-list\">\(listItems)</ol>"
+      !content.list.features.isEmpty
+      ? "<ol class=\"feature-list\">\(listItems)</ol>"
+      : filtered
+        ? "<p class=\"empty\" id=\"no-results\">No features match these filters.</p>"
+        : "<p class=\"empty\" id=\"no-results\">There are no features on this board yet.</p>"
     var next = HTML.empty
     if let cursor = content.list.next {
       var query = content.query
@@ -66,7 +71,7 @@ public enum WebBoardPages {
       <div class="columns">
       \(columns)</div>
       </section>
-      <section class="feedback" id="feedback" aria-labelledby="feedback-title">
+      <section class="feedback" id="feedback" aria-labelledby="feedback-title" data-votes="\(WebBoardPaths.apiQueryString(content.query))">
       <h2 id="feedback-title">Feedback</h2>
       \(filters(content))
       \(listBody)
@@ -83,18 +88,20 @@ public enum WebBoardPages {
   /// and the release it shipped in.
   public static func feature(_ content: FeaturePageContent) -> HTML {
     let snapshot = content.snapshot
-    let feature = content.feature
+    let shown = shown(content.feature, resolver(content.languages))
+    let feature = shown.feature
     let project = snapshot.project
     let stagesByID = Dictionary(
       snapshot.stages.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
     let tagsByID = Dictionary(snapshot.tags.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-    let context = CardContext(snapshot: snapshot, stages: stagesByID, tags: tagsByID)
+    let context = CardContext(
+      snapshot: snapshot, stages: stagesByID, tags: tagsByID, resolver: resolver(content.languages))
     let stage = feature.stage.flatMap { stagesByID[$0] }
 
     var facts: [HTML] = []
     if let status = statusText(feature, stage) {
       facts.append(
-        "<div><dt>Stage</dt><dd><span class=\"stage-badge stage-\(stage?.id ?? 0)\">\(status)</span></dd></div>"
+        "<div><dt>Stage</dt><dd><span class=\"stage-badge stage-\(stage?.id ?? 0)\"\(lang(feature.status?.isEmpty == false ? shown.statusLanguage : nil))>\(status)</span></dd></div>"
       )
     }
     if feature.isFinished(stageFinished: stage?.isFinished ?? false) {
@@ -144,9 +151,9 @@ public enum WebBoardPages {
       <article class="feature-detail" aria-labelledby="feature-title">
       <div class="detail-head">
       \(voteControl(feature, context, titleID: "feature-title"))
-      <h1 id="feature-title">\(displayTitle(feature))</h1>
+      <h1 id="feature-title"\(lang(feature.title.isEmpty ? nil : shown.titleLanguage))>\(displayTitle(feature))</h1>
       </div>
-      <div class="description">\(description)</div>
+      <div class="description"\(lang(feature.description.isEmpty ? nil : shown.descriptionLanguage))>\(description)</div>
       <dl class="facts">\(HTML.join(facts))</dl>
       \(response)
       </article>
@@ -161,6 +168,7 @@ public enum WebBoardPages {
   public static func changelog(_ content: ChangelogPageContent) -> HTML {
     let snapshot = content.snapshot
     let project = snapshot.project
+    let resolver = resolver(content.languages)
     var releases = HTML.empty
     for release in content.releases {
       let carried = release.features.compactMap { content.features[$0] }
@@ -168,7 +176,10 @@ public enum WebBoardPages {
       if !carried.isEmpty {
         let items = HTML.join(
           carried.map {
-            "<li><a href=\"\(WebBoardPaths.feature(project, id: $0.id))\">\(displayTitle($0))</a></li>"
+            let shown = shown($0, resolver)
+            let language = lang(shown.feature.title.isEmpty ? nil : shown.titleLanguage)
+            return
+              "<li><a href=\"\(WebBoardPaths.feature(project, id: $0.id))\"\(language)>\(displayTitle(shown.feature))</a></li>"
           })
         shipped = """
           <h3 class="shipped-title">Shipped</h3><ul class="shipped">\(items)</ul>
@@ -225,6 +236,7 @@ public enum WebBoardPages {
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>\(title)</title>
     <link rel="stylesheet" href="\(WebAsset.stylesheet.path)">
+    <link rel="icon" href="\(WebAsset.icon.path)" type="image/svg+xml">
     </head>
     <body>
     <main id="main" class="problem">

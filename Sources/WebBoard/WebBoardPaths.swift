@@ -7,6 +7,10 @@ public enum WebBoardPaths {
   /// The prefix of the static assets.
   public static let assetPrefix = "/assets"
 
+  /// Board slugs that are page names under `/b/:project/`: a board with one of them has no
+  /// page of its own (the page by that name is answered), so it is not linked.
+  public static let pageNames: Set<String> = ["changelog"]
+
   /// `/b/:project`, or `/b/:project/:board` for a custom board, with `query` appended.
   public static func board(
     _ project: String, board: String = Board.roadmapSlug, query: FeatureQuery? = nil
@@ -51,6 +55,17 @@ public enum WebBoardPaths {
     if let cursor = query.cursor { items.append((VoteFirstContract.Query.cursor, cursor)) }
     guard !items.isEmpty else { return "" }
     return "?" + items.map { component($0.0) + "=" + component($0.1) }.joined(separator: "&")
+  }
+
+  /// The query string (with `?`) of the board API's `GET …/features` for `query`: every
+  /// parameter the API reads, `board` and `limit` included. The page names with it the listing
+  /// a column or the list was drawn from, so the script asks for a voter's votes on it in one
+  /// request.
+  public static func apiQueryString(_ query: FeatureQuery) -> String {
+    "?"
+      + VoteFirstContract.queryItems(query).map {
+        component($0.name) + "=" + component($0.value ?? "")
+      }.joined(separator: "&")
   }
 
   /// `text` percent-encoded as one path segment.

@@ -155,7 +155,9 @@ public struct WebBoardRoutes: Sendable {
     }
     let list = try await source.features(project: project, query: query, voter: voter)
     let html = WebBoardPages.board(
-      BoardPageContent(snapshot: snapshot, columns: columns, query: query, list: list))
+      BoardPageContent(
+        snapshot: snapshot, columns: columns, query: query, list: list,
+        languages: WebBoardRoutes.languages(request)))
     return WebBoardRoutes.htmlResponse(html)
   }
 
@@ -182,7 +184,8 @@ public struct WebBoardRoutes: Sendable {
     }
     let html = WebBoardPages.feature(
       FeaturePageContent(
-        snapshot: snapshot, feature: feature, release: release, releasePage: releasePage))
+        snapshot: snapshot, feature: feature, release: release, releasePage: releasePage,
+        languages: WebBoardRoutes.languages(request)))
     return WebBoardRoutes.htmlResponse(html)
   }
 
@@ -222,7 +225,7 @@ public struct WebBoardRoutes: Sendable {
     let html = WebBoardPages.changelog(
       ChangelogPageContent(
         snapshot: snapshot, releases: releases, features: features, page: page,
-        hasOlder: start + limit < all.count))
+        hasOlder: start + limit < all.count, languages: WebBoardRoutes.languages(request)))
     return WebBoardRoutes.htmlResponse(html)
   }
 
@@ -235,7 +238,12 @@ public struct WebBoardRoutes: Sendable {
     }
     var query = FeatureQuery()
     if let search = value(VoteFirstContract.Query.search) {
-      query.search = String(search.unicodeScalars.prefix(VoteFirstLimits.maxSearch))
+      // As the API answers: a longer search is refused, never cut short.
+      guard search.unicodeScalars.count <= VoteFirstLimits.maxSearch else {
+        throw WebBoardError.badRequest(
+          "A search is at most \(VoteFirstLimits.maxSearch) characters.")
+      }
+      query.search = search
     }
     if let order = value(VoteFirstContract.Query.order) {
       let known = FeatureOrder(rawValue: order)
@@ -261,10 +269,16 @@ public struct WebBoardRoutes: Sendable {
     return query
   }
 
+  /// The reader's languages from the request's `Accept-Language`.
+  static func languages(_ request: HTTPRequest) -> [String] {
+    WebBoardHeaders.languages(fromAcceptLanguage: request.headers["Accept-Language"])
+  }
+
   // MARK: Responses
 
   /// An HTML page: the security headers, never stored by shared caches (it shows this
-  /// browser's votes).
+  /// browser's votes), varying with the cookie (the votes) and `Accept-Language` (the
+  /// features' texts).
   static func htmlResponse(_ html: HTML, status: Int = 200) -> HTTPResponse {
     var response = HTTPResponse(
       status: status, contentType: "text/html; charset=utf-8", text: html.text)
@@ -272,7 +286,7 @@ public struct WebBoardRoutes: Sendable {
       response.headers.replaceOrAdd(name: header.name, value: header.value)
     }
     response.headers.replaceOrAdd(name: "Cache-Control", value: "private, no-cache")
-    response.headers.replaceOrAdd(name: "Vary", value: "Cookie")
+    response.headers.replaceOrAdd(name: "Vary", value: "Cookie, Accept-Language")
     return response
   }
 

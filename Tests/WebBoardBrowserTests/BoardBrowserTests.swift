@@ -176,6 +176,18 @@ struct SeededBoard {
     #expect(try await pressed(ids.darkMode))
     #expect(try await count(ids.darkMode) == 13)
 
+    // localStorage cleared (the cookie kept): the browser keeps its voter id (the cookie's),
+    // so the vote is still its own and asks the server for nothing.
+    let voterID = try await b.execute("return localStorage.getItem('roadmapbridge.voter');")
+    try await b.execute("localStorage.clear();")
+    try await b.refresh()
+    try await b.wait("buttons enabled") { try await b.isEnabled(try await button(ids.darkMode)) }
+    #expect(
+      try await b.execute("return localStorage.getItem('roadmapbridge.voter');") as? String
+        == voterID as? String, "the voter id is kept")
+    #expect(try await pressed(ids.darkMode))
+    #expect(try await count(ids.darkMode) == 13)
+
     // The cookie gone (cleared by the reader), the page is drawn without the vote, and the
     // script asks for this voter's votes and presses the button again.
     try await b.command("DELETE", "/cookie/rb_voter")
@@ -186,7 +198,13 @@ struct SeededBoard {
         "return performance.getEntriesByType('resource').filter(function (e) { "
           + "return e.initiatorType === 'fetch'; }).map(function (e) { return e.name; });")
       as? [String] ?? []
-    #expect(asked.contains("\(server.base)/api/v1/\(project)/features/\(ids.darkMode)"), "\(asked)")
+    // In one listing request per column with vote buttons (Planned, In progress) and one for
+    // the list, never one per feature.
+    #expect(
+      asked.contains { $0.hasPrefix("\(server.base)/api/v1/\(project)/features?board=roadmap&") },
+      "\(asked)")
+    #expect(asked.allSatisfy { $0.contains("/features?") }, "\(asked)")
+    #expect(asked.count <= 3, "\(asked)")
 
     // Unvote.
     try await b.wait("buttons enabled") { try await b.isEnabled(try await button(ids.darkMode)) }
@@ -198,6 +216,40 @@ struct SeededBoard {
     }
     #expect(try await count(ids.darkMode) == 12)
     #expect(try await votes(ids.darkMode) == 12)
+
+    // Where localStorage throws (storage blocked), the cookie's id is the voter on every load:
+    // a vote is drawn pressed after a reload and taking it back takes it off the count.
+    let blocker =
+      try await b.devTools(
+        "Page.addScriptToEvaluateOnNewDocument",
+        [
+          "source": "Object.defineProperty(window, 'localStorage', { configurable: true, "
+            + "get: function () { throw new DOMException('blocked', 'SecurityError'); } });"
+        ]) as? [String: Any] ?? [:]
+    let cookieBefore = try await b.execute("return document.cookie;") as? String ?? ""
+    for step in ["vote", "unvote"] {
+      try await b.refresh()
+      try await b.wait("buttons enabled (\(step))") {
+        try await b.isEnabled(try await button(ids.darkMode))
+      }
+      #expect(
+        try await b.execute(
+          "try { window.localStorage; return 'works'; } catch (e) { return 'throws'; }")
+          as? String == "throws")
+      #expect(try await b.execute("return document.cookie;") as? String == cookieBefore, "\(step)")
+      #expect(try await pressed(ids.darkMode) == (step == "unvote"), "drawn for this voter")
+      try await b.click(try await button(ids.darkMode))
+      try await b.wait("\(step) settled") {
+        let p = try await pressed(ids.darkMode)
+        let s = try await settled(ids.darkMode)
+        return p == (step == "vote") && s
+      }
+      #expect(try await votes(ids.darkMode) == (step == "vote" ? 13 : 12), "\(step)")
+    }
+    if let identifier = blocker["identifier"] as? String {
+      try await b.devTools("Page.removeScriptToEvaluateOnNewDocument", ["identifier": identifier])
+    }
+    try await b.refresh()
 
     // A refused vote moves back and says why.
     try await server.admin(
@@ -390,6 +442,110 @@ struct SeededBoard {
     try await b.devTools("Emulation.setScriptExecutionDisabled", ["value": false])
 
     try await Self.screenshots(b, server, ids)
+  }
+
+  /// A returning voter without the cookie on a board of 14 full columns (714 features) learns
+  /// its votes in a request per column and one for the list, not one per feature; a server
+  /// that keeps answering 429 leaves a line saying the votes could not be loaded.
+  @Test func aReturningVoterAsksForItsVotesInAFewRequests() async throws {
+    let server = try await BoardServer.start()
+    do {
+      try await server.admin("PUT", "/settings", ["name": "Big Board"])
+      var stages: [Int] = []
+      for position in 0..<14 {
+        let stage = try await server.admin(
+          "POST", "/stages",
+          ["name": "Stage \(position)", "position": position, "board": "roadmap"])
+        stages.append(stage["id"] as? Int ?? 0)
+      }
+      var features: [[String: Any]] = []
+      for (column, stage) in stages.enumerated() {
+        for n in 0..<51 {
+          features.append([
+            "ref": "f\(column)-\(n)", "title": "Feature \(column)-\(n)", "stage": stage,
+            "importedVotes": 100 - n,
+          ])
+        }
+      }
+      let batch = try await server.admin("POST", "/features/batch", ["features": features])
+      let created = batch["features"] as? [[String: Any]] ?? []
+      let byRef = Dictionary(
+        created.map { ($0["ref"] as? String ?? "", $0["id"] as? Int ?? 0) },
+        uniquingKeysWith: { a, _ in a })
+      let voter = "returning-voter-1"
+      let mine = ["f0-0", "f6-20", "f13-49"].compactMap { byRef[$0] }
+      for id in mine {
+        #expect(try await server.api("POST", "/features/\(id)/vote", voter: voter).status == 200)
+      }
+      let browser = try await Browser.start()
+      do {
+        try await Self.returningVoter(
+          browser.session, server, voter: voter, mine: mine, later: byRef["f1-0"] ?? 0)
+      } catch {
+        Issue.record(error)
+      }
+      await browser.stop()
+    } catch {
+      Issue.record(error)
+    }
+    await server.stop()
+  }
+
+  static func returningVoter(
+    _ b: WebDriverSession, _ server: BoardServer, voter: String, mine: [Int], later: Int
+  ) async throws {
+    let board = "\(server.base)/b/\(project)"
+    func pressed(_ id: Int) async throws -> Bool {
+      try await b.attribute(
+        try await b.find(".columns .vote-button[data-feature=\"\(id)\"]"), "aria-pressed")
+        == "true"
+    }
+    let fetches =
+      "return performance.getEntriesByType('resource').filter(function (e) { "
+      + "return e.initiatorType === 'fetch'; }).map(function (e) { return e.name; });"
+    try await b.go(board)
+    try await b.execute("localStorage.setItem('roadmapbridge.voter', arguments[0]);", [voter])
+    try await b.command("DELETE", "/cookie/rb_voter")
+    try await b.refresh()
+    try await b.wait("votes loaded") {
+      for id in mine where try await !pressed(id) { return false }
+      return true
+    }
+    let asked = try await b.execute(fetches) as? [String] ?? []
+    #expect(asked.count <= 15, "\(asked.count) requests: \(asked)")
+    #expect(asked.allSatisfy { $0.contains("/features?") }, "\(asked)")
+    #expect(try await b.text(try await b.find("#vote-status")) == "")
+
+    // Back to a page from the back/forward cache (pageshow with persisted): a vote cast
+    // elsewhere since is asked for and drawn.
+    #expect(try await server.api("POST", "/features/\(later)/vote", voter: voter).status == 200)
+    #expect(try await !pressed(later))
+    try await b.execute(
+      "window.dispatchEvent(new PageTransitionEvent('pageshow', { persisted: true }));")
+    try await b.wait("votes asked for again") { try await pressed(later) }
+
+    // Every listing answered 429 (twice retried after its Retry-After): the page says so.
+    let busy =
+      try await b.devTools(
+        "Page.addScriptToEvaluateOnNewDocument",
+        [
+          "source": "(function () { var real = window.fetch; window.rbAsked = 0; "
+            + "window.fetch = function (url) { if (String(url).indexOf('/features') >= 0) { "
+            + "window.rbAsked++; return Promise.resolve(new Response("
+            + "'{\"error\":{\"code\":\"rate_limited\",\"message\":\"slow down\"}}', "
+            + "{ status: 429, headers: { 'Retry-After': '1' } })); } "
+            + "return real.apply(this, arguments); }; })();"
+        ]) as? [String: Any] ?? [:]
+    try await b.command("DELETE", "/cookie/rb_voter")
+    try await b.refresh()
+    try await b.wait("failure shown") {
+      try await b.text(try await b.find("#vote-status")).contains("could not be loaded (HTTP 429)")
+    }
+    let tries = try await b.execute("return window.rbAsked;") as? Int ?? -1
+    #expect(tries <= 45, "\(tries) requests: three tries of 15 listings at most")
+    if let identifier = busy["identifier"] as? String {
+      try await b.devTools("Page.removeScriptToEvaluateOnNewDocument", ["identifier": identifier])
+    }
   }
 
   /// With ROADMAP_WRITE_SCREENSHOTS=1: the board in light and dark, and a feature page, into

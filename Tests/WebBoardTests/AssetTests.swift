@@ -8,7 +8,9 @@ import WebBoard
     for asset in WebAsset.all {
       let version = WebAsset.hash(asset.body)
       #expect(version.count == 12)
-      #expect(asset.path.hasSuffix("-\(version).css") || asset.path.hasSuffix("-\(version).js"))
+      #expect(
+        [".css", ".js", ".svg"].contains { asset.path.hasSuffix("-\(version)\($0)") },
+        "\(asset.path)")
       #expect(asset.etag == "\"\(version)\"")
       #expect(WebAsset.named(asset.path) == asset)
     }
@@ -20,11 +22,25 @@ import WebBoard
 
   @Test func assetsReachNoOtherHost() {
     for asset in WebAsset.all {
+      // An SVG's namespace name is a name, never fetched.
       let text = String(decoding: asset.body, as: UTF8.self)
+        .replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "")
       #expect(!text.contains("http://") && !text.contains("https://"))
       #expect(!text.contains("url("))
       #expect(!text.contains("@import"))
     }
+  }
+
+  /// Every page, problem pages too, links the served icon, so no browser asks for
+  /// `/favicon.ico` (a 404 that took a read from the rate limit on every view).
+  @Test func everyPageLinksTheIcon() async {
+    let link = "<link rel=\"icon\" href=\"\(WebAsset.icon.path)\" type=\"image/svg+xml\">"
+    for target in ["/b/demo-app", "/b/demo-app/features/1", "/b/demo-app/changelog", "/b/nope"] {
+      #expect(RouteTests.body(await RouteTests.get(target)).contains(link), "\(target)")
+    }
+    let icon = await RouteTests.get(WebAsset.icon.path)
+    #expect(icon.status == 200 && icon.headers["Content-Type"] == "image/svg+xml")
+    #expect(RouteTests.body(icon).hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
   }
 
   @Test func scriptUsesTheContractsHeaderAndRoutes() {

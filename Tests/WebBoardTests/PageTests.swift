@@ -42,6 +42,32 @@ import WebBoard
     #expect(!html.contains("tabindex=\"1"), "no positive tabindex changes the focus order")
   }
 
+  @Test func columnsAndTheListNameTheListingTheyWereDrawnFrom() {
+    var query = FeatureQuery(board: "roadmap", search: "a&b", order: .newest)
+    query.cursor = "c1"
+    let html = Fixtures.boardPage(features: [], query: query)
+    let sources = MarkupScanner.tags(html).compactMap { $0.attribute("data-votes") }
+    #expect(
+      sources == [
+        "?board=roadmap&stage=3&order=top&limit=50", "?board=roadmap&stage=1&order=top&limit=50",
+        "?board=roadmap&stage=2&order=top&limit=50",
+        "?board=roadmap&q=a%26b&order=newest&limit=20&cursor=c1",
+      ])
+  }
+
+  @Test func anEmptyListSaysWhyTruthfully() {
+    let none = MarkupScanner.text(Fixtures.boardPage(features: []))
+    #expect(none.contains("There are no features on this board yet."))
+    #expect(!none.contains("No features match these filters."))
+    for query in [
+      FeatureQuery(search: "x"), FeatureQuery(stage: 3), FeatureQuery(tag: 1),
+      FeatureQuery(cursor: "c"),
+    ] {
+      let filtered = MarkupScanner.text(Fixtures.boardPage(features: [], query: query))
+      #expect(filtered.contains("No features match these filters."), "\(query)")
+    }
+  }
+
   @Test func voteButtonsAreRealButtonsWithTheirState() {
     let html = Fixtures.boardPage(features: [
       Fixtures.feature(1, "Alpha", stage: 3, votes: 5, voted: true),
@@ -101,11 +127,6 @@ import WebBoard
     let next = tags.first { $0.attribute("rel") == "next" }?.attribute("href")
     #expect(
       next == "/b/demo-app?q=dark%20mode&order=trending&stage=1&tag=2&cursor=CUR%2F%2B%3D#feedback")
-  }
-
-  @Test func emptyListSaysSo() {
-    let html = Fixtures.boardPage(features: [])
-    #expect(html.contains("No features match these filters."))
   }
 
   @Test func customBoardNavigationAndPaths() {

@@ -75,7 +75,7 @@ struct FixtureBoardSource: WebBoardSource {
     #expect(csp.contains("style-src 'self'") && !csp.contains("unsafe-inline"))
     #expect(response.headers["X-Content-Type-Options"] == "nosniff")
     #expect(response.headers["Cache-Control"] == "private, no-cache")
-    #expect(response.headers["Vary"] == "Cookie")
+    #expect(response.headers["Vary"] == "Cookie, Accept-Language")
   }
 
   @Test func boardPageShowsColumnsListAndTheVoterFromTheCookie() async {
@@ -122,6 +122,80 @@ struct FixtureBoardSource: WebBoardSource {
     #expect(response.headers["Cache-Control"] == "no-store")
     #expect(response.headers["Content-Security-Policy"] != nil)
     #expect(Self.body(response).contains(message))
+  }
+
+  @Test func aSearchLongerThanTheAPIAllowsIsA400PageNotCutShort() async {
+    let longest = String(repeating: "é", count: VoteFirstLimits.maxSearch)
+    let fits = await Self.get("/b/demo-app?q=" + VoteFirstContract.encodeSegment(longest))
+    #expect(fits.status == 200)
+    let over = await Self.get("/b/demo-app?q=" + VoteFirstContract.encodeSegment(longest + "e"))
+    #expect(over.status == 400)
+    #expect(over.headers["Content-Type"] == "text/html; charset=utf-8")
+    #expect(Self.body(over).contains("A search is at most 200 characters."))
+  }
+
+  @Test func aBoardNamedLikeAPageIsNotLinked() async {
+    var source = FixtureBoardSource()
+    source.snapshot.boards = [
+      Board(slug: "ideas", name: "Ideas"), Board(slug: "changelog", name: "Board of changes"),
+    ]
+    let page = Self.body(await Self.get("/b/demo-app", source: source))
+    #expect(page.contains("href=\"/b/demo-app/ideas\""))
+    #expect(!page.contains("Board of changes"))
+    #expect(page.components(separatedBy: "href=\"/b/demo-app/changelog\"").count == 2)
+    let changelog = Self.body(await Self.get("/b/demo-app/changelog", source: source))
+    #expect(changelog.contains("<h1>Changelog</h1>"))
+  }
+
+  /// A feature's localized texts in the reader's language (`Accept-Language`, along its BCP 47
+  /// chain), each marked with its `lang`; the plain fields without the header or a match.
+  @Test func featuresReadInTheReadersLanguage() async {
+    var source = FixtureBoardSource()
+    var alpha = source.features[0]
+    alpha.content.description = "Plain description"
+    alpha.content.status = "Soon"
+    alpha.content.localizedTitle = [
+      LocalizedText(language: "fr", value: "Alpha FR"),
+      LocalizedText(language: "de", value: "Alpha DE"),
+    ]
+    alpha.content.localizedDescription = [LocalizedText(language: "de", value: "Beschreibung")]
+    alpha.content.localizedStatus = [LocalizedText(language: "de", value: "Bald")]
+    source.features[0] = alpha
+    let german: HTTPHeaders = ["Accept-Language": "de-AT, fr;q=0.5, en;q=0.8"]
+    let board = Self.body(await Self.get("/b/demo-app", headers: german, source: source))
+    #expect(board.contains("<a href=\"/b/demo-app/features/1\" lang=\"de\">Alpha DE</a>"))
+    #expect(board.contains("<p class=\"excerpt\" lang=\"de\">Beschreibung</p>"))
+    #expect(board.contains("lang=\"de\">Bald</span>"))
+    #expect(!board.contains("Alpha FR") && !board.contains("Plain description"))
+    #expect(board.contains("<html lang=\"en\">"), "the page's own words stay English")
+    let page = Self.body(
+      await Self.get("/b/demo-app/features/1", headers: german, source: source))
+    #expect(page.contains("<h1 id=\"feature-title\" lang=\"de\">Alpha DE</h1>"))
+    #expect(page.contains("<div class=\"description\" lang=\"de\"><p>Beschreibung</p></div>"))
+    #expect(page.contains("<title>Alpha DE · Demo App</title>"))
+    let changelog = Self.body(
+      await Self.get("/b/demo-app/changelog", headers: german, source: source))
+    #expect(changelog.contains("lang=\"de\">Alpha DE</a>"))
+    let french = Self.body(
+      await Self.get("/b/demo-app", headers: ["Accept-Language": "fr-CA,de;q=0.1"], source: source))
+    #expect(french.contains("lang=\"fr\">Alpha FR</a>"))
+    #expect(french.contains("lang=\"de\">Beschreibung</p>"), "each field on its own")
+    for headers: HTTPHeaders in [[:], ["Accept-Language": "ja, *;q=0.1"]] {
+      let plain = Self.body(await Self.get("/b/demo-app", headers: headers, source: source))
+      #expect(plain.contains(">Alpha</a>") && plain.contains("Plain description"))
+      #expect(!plain.contains("lang=\"de\""))
+    }
+  }
+
+  @Test(
+    arguments: [
+      (nil, []), ("", []), ("de", ["de"]), ("en-US,en;q=0.9,de;q=0.8", ["en-US", "en", "de"]),
+      ("de;q=0.5, fr, ja;q=0.5", ["fr", "de", "ja"]), ("*, de;q=0", []),
+      ("zh_Hans;q=1.0, <x>, en;q=abc", ["zh_Hans"]),
+      ("a,b,c,d,e,f,g,h,i,j", ["a", "b", "c", "d", "e", "f", "g", "h"]),
+    ] as [(String?, [String])])
+  func acceptLanguage(_ header: String?, _ languages: [String]) {
+    #expect(WebBoardHeaders.languages(fromAcceptLanguage: header) == languages)
   }
 
   @Test func aFailingStoreIsA503Page() async {

@@ -115,6 +115,19 @@ import WebBoard
     #expect(ColorMath.contrast(lessLight, on: dark.card) < 4.5)
   }
 
+  /// Links are drawn on the background as well as on cards: #FF3366, darkened to read on the
+  /// white card (#D92B57, 4.74:1), was 4.42:1 on the light background.
+  @Test(arguments: ["#FF3366", "#0A58CA", "#FFCC00", "#AA0055", "#00FF00", "#777777"])
+  func anOwnersAccentReadsOnTheCardAndOnTheBackground(_ accent: String) {
+    let style = PageStyle(accent: ThemeColor(css: accent))
+    for mode in ColorMode.allCases {
+      let palette = style.palette(for: mode)
+      #expect(ColorMath.contrast(palette.accent, on: palette.card) >= 4.5, "\(mode) card")
+      #expect(
+        ColorMath.contrast(palette.accent, on: palette.background) >= 4.5, "\(mode) background")
+    }
+  }
+
   @Test func stageAndTagColoursBecomeRules() {
     let css = PageStyle().stylesheet(
       stages: [Stage(id: 4, name: "A", color: ThemeColor(css: "#123")), Stage(id: 5, name: "B")],

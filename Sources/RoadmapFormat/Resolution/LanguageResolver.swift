@@ -74,15 +74,26 @@ public struct LanguageResolver: Sendable {
 
   /// The item chosen for this resolver's languages, or nil.
   func pick(_ items: [LocalizedValue]?) -> LocalizedValue? {
+    choose(items, language: \.language)
+  }
+
+  /// The item of `items` this resolver chooses, exactly as it chooses a localized field's
+  /// value, for per-language texts of another model (such as the board API's).
+  ///
+  /// - Parameters:
+  ///   - items: per-language texts, in their order.
+  ///   - language: an item's language tag, as written.
+  /// - Returns: the chosen item, or nil when none is in the user's languages.
+  public func choose<Item>(_ items: [Item]?, language: (Item) -> String) -> Item? {
     guard let items, !items.isEmpty else { return nil }
     switch mode {
     case .exact(let localization):
-      return items.first(where: { $0.language == localization })
+      return items.first(where: { language($0) == localization })
     case .ranked(_, let rank):
       // The item whose tag comes first in the chains; of items with that tag, the first.
       var best: (place: Int, index: Int)?
       for (index, item) in items.enumerated() {
-        guard let place = rank[Self.normalize(item.language)] else { continue }
+        guard let place = rank[Self.normalize(language(item))] else { continue }
         if best.map({ place < $0.place }) ?? true {
           best = (place, index)
           if place == 0 { break }
