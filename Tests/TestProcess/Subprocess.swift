@@ -200,4 +200,7 @@ public struct SubprocessError: Error, CustomStringConvertible {
   public var message: String
   /// The message.
   public var description: String { message }
+
+  /// An error saying `message`.
+  public init(message: String) { self.message = message }
 }

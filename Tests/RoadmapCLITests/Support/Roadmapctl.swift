@@ -235,6 +235,10 @@ final class ChildProcess: @unchecked Sendable {
   func waitUntilCatching(_ signal: Int32, timeout: Duration = .seconds(60)) async throws {
     let deadline = ContinuousClock.now + timeout
     while !process.catches(signal) {
+      guard process.isRunning else {
+        throw SubprocessError(
+          message: "\(arguments) exited before it caught signal \(signal); stderr: \(stderrText)")
+      }
       try await pause(until: deadline, after: timeout, what: "a handler for signal \(signal)")
     }
   }
