@@ -105,6 +105,14 @@ public struct MigrationPlan: Sendable, Hashable {
         if origin == .roadmapJSON, let own = feature.votes, own == current.votes {
           upsert.importedVotes = nil
         }
+        // Fewer than the board has taken in: a copy of the count older than the votes brought
+        // in since (by `votes pull` or `--votes-from`), not votes the source lost; importing
+        // it would take those votes away.
+        if origin == .roadmapJSON, let wanted = upsert.importedVotes,
+          let taken = current.importedVotes, wanted < taken
+        {
+          upsert.importedVotes = nil
+        }
         var fields = differences(current.content, upsert.content)
         if let wanted = upsert.importedVotes, wanted != current.importedVotes {
           fields.append("votes")

@@ -81,4 +81,77 @@ import Testing
     #expect(try await SyncSupport.value(board, "pulled.app", "feature1") == 4)
     #expect(try await SyncSupport.value(board, "pulled.app", "feature2") == 5)
   }
+
+  /// Bug: `migrate --votes-from` the old API, then `votes pull` of the source's new vote (a
+  /// `/set`, which left the import's record behind), then `migrate --votes-from` again added
+  /// that vote a second time, and `reconcile` said in sync. Now a pull takes the count into a
+  /// migrated feature as an import, and every order of pulls and migrations counts each vote
+  /// once, the board's own votes kept.
+  @Test func pullsAndMigrationsInAnyOrderCountEachVoteOnce() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      "roadmap.json", #"[{"id":"1","title":"A","votes":1},{"id":"2","title":"B","votes":1}]"#)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer {
+      old.process.kill()
+      board.process.kill()
+    }
+    let key = ["--key", SyncSupport.token]
+    let source = ["--dialect", "countapi", "--namespace", "old.app"]
+    func pull(_ project: String) async throws {
+      _ = try await run(
+        ["votes", "pull", "roadmap.json", "--from", SyncSupport.url(old)] + source
+          + ["--server", SyncSupport.url(board), "--project", project] + key, in: directory)
+    }
+    func migrate(_ project: String, votesFromOld: Bool) async throws {
+      _ = try await run(
+        ["migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", project]
+          + key + (votesFromOld ? ["--votes-from", SyncSupport.url(old)] + source : []),
+        in: directory)
+    }
+    func value(_ project: String, _ key: String) async throws -> Int? {
+      try await SyncSupport.value(board, project, key)
+    }
+    try await SyncSupport.hit(old, "old.app", "feature1", times: 3)
+    try await SyncSupport.hit(old, "old.app", "feature2", times: 3)
+
+    // Migrated from the old API, one vote cast on the board, one more at the source, pulled,
+    // migrated again.
+    try await migrate("c.app", votesFromOld: true)
+    _ = try await board.get("/hit/c.app/feature2", headers: ["X-Voter-ID": "alice"])
+    try await SyncSupport.hit(old, "old.app", "feature1", times: 1)
+    try await SyncSupport.hit(old, "old.app", "feature2", times: 1)
+    try await pull("c.app")
+    #expect(try await value("c.app", "feature1") == 4)
+    #expect(try await value("c.app", "feature2") == 5)
+    try await migrate("c.app", votesFromOld: true)
+    #expect(try await value("c.app", "feature1") == 4)
+    #expect(try await value("c.app", "feature2") == 5)
+    let reconciled = try await Roadmapctl.run(
+      [
+        "reconcile", "roadmap.json", "--server", SyncSupport.url(board), "--project", "c.app",
+        "--counts", SyncSupport.url(old),
+      ] + source + key, workingDirectory: directory.url)
+    // The board took in all the source counted (the JSON's own votes, 1, are another drift).
+    #expect(
+      reconciled.stdoutText.contains("VoteFirst 4 (imported 4), counting API 4"),
+      "\(reconciled.stdoutText)")
+
+    // Pulled first (the old API going away), migrated with the JSON's lagging votes, pulled
+    // again after two more votes at the source, then both kinds of migration rerun.
+    try await pull("b.app")
+    try await migrate("b.app", votesFromOld: false)
+    #expect(try await value("b.app", "feature1") == 4)
+    try await SyncSupport.hit(old, "old.app", "feature1", times: 2)
+    try await pull("b.app")
+    #expect(try await value("b.app", "feature1") == 6)
+    try await migrate("b.app", votesFromOld: false)
+    #expect(try await value("b.app", "feature1") == 6)
+    try await migrate("b.app", votesFromOld: true)
+    #expect(try await value("b.app", "feature1") == 6)
+    try await pull("b.app")
+    #expect(try await value("b.app", "feature1") == 6)
+  }
 }

@@ -411,7 +411,9 @@ public struct BoardTables {
   ///
   /// The first import into a counter sets its anonymous part to `count`, or leaves it when it
   /// already holds more (counts copied in by `roadmapctl votes pull`, which the roadmap's own
-  /// `votes` lag behind: a first import never lowers a counter). A later one moves it by the
+  /// `votes` lag behind: a first import never lowers a counter), and records what the part then
+  /// holds as imported: those votes are in, and a later import of the source's count moves it by
+  /// what the source gained since, not since the lower `count`. A later one moves it by the
   /// change since the last import (`count` minus what that import set, at least 0 after), so
   /// the anonymous votes cast in between, through `/hit` by old app versions, stay: importing
   /// the same count again changes nothing. A count outside `0…CounterLimits.maximum` throws
@@ -439,7 +441,8 @@ public struct BoardTables {
         upper, created_ms, updated_ms)
       VALUES (?1, ?2, ?3, ?3, ?3, false, -1, 1, ?4, ?4)
       ON CONFLICT (namespace, key) DO UPDATE SET updated_ms = excluded.updated_ms,
-        imported = excluded.imported,
+        imported = CASE WHEN counters.imported IS NULL AND counters.anonymous > excluded.anonymous
+          THEN counters.anonymous ELSE excluded.imported END,
         anonymous = \(anonymous),
         value = \(anonymous)
           + (SELECT count(*) FROM voters v WHERE v.counter_id = counters.id)

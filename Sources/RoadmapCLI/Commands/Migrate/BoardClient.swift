@@ -67,6 +67,16 @@ struct BoardClient: Sendable {
     return try await export()
   }
 
+  /// Imports `count` votes into feature `id`'s counter (admin; the first import sets its
+  /// anonymous part unless it holds more, a later one moves it by the change since the last);
+  /// returns the feature's count.
+  func setImportedVotes(featureID id: Int, count: Int) async throws(CommandError) -> Int {
+    let client = try makeClient()
+    return try await attempt("PUT the imported votes of feature \(id)") {
+      () throws(VoteFirstError) in try await client.setImportedVotes(featureID: id, count: count)
+    }.votes
+  }
+
   /// Creates `stage` (admin) and returns it with its id.
   func create(_ stage: Stage) async throws(CommandError) -> Stage {
     let client = try makeClient()

@@ -13,6 +13,9 @@ struct VotesPullCommand: Command {
     discussion: """
       Reads every feature's count from --from (feature by feature, finished features too), \
       then raises each counter of --server that holds fewer through its admin /set route. A \
+      feature already migrated onto the project's board takes the count as an import instead, \
+      as 'migrate --votes-from' does: its counter moves by what the source gained since the \
+      last import, and the votes cast on the board stay. A \
       counter that holds more (votes cast on the server since an earlier pull) is never \
       lowered: it is kept and named. A count that cannot be read is named with its reason and \
       stops the pull before anything is written, unless --allow-missing-votes. Running it \
@@ -96,7 +99,16 @@ struct VotesPullCommand: Command {
       throw CommandError.failure(
         "cannot read the counts of \(server) (feature \(failure.id)): \(failure.error.message)")
     }
-    var changes: [(id: String, from: Int, to: Int)] = []
+    // Features a migration put on a VoteFirst board of the project, with the source count
+    // already taken in: those take the source's count as an import, moving by what it gained
+    // since (a `/set` to it, followed by `migrate --votes-from`, counted the gain twice).
+    let board = BoardClient(server: server, project: target, key: key)
+    var onBoard: [String: (id: Int, imported: Int)] = [:]
+    for item in try await board.exportWithoutCreating().features {
+      guard let ref = item.feature.content.ref, onBoard[ref] == nil else { continue }
+      onBoard[ref] = (item.feature.id, item.importedVotes)
+    }
+    var changes: [(id: String, from: Int, to: Int, source: Int)] = []
     // Counters the server counts more on than the source: the votes cast there since an
     // earlier pull (old app versions pointed at it). Setting them to the source's count would
     // delete those votes, so they stay.
@@ -105,8 +117,15 @@ struct VotesPullCommand: Command {
     for feature in features where seen.insert(feature.id).inserted {
       guard let count = read.counts[feature.id] else { continue }
       let now = current.counts[feature.id] ?? 0
-      if now < count {
-        changes.append((feature.id, now, count))
+      if let taken = onBoard[feature.id]?.imported {
+        // The votes cast on the board since stay, whatever the two totals say.
+        if count > taken {
+          changes.append((feature.id, now, now + count - taken, count))
+        } else if now > count {
+          kept.append((feature.id, now, count))
+        }
+      } else if now < count {
+        changes.append((feature.id, now, count, count))
       } else if now > count {
         kept.append((feature.id, now, count))
       }
@@ -115,7 +134,12 @@ struct VotesPullCommand: Command {
       let setting = ProgressReporter(
         "setting counts on \(server)", total: changes.count, output: context.stderr)
       for (index, change) in changes.enumerated() {
-        try await set(change.to, of: change.id, project: target)
+        if let id = onBoard[change.id]?.id {
+          let count = try await board.setImportedVotes(featureID: id, count: change.source)
+          changes[index].to = count
+        } else {
+          try await set(change.to, of: change.id, project: target)
+        }
         setting.update(index + 1)
       }
     }
