@@ -104,6 +104,10 @@ public struct MigrationPlan: Sendable, Hashable {
         // since the last import would count twice.
         if origin == .roadmapJSON, let own = feature.votes, own == current.votes {
           upsert.importedVotes = nil
+          // Nor is the form of the count a change: the published 0 of a feature whose roadmap
+          // had no `votes` would be recorded as an original, and the roadmap's next migration
+          // would take it away again (reconcile, which compares counts, says in sync).
+          upsert.content = Self.keepingVotesOriginal(of: current.content, in: upsert.content)
         }
         // Fewer than the board has taken in: a copy of the count older than the votes brought
         // in since (by `votes pull` or `--votes-from`), not votes the source lost; importing
@@ -139,6 +143,35 @@ public struct MigrationPlan: Sendable, Hashable {
         }
         return upsert
       })
+  }
+
+  /// `wanted` with the kept original of `votes` (in the mapping's own extra member) that
+  /// `current` has, or none when it has none; the other kept originals as `wanted` has them.
+  static func keepingVotesOriginal(of current: FeatureContent, in wanted: FeatureContent)
+    -> FeatureContent
+  {
+    func originals(_ content: FeatureContent) -> (index: Int?, object: JSONObject) {
+      guard let index = content.extra?.firstIndex(where: { $0.key == ExtraKeys.originals }),
+        case .object(let object)? = JSONValueText.value(of: content.extra![index].json)
+      else { return (nil, JSONObject()) }
+      return (index, object)
+    }
+    let kept = originals(current).object.members.first { $0.key == "votes" }
+    var (index, object) = originals(wanted)
+    object.members.removeAll { $0.key == "votes" }
+    if let kept { object.members.append(kept) }
+    var content = wanted
+    var extra = content.extra ?? []
+    let member = ExtraMember(
+      key: ExtraKeys.originals, json: JSONValueText.text(of: .object(object)))
+    switch (index, object.isEmpty) {
+    case (let index?, true): extra.remove(at: index)
+    case (let index?, false): extra[index] = member
+    case (nil, false): extra.append(member)
+    case (nil, true): break
+    }
+    content.extra = extra.isEmpty ? nil : extra
+    return content
   }
 
   /// `wanted` with the fields a migration does not own (the owner's response, due month, tags,

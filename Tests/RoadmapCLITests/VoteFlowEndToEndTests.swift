@@ -154,4 +154,36 @@ import Testing
     try await pull("b.app")
     #expect(try await value("b.app", "feature1") == 6)
   }
+
+  /// Bug: a feature without `votes` (or with 0) is published with 0; migrating the published
+  /// file recorded that 0 as the roadmap's own form, and migrating the roadmap took it away
+  /// again: every run of either changed the board, and `reconcile --apply to-votefirst` changed
+  /// features right after saying "in sync".
+  @Test func aRoadmapAndItsPublicationMigrateOntoEachOtherWithoutChange() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      "roadmap.json",
+      #"[{"id":"1","title":"A"},{"id":"2","title":"B","votes":0},{"id":"3","title":"C","votes":4}]"#
+    )
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let server = ["--server", SyncSupport.url(board), "--project", "forms.app"]
+    let key = ["--key", SyncSupport.token]
+    _ = try await run(["migrate", "roadmap.json"] + server + key, in: directory)
+    _ = try await run(["publish"] + server + ["--out", "published.json"], in: directory)
+    for file in ["published.json", "roadmap.json", "published.json"] {
+      let migrated = try await run(["migrate", file] + server + key, in: directory)
+      #expect(
+        migrated.stdoutText.contains("0 features to create, 0 to change, 3 unchanged"),
+        "\(file): \(migrated.stdoutText)")
+    }
+    let applied = try await run(
+      ["reconcile", "published.json", "--apply", "to-votefirst"] + server + key, in: directory)
+    #expect(!applied.stdoutText.contains("update feature"), "\(applied.stdoutText)")
+    _ = try await run(["publish"] + server + ["--out", "again.json"], in: directory)
+    #expect(
+      try Data(contentsOf: directory.url.appendingPathComponent("again.json"))
+        == Data(contentsOf: directory.url.appendingPathComponent("published.json")))
+  }
 }
