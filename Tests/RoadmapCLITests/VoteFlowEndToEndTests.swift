@@ -138,6 +138,18 @@ import Testing
     #expect(
       reconciled.stdoutText.contains("VoteFirst 4 (imported 4), counting API 4"),
       "\(reconciled.stdoutText)")
+    #expect(!reconciled.stderrText.contains("note: the counting API was compared"))
+    // Without the token, alice's vote on the board looks like drift: the note says how to
+    // tell, so nobody migrates again to settle it.
+    let totals = try await Roadmapctl.run(
+      [
+        "reconcile", "roadmap.json", "--server", SyncSupport.url(board), "--project", "c.app",
+        "--counts", SyncSupport.url(old),
+      ] + source, environment: ["ROADMAPCTL_ADMIN_TOKEN": ""], workingDirectory: directory.url)
+    #expect(totals.stdoutText.contains("feature 2: votes: roadmap 1, VoteFirst 5, counting API 4"))
+    #expect(
+      totals.stderrText.contains("with the admin token (--key or ROADMAPCTL_ADMIN_TOKEN)"),
+      "\(totals.stderrText)")
 
     // Pulled first (the old API going away), migrated with the JSON's lagging votes, pulled
     // again after two more votes at the source, then both kinds of migration rerun.

@@ -145,6 +145,17 @@ struct ReconcileCommand: Command {
     } else {
       context.stdout.write(ReconcileReport.human(plan, roadmap: display, board: boardName))
     }
+    // Without the admin export a counting API's count met the board's total, votes cast on
+    // the board since included: say how to tell those apart before anyone migrates again.
+    if counts != nil, export == nil, key == nil,
+      plan.voteDrift.contains(where: { $0.counted != nil && $0.counted != $0.voteFirst })
+    {
+      context.stderr.writeLine(
+        "note: the counting API was compared with the board's total count, which includes the "
+          + "votes cast on the board since the migration; with the admin token (--key or "
+          + "ROADMAPCTL_ADMIN_TOKEN) it is compared with what the board imported, and only "
+          + "votes the board has not taken in are drift.")
+    }
     switch apply {
     case nil:
       return plan.inSync ? 0 : 1
