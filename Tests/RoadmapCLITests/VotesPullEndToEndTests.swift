@@ -120,4 +120,115 @@ import Testing
     #expect(missingKey.exitCode == 64)
     #expect(missingKey.stderrText.contains("--key"))
   }
+
+  /// A proxy in front of a `roadmapctl serve` that, before it forwards the first `/set` of
+  /// `KEY`, casts `VOTES` anonymous votes on it: votes cast between the pull's read and its
+  /// write, deterministically. With a fourth argument, a `/set` of that key answers 503.
+  static let racingProxy = """
+    import http.server, sys, urllib.request
+    target, key, votes = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    failing = sys.argv[4] if len(sys.argv) > 4 else None
+    raced = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        def do_GET(self):
+            path = self.path
+            if path.startswith("/set/") and path.split("?")[0].endswith("/" + key) and not raced:
+                raced.append(True)
+                namespace = path.split("/")[2]
+                for _ in range(votes):
+                    urllib.request.urlopen(target + "/hit/" + namespace + "/" + key).read()
+            if failing and path.startswith("/set/") and path.split("?")[0].endswith("/" + failing):
+                self.send_response(503)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(b"{}")
+                return
+            headers = {k: v for k, v in self.headers.items() if k.lower() in ("authorization", "accept", "x-voter-id")}
+            request = urllib.request.Request(target + path, headers=headers)
+            try:
+                answer = urllib.request.urlopen(request)
+                status, body, kind = answer.status, answer.read(), answer.headers.get("Content-Type")
+            except urllib.error.HTTPError as error:
+                status, body, kind = error.code, error.read(), error.headers.get("Content-Type")
+            self.send_response(status)
+            self.send_header("Content-Type", kind or "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    print(server.server_address[1], flush=True)
+    server.serve_forever()
+    """
+
+  /// Bug: a pull read every counter first and then set each to the source's count, so the
+  /// votes cast on the server in between were overwritten (30 votes gone, "set 0 → 26"). The
+  /// set's answer says what it replaced: the pull puts those votes back and names the counter
+  /// as kept.
+  @Test func votesCastDuringThePullStay() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let new = try await SyncSupport.serve(in: directory, name: "new")
+    let script = try directory.write("proxy.py", Self.racingProxy)
+    let proxy = try ChildProcess.start(
+      "/usr/bin/env", ["python3", script.path, SyncSupport.url(new), "feature1", "5"])
+    defer {
+      old.process.kill()
+      new.process.kill()
+      proxy.kill()
+    }
+    let port = try #require(try await proxy.readLine(timeout: .seconds(30)).flatMap { Int($0) })
+    try await SyncSupport.hit(old, "old-app", "feature-1", times: 3)
+    let result = try await pull(
+      [
+        "--from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
+        "--key-template", "feature-{id}", "--server", "http://127.0.0.1:\(port)", "--project",
+        "new-app", "--key", SyncSupport.token,
+      ], in: directory)
+    #expect(result.exitCode == 0, "\(result.stderrText)")
+    #expect(try await SyncSupport.value(new, "new-app", "feature1") == 5)
+    #expect(
+      result.stdoutText.contains("kept feature 1: 5 on the server, 3 at the source"),
+      "\(result.stdoutText)")
+    #expect(!result.stdoutText.contains("set feature 1"), "\(result.stdoutText)")
+  }
+
+  /// Bug: a pull that failed half-way said nothing of the counts it had already set (its lines
+  /// came at the end). Now they are printed, with how many of how many were set.
+  @Test func aPullThatFailsHalfWaySaysWhatItSet() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let new = try await SyncSupport.serve(in: directory, name: "new")
+    let script = try directory.write("proxy.py", Self.racingProxy)
+    let proxy = try ChildProcess.start(
+      "/usr/bin/env",
+      ["python3", script.path, SyncSupport.url(new), "feature1", "0", "feature2"])
+    defer {
+      old.process.kill()
+      new.process.kill()
+      proxy.kill()
+    }
+    let port = try #require(try await proxy.readLine(timeout: .seconds(30)).flatMap { Int($0) })
+    try await SyncSupport.hit(old, "old-app", "feature-1", times: 3)
+    try await SyncSupport.hit(old, "old-app", "feature-2", times: 2)
+    let result = try await pull(
+      [
+        "--from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
+        "--key-template", "feature-{id}", "--server", "http://127.0.0.1:\(port)", "--project",
+        "new-app", "--key", SyncSupport.token,
+      ], in: directory)
+    #expect(result.exitCode == 1)
+    #expect(result.stdoutText.contains("set feature 1: 0 → 3"), "\(result.stdoutText)")
+    #expect(
+      result.stderrText.contains("1 count of 2 set before this failure"), "\(result.stderrText)")
+    #expect(try await SyncSupport.value(new, "new-app", "feature1") == 3)
+  }
 }

@@ -130,18 +130,38 @@ struct VotesPullCommand: Command {
         kept.append((feature.id, now, count))
       }
     }
+    let human = format == .human
     if !dryRun {
       let setting = ProgressReporter(
         "setting counts on \(server)", total: changes.count, output: context.stderr)
-      for (index, change) in changes.enumerated() {
-        if let id = onBoard[change.id]?.id {
-          let count = try await board.setImportedVotes(featureID: id, count: change.source)
-          changes[index].to = count
-        } else {
-          try await set(change.to, of: change.id, project: target)
+      var done: [(id: String, from: Int, to: Int, source: Int)] = []
+      for change in changes {
+        do throws(CommandError) {
+          if let id = onBoard[change.id]?.id {
+            var change = change
+            change.to = try await board.setImportedVotes(featureID: id, count: change.source)
+            done.append(change)
+          } else {
+            let final = try await raise(change.id, to: change.to, project: target)
+            if final > change.to {
+              kept.append((change.id, final, change.source))
+            } else {
+              done.append(change)
+            }
+          }
+        } catch {
+          // What was set stays set; say so, since the summary below is never reached.
+          if human {
+            for change in done { context.stdout.writeLine(Self.setLine(change, verb: "set")) }
+          }
+          context.stderr.writeLine(
+            "\(pluralized(done.count, "count")) of \(changes.count) set before this failure; "
+              + "running the pull again sets only what is still lower.")
+          throw error
         }
-        setting.update(index + 1)
+        setting.update(done.count + kept.count)
       }
+      changes = done
     }
     let unchanged = read.counts.count - changes.count - kept.count
     if format == .json {
@@ -160,9 +180,7 @@ struct VotesPullCommand: Command {
           + "\"missing\":[\(missing.joined(separator: ","))]}")
     } else {
       let verb = dryRun ? "would set" : "set"
-      for change in changes {
-        context.stdout.writeLine("\(verb) feature \(change.id): \(change.from) → \(change.to)")
-      }
+      for change in changes { context.stdout.writeLine(Self.setLine(change, verb: verb)) }
       for counter in kept {
         context.stdout.writeLine(
           "kept feature \(counter.id): \(counter.server) on the server, \(counter.source) at the "
@@ -177,8 +195,41 @@ struct VotesPullCommand: Command {
     return 0
   }
 
-  /// Sets the counter of feature `id` in `project` to `count` through `/set`.
-  private func set(_ count: Int, of id: String, project: String) async throws(CommandError) {
+  /// The line that says a count was (or would be) set.
+  static func setLine(_ change: (id: String, from: Int, to: Int, source: Int), verb: String)
+    -> String
+  {
+    "\(verb) feature \(change.id): \(change.from) → \(change.to)"
+  }
+
+  /// Raises the counter of feature `id` to `count` and returns what it holds after: `count`,
+  /// or more when votes were cast on the server after its count was read. `/set` answers the
+  /// value it replaced; where that was more than `count`, the set took those votes away, and
+  /// they are put back (with any cast between the two sets) until a set replaces exactly what
+  /// the one before it wrote.
+  private func raise(_ id: String, to count: Int, project: String) async throws(CommandError)
+    -> Int
+  {
+    var written = count
+    let replaced = try await set(count, of: id, project: project)
+    guard replaced > count else { return count }
+    var target = replaced
+    for _ in 0..<20 {
+      let overwritten = try await set(target, of: id, project: project)
+      if overwritten == written { return target }
+      // Votes cast between the two sets: the last set took them away too.
+      let cast = overwritten - written
+      written = target
+      target += cast
+    }
+    return target
+  }
+
+  /// Sets the counter of feature `id` in `project` to `count` through `/set`; returns the
+  /// value the set replaced.
+  private func set(_ count: Int, of id: String, project: String) async throws(CommandError)
+    -> Int
+  {
     let key = (try? KeyTemplate("feature{id}"))?.key(for: id) ?? "feature" + id
     let path =
       "/set/\(VoteFirstContract.encodeSegment(project))/\(VoteFirstContract.encodeSegment(key))"
@@ -193,5 +244,13 @@ struct VotesPullCommand: Command {
       throw .failure(
         "\(server) refused to set feature \(id) to \(count): HTTP \(answer.status) \(body)\(hint)")
     }
+    guard
+      let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
+      let old = (object["old_value"] as? NSNumber)?.intValue
+    else {
+      let body = String(decoding: answer.body.prefix(300), as: UTF8.self)
+      throw .failure("\(server) answered setting feature \(id) with no old_value: \(body)")
+    }
+    return old
   }
 }
