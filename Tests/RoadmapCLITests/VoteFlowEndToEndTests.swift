@@ -198,4 +198,30 @@ import Testing
       try Data(contentsOf: directory.url.appendingPathComponent("again.json"))
         == Data(contentsOf: directory.url.appendingPathComponent("published.json")))
   }
+
+  /// Bug: two migrations of one project at once each created every stage, and the features
+  /// were split between the two sets. Stages are now asked for by name.
+  @Test func twoMigrationsAtOnceMakeEachStageOnce() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let features = (1...60).map { #"{"id":"\#($0)","title":"F\#($0)","status":"s\#($0 % 30)"}"# }
+    try directory.write("roadmap.json", "[" + features.joined(separator: ",") + "]")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let arguments = [
+      "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "twice.app",
+      "--key", SyncSupport.token,
+    ]
+    let first = try Roadmapctl.start(arguments, workingDirectory: directory.url)
+    let second = try Roadmapctl.start(arguments, workingDirectory: directory.url)
+    #expect(try await first.waitForExit(timeout: .seconds(120)) == 0, "\(first.stderrText)")
+    #expect(try await second.waitForExit(timeout: .seconds(120)) == 0, "\(second.stderrText)")
+    let answer = try await board.get("/api/v1/twice.app/board")
+    let stages = try #require(answer.object["stages"] as? [[String: Any]])
+    #expect(stages.count == 30)
+    let rerun = try await run(arguments, in: directory)
+    #expect(
+      rerun.stdoutText.contains("0 features to create, 0 to change, 60 unchanged"),
+      "\(rerun.stdoutText)")
+  }
 }

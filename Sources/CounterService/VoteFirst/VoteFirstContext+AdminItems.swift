@@ -11,10 +11,20 @@ extension VoteFirstContext {
     if let problem = VoteFirstLimits.problems(inName: stage.name, field: "name").first {
       throw VoteFirstFailure.validation(problem)
     }
-    let stored = try await boards.write { tables in
+    // `POST …/stages?reuse=name`: a stage of that name on the board is answered instead of a
+    // second one made (two migrations at once each created every stage).
+    let reuseByName = creating && call.request.query("reuse") == "name"
+    let (stored, reused) = try await boards.write { tables -> (Stage, Bool) in
       let project = try BoardProject.ensure(tables, call.project, now: call.now)
       guard project.board(stage.board) != nil else {
         throw VoteFirstFailure.validation("board", "there is no board \(stage.board)")
+      }
+      if reuseByName,
+        let existing = project.stages.first(where: {
+          $0.board == stage.board && $0.name == stage.name
+        })
+      {
+        return (existing, true)
       }
       if let id {
         guard let existing = project.stage(id) else {
@@ -31,9 +41,9 @@ extension VoteFirstContext {
         stage.id = Int(try tables.nextID(call.project, "stage"))
       }
       try tables.put(.stage, try BoardProject.row(stage, project: call.project))
-      return stage
+      return (stage, false)
     }
-    return try .json(stored, status: creating ? 201 : 200)
+    return try .json(stored, status: creating && !reused ? 201 : 200)
   }
 
   /// `DELETE …/stages/:id`: 409 while features are in it.

@@ -57,6 +57,12 @@ extension VoteFirstHTTPClient {
     try await send(.createStage, body: stage)
   }
 
+  /// `POST …/stages?reuse=name`: the board's stage named as `stage` is, created when it has
+  /// none (so two callers at once make one stage, not two).
+  public func stage(named stage: Stage) async throws(VoteFirstError) -> Stage {
+    try await send(.createStage, query: [URLQueryItem(name: "reuse", value: "name")], body: stage)
+  }
+
   /// `PUT …/stages/:id`.
   public func updateStage(_ stage: Stage) async throws(VoteFirstError) -> Stage {
     try await send(.updateStage, parameter: String(stage.id), body: stage)
