@@ -42,6 +42,24 @@ import Testing
     #expect(!left.contains { $0.contains(".partial-") }, "\(left)")
   }
 
+  /// A write killed half-way leaves `OUT.partial-PID`; the next write to OUT removes it (it
+  /// stayed for good), but not the temporary file of a write still running.
+  @Test func temporaryFilesOfKilledWritesAreRemovedByTheNext() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.write("roadmap.json", Self.roadmap)
+    // A pid no process has (above the kernel's pid_max), and this test process's own.
+    let abandoned = try directory.write("out.json.partial-2147483646", "half")
+    let running = try directory.write("out.json.partial-\(getpid())", "being written")
+    let other = try directory.write("other.json.partial-2147483646", "another target's")
+    let result = try await Self.convert(directory, out: "out.json")
+    #expect(result.exitCode == 0, "\(result.stderrText)")
+    let fileManager = FileManager.default
+    #expect(!fileManager.fileExists(atPath: abandoned.path))
+    #expect(fileManager.fileExists(atPath: running.path))
+    #expect(fileManager.fileExists(atPath: other.path))
+  }
+
   @Test func aSymbolicLinkIsFollowedAndAFileReplaced() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

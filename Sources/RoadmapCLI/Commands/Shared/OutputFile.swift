@@ -71,6 +71,7 @@ enum OutputFile {
       case let kind? where kind != S_IFREG:
         temporary = nil
       default:
+        OutputFile.removeAbandoned(beside: target)
         temporary = target + ".partial-\(getpid())"
       }
       let flags = temporary == nil ? O_WRONLY : O_WRONLY | O_CREAT | O_TRUNC
@@ -116,6 +117,23 @@ enum OutputFile {
         close(descriptor)
       }
       if let temporary { unlink(temporary) }
+    }
+  }
+
+  /// Removes the temporary files an earlier write to `target` left when it was killed
+  /// (`TARGET.partial-PID` of a process that no longer runs); those of a running one stay.
+  fileprivate static func removeAbandoned(beside target: String) {
+    let url = URL(fileURLWithPath: target)
+    let directory = url.deletingLastPathComponent().path
+    let prefix = url.lastPathComponent + ".partial-"
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else {
+      return
+    }
+    for name in names where name.hasPrefix(prefix) {
+      guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0 else { continue }
+      if kill(pid, 0) != 0 && errno == ESRCH {
+        unlink((directory as NSString).appendingPathComponent(name))
+      }
     }
   }
 
