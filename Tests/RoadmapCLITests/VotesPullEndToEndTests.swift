@@ -165,70 +165,66 @@ import Testing
     server.serve_forever()
     """
 
+  /// A pull from a serve holding `votes` (feature-N keys of old-app) into another through the
+  /// racing proxy started with `proxyArguments`; `body` gets the pull's result and the
+  /// destination.
+  func pullThroughProxy(
+    _ proxyArguments: [String], votes: [String: Int],
+    _ body: (ProcessResult, ServeProcess) async throws -> Void
+  ) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let new = try await SyncSupport.serve(in: directory, name: "new")
+    let script = try directory.write("proxy.py", Self.racingProxy)
+    let proxy = try ChildProcess.start(
+      "/usr/bin/env", ["python3", script.path, SyncSupport.url(new)] + proxyArguments)
+    defer {
+      old.process.kill()
+      new.process.kill()
+      proxy.kill()
+    }
+    let port = try #require(try await proxy.readLine(timeout: .seconds(30)).flatMap { Int($0) })
+    for (key, count) in votes { try await SyncSupport.hit(old, "old-app", key, times: count) }
+    let result = try await pull(
+      [
+        "--from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
+        "--key-template", "feature-{id}", "--server", "http://127.0.0.1:\(port)", "--project",
+        "new-app", "--key", SyncSupport.token,
+      ], in: directory)
+    try await body(result, new)
+  }
+
   /// Bug: a pull read every counter first and then set each to the source's count, so the
   /// votes cast on the server in between were overwritten (30 votes gone, "set 0 → 26"). The
   /// set's answer says what it replaced: the pull puts those votes back and names the counter
   /// as kept.
   @Test func votesCastDuringThePullStay() async throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    try directory.write("roadmap.json", Self.roadmap)
-    let old = try await SyncSupport.serve(in: directory, name: "old")
-    let new = try await SyncSupport.serve(in: directory, name: "new")
-    let script = try directory.write("proxy.py", Self.racingProxy)
-    let proxy = try ChildProcess.start(
-      "/usr/bin/env", ["python3", script.path, SyncSupport.url(new), "feature1", "5"])
-    defer {
-      old.process.kill()
-      new.process.kill()
-      proxy.kill()
+    try await pullThroughProxy(["feature1", "5"], votes: ["feature-1": 3]) { result, new in
+      #expect(result.exitCode == 0, "\(result.stderrText)")
+      let value = try await SyncSupport.value(new, "new-app", "feature1")
+      #expect(value == 5)
+      #expect(
+        result.stdoutText.contains("kept feature 1: 5 on the server, 3 at the source"),
+        "\(result.stdoutText)")
+      #expect(!result.stdoutText.contains("set feature 1"), "\(result.stdoutText)")
     }
-    let port = try #require(try await proxy.readLine(timeout: .seconds(30)).flatMap { Int($0) })
-    try await SyncSupport.hit(old, "old-app", "feature-1", times: 3)
-    let result = try await pull(
-      [
-        "--from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
-        "--key-template", "feature-{id}", "--server", "http://127.0.0.1:\(port)", "--project",
-        "new-app", "--key", SyncSupport.token,
-      ], in: directory)
-    #expect(result.exitCode == 0, "\(result.stderrText)")
-    #expect(try await SyncSupport.value(new, "new-app", "feature1") == 5)
-    #expect(
-      result.stdoutText.contains("kept feature 1: 5 on the server, 3 at the source"),
-      "\(result.stdoutText)")
-    #expect(!result.stdoutText.contains("set feature 1"), "\(result.stdoutText)")
   }
 
   /// Bug: a pull that failed half-way said nothing of the counts it had already set (its lines
   /// came at the end). Now they are printed, with how many of how many were set.
   @Test func aPullThatFailsHalfWaySaysWhatItSet() async throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    try directory.write("roadmap.json", Self.roadmap)
-    let old = try await SyncSupport.serve(in: directory, name: "old")
-    let new = try await SyncSupport.serve(in: directory, name: "new")
-    let script = try directory.write("proxy.py", Self.racingProxy)
-    let proxy = try ChildProcess.start(
-      "/usr/bin/env",
-      ["python3", script.path, SyncSupport.url(new), "feature1", "0", "feature2"])
-    defer {
-      old.process.kill()
-      new.process.kill()
-      proxy.kill()
+    try await pullThroughProxy(
+      ["feature1", "0", "feature2"], votes: ["feature-1": 3, "feature-2": 2]
+    ) { result, new in
+      #expect(result.exitCode == 1)
+      #expect(result.stdoutText.contains("set feature 1: 0 → 3"), "\(result.stdoutText)")
+      #expect(
+        result.stderrText.contains("1 count of 2 set before this failure"),
+        "\(result.stderrText)")
+      let value = try await SyncSupport.value(new, "new-app", "feature1")
+      #expect(value == 3)
     }
-    let port = try #require(try await proxy.readLine(timeout: .seconds(30)).flatMap { Int($0) })
-    try await SyncSupport.hit(old, "old-app", "feature-1", times: 3)
-    try await SyncSupport.hit(old, "old-app", "feature-2", times: 2)
-    let result = try await pull(
-      [
-        "--from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
-        "--key-template", "feature-{id}", "--server", "http://127.0.0.1:\(port)", "--project",
-        "new-app", "--key", SyncSupport.token,
-      ], in: directory)
-    #expect(result.exitCode == 1)
-    #expect(result.stdoutText.contains("set feature 1: 0 → 3"), "\(result.stdoutText)")
-    #expect(
-      result.stderrText.contains("1 count of 2 set before this failure"), "\(result.stderrText)")
-    #expect(try await SyncSupport.value(new, "new-app", "feature1") == 3)
   }
 }
