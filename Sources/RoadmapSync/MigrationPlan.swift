@@ -102,7 +102,9 @@ public struct MigrationPlan: Sendable, Hashable {
         // The JSON's own votes equal to the board's count are the board's count, as `publish`
         // wrote it (or as in sync, for `reconcile`): imported, the votes cast on the board
         // since the last import would count twice.
-        if origin == .roadmapJSON, let own = feature.votes, own == current.votes {
+        // At or below it: a publication's older copy of it (the votes cast on the board since
+        // the file was written would be imported as the source's), treated alike.
+        if origin == .roadmapJSON, let own = feature.votes, own <= current.votes {
           upsert.importedVotes = nil
           // Nor is the form of the count a change: the published 0 of a feature whose roadmap
           // had no `votes` would be recorded as an original, and the roadmap's next migration

@@ -680,15 +680,16 @@ extension VoteState: Codable {
 }
 
 extension ImportedVotes: Codable {
-  /// Reads `{"count"}`.
+  /// Reads `{"count","raiseOnly"?}`.
   public init(from decoder: any Decoder) throws {
     let c = try decoder.container(keyedBy: WireKey.self)
-    self.init(count: try c.value("count"))
+    self.init(count: try c.value("count"), raiseOnly: try c.value("raiseOnly", or: false))
   }
-  /// Writes `{"count"}`.
+  /// Writes `{"count"}`, with `"raiseOnly":true` when set.
   public func encode(to encoder: any Encoder) throws {
     var c = encoder.container(keyedBy: WireKey.self)
     try c.put(count, "count")
+    if raiseOnly { try c.put(true, "raiseOnly") }
   }
 }
 

@@ -224,4 +224,61 @@ import Testing
       rerun.stdoutText.contains("0 features to create, 0 to change, 60 unchanged"),
       "\(rerun.stdoutText)")
   }
+
+  /// Bug (in this session's first fix): a first import that kept a higher count recorded that
+  /// count as imported, so the next `migrate --votes-from` read the source's lower count as
+  /// votes it lost and took the board's own votes away (7 → 5, 3 → 2, 5 → 1). And a roadmap
+  /// published a while ago, migrated back, imported the board votes it had written down
+  /// (7 → 9). Every rerun here changes nothing.
+  @Test func rerunsKeepTheBoardsOwnVotes() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      "roadmap.json",
+      #"[{"id":"1","title":"A"},{"id":"2","title":"B"},{"id":"3","title":"C","votes":1}]"#)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer {
+      old.process.kill()
+      board.process.kill()
+    }
+    let key = ["--key", SyncSupport.token]
+    let server = ["--server", SyncSupport.url(board), "--project", "own.app"]
+    let source = [
+      "--votes-from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old.app",
+    ]
+    func value(_ key: String) async throws -> Int? {
+      try await SyncSupport.value(board, "own.app", key)
+    }
+    // Feature 1: pulled 5, then 2 votes on the board. Feature 2: 3 votes on the board, 2 at
+    // the source. Feature 3: 5 on the board, the JSON says 1, the source 1.
+    try await SyncSupport.hit(old, "old.app", "feature1", times: 5)
+    try await SyncSupport.hit(old, "old.app", "feature2", times: 2)
+    try await SyncSupport.hit(old, "old.app", "feature3", times: 1)
+    _ = try await run(
+      [
+        "votes", "pull", "roadmap.json", "--from", SyncSupport.url(old), "--dialect", "countapi",
+        "--namespace", "old.app",
+      ] + server + key, in: directory)
+    try await SyncSupport.hit(board, "own.app", "feature1", times: 2)
+    try await SyncSupport.hit(board, "own.app", "feature2", times: 1)
+    try await SyncSupport.hit(board, "own.app", "feature3", times: 3)
+    // Now 7, 3 (2 pulled + 1), 4 (1 pulled + 3).
+    _ = try await run(["migrate", "roadmap.json"] + server + key, in: directory)
+    for round in 1...2 {
+      let rerun = try await run(["migrate", "roadmap.json"] + server + key + source, in: directory)
+      #expect(try await value("feature1") == 7, "round \(round)")
+      #expect(try await value("feature2") == 3, "round \(round)")
+      #expect(try await value("feature3") == 4, "round \(round)")
+      if round == 2 {
+        #expect(rerun.stdoutText.contains("0 to change"), "\(rerun.stdoutText)")
+      }
+    }
+    // Published, then a board vote, then the older publication migrated back: no count moves.
+    _ = try await run(["publish"] + server + ["--out", "published.json"], in: directory)
+    try await SyncSupport.hit(board, "own.app", "feature1", times: 1)
+    _ = try await run(["migrate", "published.json"] + server + key, in: directory)
+    #expect(try await value("feature1") == 8)
+    #expect(try await value("feature3") == 4)
+  }
 }

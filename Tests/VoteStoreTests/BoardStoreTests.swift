@@ -458,9 +458,9 @@ extension StoreKind {
 
   /// A counter that already holds more anonymous votes than a first import brings (counts
   /// `votes pull` copied in, which the roadmap's own `votes` lag behind) keeps them: a first
-  /// import never lowers a counter. What the part then holds is recorded as imported (those
-  /// votes are in), so a later import moves by what the source gained since: pulled 4, a
-  /// later import of 6 adds 2, not the 5 since the first import's lower count.
+  /// import never lowers a counter. The import is recorded, and a later one moves by its
+  /// change as usual. A raise-only import (`votes pull`) raises the part to its count and
+  /// records it, and changes nothing where the part holds as much or more.
   @Test(arguments: StoreKind.allCases)
   func aFirstImportNeverLowersACounter(kind: StoreKind) async throws {
     try await kind.withBoard { votes, board, _ in
@@ -479,9 +479,20 @@ extension StoreKind {
           createIfMissing: CounterCreation(namespace: Self.project, key: "feature20")))
       #expect(try await imported("feature20", 1) == 5)
       #expect(try await board.read { try $0.anonymousVotes(Self.project, key: "feature20") } == 4)
-      #expect(try await board.read { try $0.importedVotes(Self.project, key: "feature20") } == 4)
-      #expect(try await imported("feature20", 6) == 7)
-      #expect(try await board.read { try $0.importedVotes(Self.project, key: "feature20") } == 6)
+      #expect(try await board.read { try $0.importedVotes(Self.project, key: "feature20") } == 1)
+      #expect(try await imported("feature20", 3) == 7)
+      func raised(_ key: String, _ count: Int64) async throws -> Int64 {
+        try await board.write {
+          try $0.raiseImportedVotes(Self.project, key: key, count: count, now: 4)
+        }
+      }
+      // 6 anonymous votes now: a raise to 5 changes nothing, one to 9 sets 9 and records it.
+      #expect(try await raised("feature20", 5) == 7)
+      #expect(try await board.read { try $0.importedVotes(Self.project, key: "feature20") } == 3)
+      #expect(try await raised("feature20", 9) == 10)
+      #expect(try await board.read { try $0.importedVotes(Self.project, key: "feature20") } == 9)
+      #expect(try await imported("feature20", 10) == 11)
+      #expect(try await raised("feature22", 2) == 2)
       // Fewer than the import brings: the import sets the anonymous part, as before.
       _ = try await board.write {
         try $0.setAnonymousVotes(Self.project, key: "feature21", count: 2, now: 1)

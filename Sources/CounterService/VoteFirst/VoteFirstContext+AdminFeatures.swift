@@ -205,6 +205,10 @@ extension VoteFirstContext {
       guard let row = try tables.feature(call.project, id: Int64(id)) else {
         throw VoteFirstFailure.notFound(Code.featureNotFound, "feature \(id)", call.project)
       }
+      if body.raiseOnly {
+        return try tables.raiseImportedVotes(
+          call.project, key: row.counterKey, count: Int64(body.count), now: call.now)
+      }
       return try tables.setImportedVotes(
         call.project, key: row.counterKey, count: Int64(body.count), now: call.now)
     }

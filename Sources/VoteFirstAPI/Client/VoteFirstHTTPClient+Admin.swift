@@ -52,6 +52,16 @@ extension VoteFirstHTTPClient {
     try await send(.importedVotes, parameter: String(featureID), body: ImportedVotes(count: count))
   }
 
+  /// `PUT …/features/:id/imported-votes` with `raiseOnly`: raises the anonymous part to
+  /// `count` when it holds less, recording `count` as imported; else changes nothing.
+  public func raiseImportedVotes(featureID: Int, to count: Int) async throws(VoteFirstError)
+    -> VoteState
+  {
+    try await send(
+      .importedVotes, parameter: String(featureID),
+      body: ImportedVotes(count: count, raiseOnly: true))
+  }
+
   /// `POST …/stages`.
   public func createStage(_ stage: Stage) async throws(VoteFirstError) -> Stage {
     try await send(.createStage, body: stage)

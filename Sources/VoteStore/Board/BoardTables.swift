@@ -411,9 +411,7 @@ public struct BoardTables {
   ///
   /// The first import into a counter sets its anonymous part to `count`, or leaves it when it
   /// already holds more (counts copied in by `roadmapctl votes pull`, which the roadmap's own
-  /// `votes` lag behind: a first import never lowers a counter), and records what the part then
-  /// holds as imported: those votes are in, and a later import of the source's count moves it by
-  /// what the source gained since, not since the lower `count`. A later one moves it by the
+  /// `votes` lag behind: a first import never lowers a counter). A later one moves it by the
   /// change since the last import (`count` minus what that import set, at least 0 after), so
   /// the anonymous votes cast in between, through `/hit` by old app versions, stay: importing
   /// the same count again changes nothing. A count outside `0…CounterLimits.maximum` throws
@@ -441,8 +439,7 @@ public struct BoardTables {
         upper, created_ms, updated_ms)
       VALUES (?1, ?2, ?3, ?3, ?3, false, -1, 1, ?4, ?4)
       ON CONFLICT (namespace, key) DO UPDATE SET updated_ms = excluded.updated_ms,
-        imported = CASE WHEN counters.imported IS NULL AND counters.anonymous > excluded.anonymous
-          THEN counters.anonymous ELSE excluded.imported END,
+        imported = excluded.imported,
         anonymous = \(anonymous),
         value = \(anonymous)
           + (SELECT count(*) FROM voters v WHERE v.counter_id = counters.id)
@@ -453,6 +450,40 @@ public struct BoardTables {
         .integer(CounterLimits.maximum),
       ])
     return row?[0].integer ?? 0
+  }
+
+  /// Raises the counter's anonymous part to `count` when it holds less, recording `count` as
+  /// what was imported, creating the counter (bounds [-1, 1]) when missing; when it holds
+  /// `count` or more, changes nothing (what was imported before stays recorded). Returns the
+  /// counter's value. What `roadmapctl votes pull` does with a copy of the source's count: the
+  /// higher count wins, and a later import moves by what the source gained since the copy.
+  @discardableResult
+  public func raiseImportedVotes(
+    _ namespace: String, key: String, count: Int64, now: Int64
+  ) throws(VoteStoreError) -> Int64 {
+    guard count >= 0, count <= CounterLimits.maximum else {
+      throw VoteStoreError(
+        .outOfRange, "\(count) imported votes lie outside 0…\(CounterLimits.maximum)")
+    }
+    log?.touched(namespace: namespace, key: key)
+    _ = try db.first(
+      """
+      INSERT INTO counters (namespace, key, value, anonymous, imported, enable_reset, lower,
+        upper, created_ms, updated_ms)
+      VALUES (?1, ?2, ?3, ?3, ?3, false, -1, 1, ?4, ?4)
+      ON CONFLICT (namespace, key) DO UPDATE SET updated_ms = excluded.updated_ms,
+        imported = excluded.imported,
+        anonymous = excluded.anonymous,
+        value = excluded.anonymous
+          + (SELECT count(*) FROM voters v WHERE v.counter_id = counters.id)
+      WHERE counters.anonymous < excluded.anonymous
+      RETURNING value
+      """,
+      [.text(namespace), .text(key), .integer(count), .integer(now)])
+    return try db.first(
+      "SELECT value FROM counters WHERE namespace = ?1 AND key = ?2",
+      [.text(namespace), .text(key)]
+    )?[0].integer ?? 0
   }
 
   /// What the last import set on the counter; nil when it was never imported into (or is

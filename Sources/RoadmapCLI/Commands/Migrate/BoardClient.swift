@@ -67,13 +67,12 @@ struct BoardClient: Sendable {
     return try await export()
   }
 
-  /// Imports `count` votes into feature `id`'s counter (admin; the first import sets its
-  /// anonymous part unless it holds more, a later one moves it by the change since the last);
-  /// returns the feature's count.
-  func setImportedVotes(featureID id: Int, count: Int) async throws(CommandError) -> Int {
+  /// Raises feature `id`'s anonymous part to `count` where it holds less and records `count`
+  /// as imported (admin); returns the feature's count.
+  func raiseImportedVotes(featureID id: Int, to count: Int) async throws(CommandError) -> Int {
     let client = try makeClient()
     return try await attempt("PUT the imported votes of feature \(id)") {
-      () throws(VoteFirstError) in try await client.setImportedVotes(featureID: id, count: count)
+      () throws(VoteFirstError) in try await client.raiseImportedVotes(featureID: id, to: count)
     }.votes
   }
 

@@ -13,9 +13,9 @@ struct VotesPullCommand: Command {
     discussion: """
       Reads every feature's count from --from (feature by feature, finished features too), \
       then raises each counter of --server that holds fewer through its admin /set route. A \
-      feature already migrated onto the project's board takes the count as an import instead, \
-      as 'migrate --votes-from' does: its counter moves by what the source gained since the \
-      last import, and the votes cast on the board stay. A \
+      feature already migrated onto the project's board takes the count as an import instead: \
+      its anonymous part is raised to it (identified votes stay), and the count is recorded, so \
+      a later 'migrate --votes-from' moves only by what the source gains after the pull. A \
       counter that holds more (votes cast on the server since an earlier pull) is never \
       lowered: it is kept and named. A count that cannot be read is named with its reason and \
       stops the pull before anything is written, unless --allow-missing-votes. Running it \
@@ -99,9 +99,9 @@ struct VotesPullCommand: Command {
       throw CommandError.failure(
         "cannot read the counts of \(server) (feature \(failure.id)): \(failure.error.message)")
     }
-    // Features a migration put on a VoteFirst board of the project, with the source count
-    // already taken in: those take the source's count as an import, moving by what it gained
-    // since (a `/set` to it, followed by `migrate --votes-from`, counted the gain twice).
+    // Features a migration put on a VoteFirst board of the project: their counters take the
+    // source's count as a raise-only import, which records it as imported (a `/set` left the
+    // migration's record behind, and the next `migrate --votes-from` counted the gain again).
     let board = BoardClient(server: server, project: target, key: key)
     var onBoard: [String: (id: Int, imported: Int)] = [:]
     for item in try await board.exportWithoutCreating().features {
@@ -118,9 +118,11 @@ struct VotesPullCommand: Command {
       guard let count = read.counts[feature.id] else { continue }
       let now = current.counts[feature.id] ?? 0
       if let taken = onBoard[feature.id]?.imported {
-        // The votes cast on the board since stay, whatever the two totals say.
+        // At or below what was taken in: nothing the source gained (what it lost, the next
+        // `migrate --votes-from` moves). Above: the server raises the anonymous part to it
+        // where that holds less, so its identified votes stay.
         if count > taken {
-          changes.append((feature.id, now, now + count - taken, count))
+          changes.append((feature.id, now, max(now, count), count))
         } else if now > count {
           kept.append((feature.id, now, count))
         }
@@ -139,8 +141,12 @@ struct VotesPullCommand: Command {
         do throws(CommandError) {
           if let id = onBoard[change.id]?.id {
             var change = change
-            change.to = try await board.setImportedVotes(featureID: id, count: change.source)
-            done.append(change)
+            change.to = try await board.raiseImportedVotes(featureID: id, to: change.source)
+            if change.to > change.from {
+              done.append(change)
+            } else {
+              kept.append((change.id, change.to, change.source))
+            }
           } else {
             let final = try await raise(change.id, to: change.to, project: target)
             if final > change.to {
