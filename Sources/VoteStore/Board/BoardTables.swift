@@ -420,36 +420,17 @@ public struct BoardTables {
   public func setImportedVotes(
     _ namespace: String, key: String, count: Int64, now: Int64
   ) throws(VoteStoreError) -> Int64 {
-    guard count >= 0, count <= CounterLimits.maximum else {
-      throw VoteStoreError(
-        .outOfRange, "\(count) imported votes lie outside 0…\(CounterLimits.maximum)")
-    }
-    log?.touched(namespace: namespace, key: key)
     // The moved part, clamped to 0…maximum; the sum cannot overflow (each term ≤ 2^53).
     let moved = "(counters.anonymous + excluded.imported - counters.imported)"
-    let anonymous = """
-      CASE WHEN counters.imported IS NULL AND counters.anonymous > excluded.anonymous
-          THEN counters.anonymous
-        WHEN counters.imported IS NULL THEN excluded.anonymous
-        WHEN \(moved) < 0 THEN 0 WHEN \(moved) > ?5 THEN ?5 ELSE \(moved) END
-      """
-    let row = try db.first(
-      """
-      INSERT INTO counters (namespace, key, value, anonymous, imported, enable_reset, lower,
-        upper, created_ms, updated_ms)
-      VALUES (?1, ?2, ?3, ?3, ?3, false, -1, 1, ?4, ?4)
-      ON CONFLICT (namespace, key) DO UPDATE SET updated_ms = excluded.updated_ms,
-        imported = excluded.imported,
-        anonymous = \(anonymous),
-        value = \(anonymous)
-          + (SELECT count(*) FROM voters v WHERE v.counter_id = counters.id)
-      RETURNING value
-      """,
-      [
-        .text(namespace), .text(key), .integer(count), .integer(now),
-        .integer(CounterLimits.maximum),
-      ])
-    return row?[0].integer ?? 0
+    return try importIntoAnonymous(
+      namespace, key: key, count: count, now: now,
+      anonymous: """
+        CASE WHEN counters.imported IS NULL AND counters.anonymous > excluded.anonymous
+            THEN counters.anonymous
+          WHEN counters.imported IS NULL THEN excluded.anonymous
+          WHEN \(moved) < 0 THEN 0 WHEN \(moved) > ?5 THEN ?5 ELSE \(moved) END
+        """,
+      bindings: [.integer(CounterLimits.maximum)])
   }
 
   /// Raises the counter's anonymous part to `count` when it holds less, recording `count` as
@@ -461,25 +442,41 @@ public struct BoardTables {
   public func raiseImportedVotes(
     _ namespace: String, key: String, count: Int64, now: Int64
   ) throws(VoteStoreError) -> Int64 {
+    try importIntoAnonymous(
+      namespace, key: key, count: count, now: now, anonymous: "excluded.anonymous",
+      onlyWhere: "counters.anonymous < excluded.anonymous")
+  }
+
+  /// Imports `count` into the counter's anonymous part in one statement: creates the counter
+  /// (bounds [-1, 1], as `/hit` does) with `count` when missing, else sets the part to the SQL
+  /// `anonymous` (over `counters` and `excluded`; `bindings` are ?5 on), records `count` as
+  /// imported and keeps every identified vote, where `onlyWhere` holds. Returns the counter's
+  /// value; a count outside `0…CounterLimits.maximum` throws `.outOfRange`.
+  private func importIntoAnonymous(
+    _ namespace: String, key: String, count: Int64, now: Int64, anonymous: String,
+    onlyWhere condition: String? = nil, bindings: [BoardValue] = []
+  ) throws(VoteStoreError) -> Int64 {
     guard count >= 0, count <= CounterLimits.maximum else {
       throw VoteStoreError(
         .outOfRange, "\(count) imported votes lie outside 0…\(CounterLimits.maximum)")
     }
     log?.touched(namespace: namespace, key: key)
-    _ = try db.first(
+    let row = try db.first(
       """
       INSERT INTO counters (namespace, key, value, anonymous, imported, enable_reset, lower,
         upper, created_ms, updated_ms)
       VALUES (?1, ?2, ?3, ?3, ?3, false, -1, 1, ?4, ?4)
       ON CONFLICT (namespace, key) DO UPDATE SET updated_ms = excluded.updated_ms,
         imported = excluded.imported,
-        anonymous = excluded.anonymous,
-        value = excluded.anonymous
+        anonymous = \(anonymous),
+        value = \(anonymous)
           + (SELECT count(*) FROM voters v WHERE v.counter_id = counters.id)
-      WHERE counters.anonymous < excluded.anonymous
+      \(condition.map { "WHERE " + $0 } ?? "")
       RETURNING value
       """,
-      [.text(namespace), .text(key), .integer(count), .integer(now)])
+      [.text(namespace), .text(key), .integer(count), .integer(now)] + bindings)
+    if let value = row?[0].integer { return value }
+    // `onlyWhere` left the counter as it was.
     return try db.first(
       "SELECT value FROM counters WHERE namespace = ?1 AND key = ?2",
       [.text(namespace), .text(key)]
