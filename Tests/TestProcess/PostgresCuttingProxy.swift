@@ -87,8 +87,10 @@ public final class PostgresCuttingProxy: @unchecked Sendable {
 
   /// Cuts every connection open now (as a restarted server or a failed network path would).
   public func cutAll() {
-    let sockets = lock.withLock { open }
-    for descriptor in sockets { shutdown(descriptor, Int32(SHUT_RDWR)) }
+    // Under the lock, so that no descriptor is closed (and its number reused) in between.
+    lock.withLock {
+      for descriptor in open { shutdown(descriptor, Int32(SHUT_RDWR)) }
+    }
   }
 
   /// Stops listening, cuts every connection and removes the socket's directory.
@@ -121,15 +123,23 @@ public final class PostgresCuttingProxy: @unchecked Sendable {
         continue
       }
       lock.withLock { open += [client, server] }
+      // The two descriptors are closed once both directions are done: closed any earlier, their
+      // numbers could be handed to another test's socket while the other direction still
+      // shuts them down.
+      let upDone = DispatchSemaphore(value: 0)
       let up = Thread { [self] in
         copyToServer(from: client, to: server)
+        upDone.signal()
       }
       up.start()
       let down = Thread { [self] in
         copyToClient(from: server, to: client)
-        lock.withLock { open.removeAll { $0 == client || $0 == server } }
-        close(client)
-        close(server)
+        upDone.wait()
+        lock.withLock {
+          open.removeAll { $0 == client || $0 == server }
+          close(client)
+          close(server)
+        }
       }
       down.start()
     }
