@@ -1,4 +1,5 @@
 import Foundation
+import TestProcess
 import Testing
 
 @testable import FeatureVoting
@@ -41,10 +42,12 @@ struct StateFileTests {
     let directory = try temporaryDirectory()
     let files = (0..<300).map { directory.appendingPathComponent("id-\($0)") }
     let content = Data("6F9619FF-8B86-D011-B42D-00C04FC964FF\n".utf8)
-    let creator = Task.detached {
+    // Both on threads of their own: the reader spins until each file is there, and a spin on
+    // the cooperative pool could hold the thread the creator waits for.
+    async let creator: Void = onOwnThread {
       for file in files { _ = try StateFile.create(content, at: file) }
     }
-    let reader = Task.detached { () throws -> Int in
+    async let reader = onOwnThread { () throws -> Int in
       var seen = 0
       for file in files {
         while true {
@@ -57,7 +60,8 @@ struct StateFileTests {
       }
       return seen
     }
-    try await creator.value
-    #expect(try await reader.value == files.count)
+    try await creator
+    let seen = try await reader
+    #expect(seen == files.count)
   }
 }

@@ -30,10 +30,11 @@ import Testing
     let fifo = directory.url.appendingPathComponent("out.fifo").path
     let copy = directory.url.appendingPathComponent("copy.json").path
     #expect(mkfifo(fifo, 0o600) == 0)
-    async let reader = Roadmapctl.runTool("/bin/sh", ["-c", "cat \"$0\" > \"$1\"", fifo, copy])
+    let reader = try ChildProcess.copying(fifo: fifo, to: copy)
+    defer { reader.kill() }
     let result = try await Self.convert(directory, out: "out.fifo")
     #expect(result.exitCode == 0, "\(result.stderrText)")
-    #expect(try await reader == 0)
+    #expect(try await reader.waitForExit(timeout: .seconds(60)) == 0)
     var info = stat()
     #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
     let text = try String(contentsOfFile: copy, encoding: .utf8)
@@ -113,11 +114,12 @@ import Testing
     let fifo = directory.url.appendingPathComponent("backup.fifo").path
     let copy = directory.url.appendingPathComponent("copy.json").path
     #expect(mkfifo(fifo, 0o600) == 0)
-    async let reader = Roadmapctl.runTool("/bin/sh", ["-c", "cat \"$0\" > \"$1\"", fifo, copy])
+    let reader = try ChildProcess.copying(fifo: fifo, to: copy)
+    defer { reader.kill() }
     let result = try await Roadmapctl.run(
       ["backup", "--data-dir", "data", "-o", "backup.fifo"], workingDirectory: directory.url)
     #expect(result.exitCode == 0, "\(result.stderrText)")
-    #expect(try await reader == 0)
+    #expect(try await reader.waitForExit(timeout: .seconds(60)) == 0)
     var info = stat()
     #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
     #expect(try String(contentsOfFile: copy, encoding: .utf8).contains("feature1"))

@@ -24,10 +24,11 @@ import Testing
     let fifo = directory.url.appendingPathComponent("out.fifo").path
     let copy = directory.url.appendingPathComponent("copy.json").path
     #expect(mkfifo(fifo, 0o600) == 0)
-    async let reader = Roadmapctl.runTool("/bin/sh", ["-c", "cat \"$0\" > \"$1\"", fifo, copy])
+    let reader = try ChildProcess.copying(fifo: fifo, to: copy)
+    defer { reader.kill() }
     let export = try await Roadmapctl.run(["votes", "export", "--data-dir", data.path, "-o", fifo])
     #expect(export.exitCode == 0, "\(export.stderrText)")
-    #expect(try await reader == 0)
+    #expect(try await reader.waitForExit(timeout: .seconds(60)) == 0)
     var info = stat()
     #expect(stat(fifo, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "still a FIFO")
     let text = try String(contentsOfFile: copy, encoding: .utf8)

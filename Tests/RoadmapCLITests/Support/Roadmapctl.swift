@@ -135,6 +135,13 @@ final class ChildProcess: @unchecked Sendable {
       environment: [:], workingDirectory: workingDirectory, keepStdinOpen: false)
   }
 
+  /// Starts a reader that copies what is written into the FIFO at `fifo` to the file `copy`.
+  /// Start it before the writer, not in a child task: on a loaded machine a child task can
+  /// start after the writer's time limit has run out, and the writer waits for a reader.
+  static func copying(fifo: String, to copy: String) throws -> ChildProcess {
+    try start("/bin/sh", ["-c", "cat \"$0\" > \"$1\"", fifo, copy])
+  }
+
   let arguments: [String]
   private let process: Subprocess
   /// The child's process id.
