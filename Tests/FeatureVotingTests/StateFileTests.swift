@@ -43,19 +43,24 @@ struct StateFileTests {
     let files = (0..<300).map { directory.appendingPathComponent("id-\($0)") }
     let content = Data("6F9619FF-8B86-D011-B42D-00C04FC964FF\n".utf8)
     // Both on threads of their own: the reader spins until each file is there, and a spin on
-    // the cooperative pool could hold the thread the creator waits for.
+    // the cooperative pool could hold the thread the creator waits for. Once the creator has
+    // stopped (done or failed), a file still missing is a failure, not a spin for ever.
+    let creatorStopped = LockedFlag()
     async let creator: Void = onOwnThread {
+      defer { creatorStopped.set() }
       for file in files { _ = try StateFile.create(content, at: file) }
     }
     async let reader = onOwnThread { () throws -> Int in
       var seen = 0
       for file in files {
         while true {
+          let stopped = creatorStopped.isSet
           if let read = try StateFile.read(file) {
             #expect(read == content)
             seen += 1
             break
           }
+          if stopped { return seen }
         }
       }
       return seen
@@ -64,4 +69,16 @@ struct StateFileTests {
     let seen = try await reader
     #expect(seen == files.count)
   }
+}
+
+/// A flag set once, read from any thread.
+private final class LockedFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+
+  /// Whether ``set()`` was called.
+  var isSet: Bool { lock.withLock { value } }
+
+  /// Sets the flag.
+  func set() { lock.withLock { value = true } }
 }

@@ -167,10 +167,9 @@ import Testing
     async let shutdown: Void = server.shutdown(gracePeriod: .seconds(10))
     // The shutdown has begun once the listening socket is closed; only then is the answer
     // given.
-    try await offPool {
-      while (try? RawClient(port: port)) != nil { usleep(10_000) }
-      gate.signal()
-    }
+    let closed = (try? await connectionsGetRefused(port: port)) ?? false
+    gate.signal()
+    #expect(closed, "the listening socket was still open after 30 s of shutdown")
     let (body, connection) = try await offPool { () -> (String, String?) in
       let response = try client.readResponse()
       return (response?.text ?? "no answer", response?.header("Connection"))

@@ -37,6 +37,8 @@ import Testing
       }
       return tally
     }
+    // On a throw below, the server dies before the hitters are waited for, so they end at once.
+    defer { server.process.kill() }
     // Kill it once a few hundred hits are in, or after a bound: the test must end either way.
     let giveUp = ContinuousClock.now + .seconds(240)
     var seen = 0

@@ -116,7 +116,7 @@ import VoteFirstAPI
           #expect(page.features.count <= 7)
           paged += page.features
           pages += 1
-          guard let next = page.next else { break }
+          guard let next = page.next, pages <= expected.count else { break }
           query.cursor = next
         }
         #expect(pages == (expected.count + 6) / 7, "\(order)")

@@ -1,4 +1,5 @@
 import Foundation
+import TestProcess
 import Testing
 
 @testable import VoteStore
@@ -75,7 +76,12 @@ import Testing
       started.signal()
       gate.wait()
     }
-    started.wait()
+    // Runs before `held` is awaited on a way out by a throw, so that the job can end.
+    defer { gate.signal() }
+    // Waited for on a thread of its own: blocking a pool thread here could hold the one the
+    // write needs to be handed to the writer.
+    let began = try await onOwnThread { started.wait(timeout: .now() + 120) == .success }
+    try #require(began, "the writer did not begin the held job within 120 s")
     let before = store.gatherer.gatheringsBegun
     let handOvers: [[CounterMutation]] = [
       [Self.vote("a"), Self.vote("a"), Self.vote("b")],

@@ -20,7 +20,7 @@ struct SeededBoard {
   var release = 0
 }
 
-@Suite(.serialized) struct BoardBrowserTests {
+@Suite(.serialized, .timeLimit(.minutes(15))) struct BoardBrowserTests {
   static let project = "demo-app"
 
   /// Seeds settings, stages, tags, features (with imported votes) and a release.

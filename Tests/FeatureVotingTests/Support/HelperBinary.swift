@@ -25,6 +25,11 @@ enum HelperBinary {
     throw NotFound(name: name, searched: directories.map(\.path))
   }
 
+  /// A helper that was killed because it ran past its time limit.
+  struct TimedOut: Error, CustomStringConvertible {
+    var description: String
+  }
+
   struct NotFound: Error, CustomStringConvertible {
     var name: String
     var searched: [String]
@@ -34,9 +39,11 @@ enum HelperBinary {
   }
 
   /// Runs `executable arguments` to completion on a plain thread, draining its output to files
-  /// (so a chatty child cannot fill a pipe), and returns its status, stdout and stderr.
-  static func run(_ executable: URL, _ arguments: [String]) async throws -> (Int32, String, String)
-  {
+  /// (so a chatty child cannot fill a pipe), and returns its status, stdout and stderr. A child
+  /// still running after `timeout` is killed, and the call throws.
+  static func run(
+    _ executable: URL, _ arguments: [String], timeout: Duration = .seconds(180)
+  ) async throws -> (Int32, String, String) {
     let scratch = FileManager.default.temporaryDirectory.appendingPathComponent(
       "helper-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -52,7 +59,19 @@ enum HelperBinary {
       stderr: .handle(errHandle))
     try? outHandle.close()
     try? errHandle.close()
+    let killer = Task { () -> Bool in
+      do { try await Task.sleep(for: timeout) } catch { return false }
+      process.signal(SIGKILL)
+      return true
+    }
     let status = await process.exit()
+    killer.cancel()
+    if await killer.value {
+      throw TimedOut(
+        description: "\(executable.lastPathComponent) \(arguments.joined(separator: " ")) did "
+          + "not finish within \(timeout); stderr: "
+          + ((try? String(contentsOf: err, encoding: .utf8)) ?? ""))
+    }
     return (
       status, (try? String(contentsOf: out, encoding: .utf8)) ?? "",
       (try? String(contentsOf: err, encoding: .utf8)) ?? ""

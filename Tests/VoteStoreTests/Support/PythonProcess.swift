@@ -13,6 +13,10 @@ final class PythonProcess: @unchecked Sendable {
       stderr: .inherit)
   }
 
+  /// A child still running when the test lets go of it (a failed expectation, a throw before
+  /// ``kill()``) is killed: some sleep for minutes.
+  deinit { process.signal(SIGKILL) }
+
   /// Blocks until the child prints `line`; throws if it exits first.
   func waitForLine(_ line: String) throws {
     while true {

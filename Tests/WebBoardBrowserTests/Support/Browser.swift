@@ -38,6 +38,8 @@ final class Browser: Sendable {
         ],
       ],
       "goog:loggingPrefs": ["browser": "ALL"],
+      // A page load or a script that never ends fails its command instead of waiting.
+      "timeouts": ["pageLoad": 60_000, "script": 30_000],
     ]
     do {
       let session = try await WebDriverSession.open(port: port, capabilities: capabilities)

@@ -166,15 +166,19 @@ final class WebDriverSession: Sendable {
     return Data(base64Encoded: base64) ?? Data()
   }
 
-  /// Polls `condition` until it holds (a browser test waits for the page, never for time).
+  /// Polls `condition` until it holds (a browser test waits for the page, never for time),
+  /// for at most `limit` from now: a count of attempts alone was no bound, since one attempt
+  /// can take as long as a WebDriver call may (see ``LoopbackHTTP``).
   func wait(
-    _ what: String, attempts: Int = 600, _ condition: () async throws -> Bool
+    _ what: String, within limit: Duration = .seconds(90), _ condition: () async throws -> Bool
   ) async throws {
-    for _ in 0..<attempts {
+    let deadline = ContinuousClock.now + limit
+    repeat {
       if (try? await condition()) == true { return }
       try await Task.sleep(nanoseconds: 50_000_000)
-    }
-    throw WebDriverError(command: "wait", status: 0, error: "timeout", message: what)
+    } while ContinuousClock.now < deadline
+    throw WebDriverError(
+      command: "wait", status: 0, error: "timeout", message: "\(what), within \(limit)")
   }
 
   /// Ends the session and closes the browser.
