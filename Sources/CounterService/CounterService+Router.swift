@@ -164,7 +164,7 @@ extension CounterService {
       do {
         reply = try await body(routes, request)
       } catch {
-        reply = answer(error, request, dialect: dialect, routes: routes)
+        reply = answer(error, request, dialect: dialect, routes: routes, read: kind == .read)
       }
     }
     return complete(request, reply, callback: callback, route: route, start: start, routes: routes)
@@ -304,14 +304,16 @@ extension CounterService {
     return (200, "/**/\(callback)(\(body));")
   }
 
-  /// The answer to `error`, thrown by the route body for `request`, with its side effects:
+  /// The answer to `error`, thrown by the route body for `request` (a read when `read`), with
+  /// its side effects:
   /// a store failure is counted and logged (throttled: the first of a burst, then a summary
   /// at most once per ``CounterServiceConfiguration/storeErrorLogInterval``), an unexpected
   /// error logged.
   static func answer(
-    _ error: any Error, _ request: HTTPRequest, dialect: Dialect, routes: CounterRoutes
+    _ error: any Error, _ request: HTTPRequest, dialect: Dialect, routes: CounterRoutes,
+    read: Bool = false
   ) -> Reply {
-    let answer = ServiceError.answer(for: error)
+    let answer = ServiceError.answer(for: error, read: read)
     if let error = answer as? ServiceError {
       if error.isStoreFailure {
         let line =

@@ -33,16 +33,20 @@ struct ServiceError: ResponseError, CustomStringConvertible {
   /// The store failed (locked, damaged, full, closed, I/O, timed out): 503 with
   /// `Retry-After: 1`.
   ///
-  /// The body says nothing was changed, except where the store cannot know
-  /// (``VoteStoreError/outcomeIsUnknown``): it then says the outcome is unknown.
-  static func storeUnavailable(_ error: VoteStoreError) -> ServiceError {
+  /// For a write the body says nothing was changed, except where the store cannot know
+  /// (``VoteStoreError/outcomeIsUnknown``): it then says the outcome is unknown. A `read`
+  /// changes nothing either way, and its body says only what failed.
+  static func storeUnavailable(_ error: VoteStoreError, read: Bool = false) -> ServiceError {
     let message =
-      switch error.kind {
-      case .timedOut:
+      switch (error.kind, read) {
+      case (.timedOut, true): "the vote store did not answer in time"
+      case (.outcomeUnknown, true): "the vote store lost its database connection"
+      case (_, true): "the vote store is unavailable"
+      case (.timedOut, false):
         "the vote store did not answer in time; the change may or may not have been made"
-      case .notDurable:
+      case (.notDurable, false):
         "the vote store could not make the change durable; it may or may not have been made"
-      case .outcomeUnknown:
+      case (.outcomeUnknown, false):
         "the vote store lost its database connection during the write; the change may or may "
           + "not have been made"
       default: "the vote store is unavailable; nothing was changed"
@@ -116,11 +120,12 @@ extension ServiceError {
   /// An error that knows its answer (``ResponseError``) keeps it; a ``VoteStoreError`` is a
   /// store failure (503), except a refusal (``VoteStoreError/isRefusal``), which is the store
   /// refusing the write (409 `out-of-range`, 400 `invalid`); anything else is unexpected (500).
-  static func answer(for error: any Error) -> any ResponseError {
+  /// `read` says the request was a read, whose 503 says nothing of changes.
+  static func answer(for error: any Error, read: Bool = false) -> any ResponseError {
     switch error {
     case let error as any ResponseError: return error
     case let error as VoteStoreError:
-      return error.isRefusal ? storeRefused(error) : storeUnavailable(error)
+      return error.isRefusal ? storeRefused(error) : storeUnavailable(error, read: read)
     default: return unexpected(error)
     }
   }

@@ -54,14 +54,24 @@ import VoteStore
     let h = try ServiceHarness { $0.storeErrorLogInterval = 0 }
     _ = await h.call("/hit/ns1/feature1")
     await h.store.close()
-    for target in [
-      "/get/ns1/feature1", "/hit/ns1/feature1", "/update/ns1/feature1?amount=-1",
-      "/info/ns1/feature1", "/stats", "/counts/ns1?keys=feature1",
-      "/create?namespace=ns1&key=abc",
+    // A write's answer says nothing was changed; a read's (a HEAD on a writing route is its
+    // read) says only what failed, since a read changes nothing either way.
+    for (target, method, read) in [
+      ("/get/ns1/feature1", HTTPMethod.get, true), ("/hit/ns1/feature1", .get, false),
+      ("/update/ns1/feature1?amount=-1", .get, false), ("/info/ns1/feature1", .get, true),
+      ("/stats", .get, true), ("/counts/ns1?keys=feature1", .get, true),
+      ("/create?namespace=ns1&key=abc", .get, false), ("/hit/ns1/feature1", .head, true),
     ] {
-      let answer = await h.call(target)
+      let answer = await h.call(target, method: method)
       #expect(answer.status == 503, "\(target)")
-      #expect(answer.body == #"{"error":"the vote store is unavailable; nothing was changed"}"#)
+      if method == .get {
+        #expect(
+          answer.body
+            == (read
+              ? #"{"error":"the vote store is unavailable"}"#
+              : #"{"error":"the vote store is unavailable; nothing was changed"}"#),
+          "\(target)")
+      }
       #expect(answer.headers["Retry-After"] == "1")
       #expect(answer.headers["Access-Control-Allow-Origin"] == "*")
     }
@@ -69,6 +79,9 @@ import VoteStore
     #expect(v1.status == 503)
     #expect(
       v1.body == #"{"code":503,"message":"the vote store is unavailable; nothing was changed"}"#)
+    let v1Read = await h.call("/v1/ns1/feature1")
+    #expect(v1Read.status == 503)
+    #expect(v1Read.body == #"{"code":503,"message":"the vote store is unavailable"}"#)
     let health = await h.call("/healthz")
     #expect(health.status == 503)
     #expect(health.object["status"] as? String == "unavailable")
@@ -78,7 +91,7 @@ import VoteStore
         $0.contains("store error on GET /hit/ns1/feature1") && $0.contains("closed")
       })
     #expect(logged.contains { $0.hasPrefix("health check failed") })
-    #expect((await h.call("/metrics")).body.contains("roadmap_store_errors_total 9\n"))
+    #expect((await h.call("/metrics")).body.contains("roadmap_store_errors_total 11\n"))
     try? FileManager.default.removeItem(at: h.directory)
   }
 
