@@ -26,8 +26,8 @@ struct BackupCommand: Command {
     do {
       boards = try await readBoards(beside: store)
       // The counters are streamed as the store reads them, nested in the document, so memory
-      // stays flat however many there are (it held the whole document twice: 436 MB for
-      // 200,000 counters, against 28 MB for 'votes export' of the same store).
+      // stays flat however many there are (it held the whole document twice: 426 MiB for
+      // 200,000 counters, against 27 MiB for 'votes export' of the same store).
       let head = try Self.head(boards)
       if output == "-" {
         let stdout = context.stdout
