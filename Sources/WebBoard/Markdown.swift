@@ -2,8 +2,9 @@
 ///
 /// It knows ATX headings (`#` to `######`, drawn one level below the page's own: `#` is an
 /// `<h3>`), paragraphs, bullet lists (`-`, `*`, `+`), numbered lists (`1.`, `1)`), fenced code
-/// blocks, and inline `**strong**`, `*emphasis*` / `_emphasis_`, `` `code` `` and
-/// `[links](url)`. Everything else is text: raw HTML is shown as typed, an image
+/// blocks, and inline `**strong**`, `*emphasis*` / `_emphasis_` (a delimiter after a space
+/// opens, never closes, so they nest: `*a **b** c*`), `` `code` `` and `[links](url "title")`
+/// (the title optional). Everything else is text: raw HTML is shown as typed, an image
 /// (`![alt](src)`) is its alt text, and a link whose address is not `http:`, `https:` or
 /// `mailto:` is its text only. Every character of the notes is escaped on the way out. A link
 /// inside a drawn link's label is its label alone, and emphasis or labels nested more than 32
@@ -185,7 +186,10 @@ private struct InlineParser {
       }
     }
     while index < upper {
-      if let closer, matches(closer) {
+      // A delimiter closes only right after text (right-flanking, as in CommonMark): in
+      // `*a **b** c*` the `**` after the space opens a strong emphasis inside the emphasis
+      // instead of ending it.
+      if let closer, matches(closer), index > lower, !chars[index - 1].isWhitespace {
         flush()
         return out
       }
@@ -227,8 +231,9 @@ private struct InlineParser {
         if c == "!" {
           out += "\(String(chars[link.label]))"
         } else if !inLink && Markdown.isSafeLink(link.address) {
+          let title: HTML = link.title.map { " title=\"\($0)\"" } ?? .empty
           out +=
-            "<a href=\"\(link.address)\" rel=\"nofollow noopener\">\(label(link.label, inLink: true))</a>"
+            "<a href=\"\(link.address)\"\(title) rel=\"nofollow noopener\">\(label(link.label, inLink: true))</a>"
         } else {
           out += label(link.label, inLink: false)
         }
@@ -267,9 +272,10 @@ private struct InlineParser {
     position == lower || !(chars[position - 1].isLetter || chars[position - 1].isNumber)
   }
 
-  /// `[label](address)` or `![label](address)` at `start`: its label's range, its address
-  /// and where it ends.
-  func link(at start: Int) -> (label: Range<Int>, address: String, end: Int)? {
+  /// `[label](address)` or `![label](address)` at `start`, the address optionally followed by
+  /// a title in `"…"`, `'…'` or `(…)`: its label's range, its address, its title and where it
+  /// ends.
+  func link(at start: Int) -> (label: Range<Int>, address: String, title: String?, end: Int)? {
     var i = start
     if chars[i] == "!" {
       i += 1
@@ -279,8 +285,30 @@ private struct InlineParser {
       chars[labelEnd + 1] == "(", let close = bounds.closingParenthesis(of: labelEnd + 1),
       close < upper
     else { return nil }
-    let address = String(chars[(labelEnd + 2)..<close]).trimmingSpaces()
-    return ((i + 1)..<labelEnd, address, close + 1)
+    let inside = String(chars[(labelEnd + 2)..<close]).trimmingSpaces()
+    let (address, title) = Self.addressAndTitle(inside)
+    return ((i + 1)..<labelEnd, address, title, close + 1)
+  }
+
+  /// `https://a.example "Title"` as its address and title; anything else (no title, or words
+  /// after the address that are not one quoted title) as it is, with no title.
+  static func addressAndTitle(_ inside: String) -> (String, String?) {
+    guard let gap = inside.firstIndex(where: { $0 == " " || $0 == "\t" || $0 == "\n" }) else {
+      return (inside, nil)
+    }
+    var rest = inside[gap...]
+    let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" }
+    while let c = rest.first, blank(c) { rest.removeFirst() }
+    while let c = rest.last, blank(c) { rest.removeLast() }
+    guard rest.count >= 2, let first = rest.first, let last = rest.last,
+      (first == "\"" && last == "\"") || (first == "'" && last == "'")
+        || (first == "(" && last == ")")
+    else { return (inside, nil) }
+    let title = rest.dropFirst().dropLast()
+    // The title ends at its closing quote: the same quote inside it would end it sooner.
+    let closing: Character = first == "(" ? ")" : last
+    guard !title.contains(closing) else { return (inside, nil) }
+    return (String(inside[..<gap]), String(title))
   }
 }
 

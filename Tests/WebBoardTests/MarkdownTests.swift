@@ -28,6 +28,12 @@ import WebBoard
       markdown: "**bold** and *em* and _em_",
       html: "<p><strong>bold</strong> and <em>em</em> and <em>em</em></p>"),
     Case(markdown: "**bold *both***", html: "<p><strong>bold <em>both</em></strong></p>"),
+    // A delimiter after a space opens, never closes: strong inside emphasis and the reverse.
+    Case(
+      markdown: "*a **b** c*", html: "<p><em>a <strong>b</strong> c</em></p>"),
+    Case(markdown: "_a **b** c_", html: "<p><em>a <strong>b</strong> c</em></p>"),
+    Case(markdown: "*a *", html: "<p>*a *</p>"),
+    Case(markdown: "*a * b*", html: "<p><em>a * b</em></p>"),
     Case(markdown: "snake_case_name", html: "<p>snake_case_name</p>"),
     Case(markdown: "2 * 3 * 4", html: "<p>2 * 3 * 4</p>"),
     Case(markdown: "**unclosed", html: "<p>**unclosed</p>"),
@@ -57,6 +63,21 @@ import WebBoard
       markdown: "[x]( https://ok.example )",
       html: "<p><a href=\"https://ok.example\" rel=\"nofollow noopener\">x</a></p>"),
     Case(markdown: "[x](https://a b)", html: "<p>x</p>"),
+    // A title after the address, in "…", '…' or (…), is the link's title.
+    Case(
+      markdown: "[x](https://a.example \"Docs & more\")",
+      html:
+        "<p><a href=\"https://a.example\" title=\"Docs &amp; more\" rel=\"nofollow noopener\">x</a></p>"
+    ),
+    Case(
+      markdown: "[x](https://a.example 'T')",
+      html: "<p><a href=\"https://a.example\" title=\"T\" rel=\"nofollow noopener\">x</a></p>"),
+    Case(
+      markdown: "[x](https://a.example (T))",
+      html: "<p><a href=\"https://a.example\" title=\"T\" rel=\"nofollow noopener\">x</a></p>"),
+    Case(markdown: "[x](https://a.example \"a\"b\")", html: "<p>x</p>"),
+    Case(markdown: "[x](https://a.example T)", html: "<p>x</p>"),
+    Case(markdown: "[x](javascript:alert(1) \"t\")", html: "<p>x</p>"),
     Case(
       markdown: "[**bold** link](http://a.example)",
       html:
