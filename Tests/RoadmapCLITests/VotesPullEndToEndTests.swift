@@ -72,6 +72,47 @@ import Testing
         + "\"kept\":[{\"id\":\"1\",\"server\":5,\"source\":3}],\"missing\":[]}\n")
   }
 
+  /// `serve`'s default write limit (60 a minute, a burst of 30) answers a pull of more
+  /// features 429 part way, through `/set` and through a board's imported votes alike; the
+  /// pull waits as the server's `Retry-After` says and sets every count (it stopped at the
+  /// 31st: "HTTP 429 rate_limited").
+  @Test func aRateLimitedServerIsWaitedFor() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let features = 34
+    let roadmap = (1...features).map { #"{"id":"\#($0)","title":"Feature \#($0)"}"# }
+    try directory.write("roadmap.json", "[" + roadmap.joined(separator: ",") + "]")
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let counters = try await SyncSupport.serve(in: directory, name: "counters", writeLimit: 60)
+    let board = try await SyncSupport.serve(in: directory, name: "board", writeLimit: 60)
+    defer {
+      old.process.kill()
+      counters.process.kill()
+      board.process.kill()
+    }
+    for id in 1...features { try await SyncSupport.hit(old, "old-app", "feature\(id)", times: 2) }
+    let migrated = try await Roadmapctl.run(
+      [
+        "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "board-app",
+        "--key", SyncSupport.token,
+      ], workingDirectory: directory.url, timeout: .seconds(120))
+    #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
+    for (server, project) in [(counters, "new-app"), (board, "board-app")] {
+      let result = try await pull(
+        [
+          "--from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
+          "--server", SyncSupport.url(server), "--project", project, "--key", SyncSupport.token,
+        ], in: directory)
+      #expect(result.exitCode == 0, "\(project): \(result.stderrText)")
+      #expect(
+        result.stdoutText.hasSuffix("\(features) counts set, 0 already equal.\n"),
+        "\(result.stdoutText)")
+      for id in [1, 31, features] {
+        #expect(try await SyncSupport.value(server, project, "feature\(id)") == 2, "\(project)")
+      }
+    }
+  }
+
   @Test func anUnreadableCountStopsItUnlessAllowed() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -13,6 +13,9 @@ struct BoardClient: Sendable {
   var project: String
   /// The admin token, for admin calls.
   var key: String?
+  /// Whether the command only reads (`publish`, `reconcile`): its failures then do not say a
+  /// rerun finishes anything, since it writes nothing.
+  var readOnly = false
 
   /// A board (the roadmap board by default) as readers see it: its stages and every feature
   /// on it (archived stages included, asked for one by one).
@@ -103,23 +106,39 @@ struct BoardClient: Sendable {
         maximumAnswerBytes: 2 << 30))
   }
 
+  /// Makes `call`, sent again after a 429 (``RateLimitPatience``); a failure says what was
+  /// being done.
   private func attempt<T>(
     _ what: String, _ call: () async throws(VoteFirstError) -> T
   ) async throws(CommandError) -> T {
-    do {
-      return try await call()
-    } catch {
-      var text = "\(what) of project \(project) on \(server) failed: "
-      if let status = error.status { text += "HTTP \(status) " }
-      text += error.reason.map { "\($0.code): \($0.message)" } ?? error.message
-      if error.kind == .unauthorized || error.status == 403 && error.code == "forbidden" {
-        text += ". Is --key the server's admin token?"
-      } else if error.status == nil {
-        // No answer (a lost connection, a server stopped midway): each write is whole or
-        // not at all, and a rerun finds what is there by ref and name.
-        text += ". Running the command again is safe: it finishes what is missing."
+    var patience = RateLimitPatience()
+    while true {
+      do {
+        return try await call()
+      } catch  where error.kind == .rateLimited {
+        if await patience.waitToRetry(retryAfter: error.retryAfter) { continue }
+        throw failure(what, error)
+      } catch {
+        throw failure(what, error)
       }
-      throw .failure(text)
     }
+  }
+
+  /// What a failed call of `what` says.
+  private func failure(_ what: String, _ error: VoteFirstError) -> CommandError {
+    var text = "\(what) of project \(project) on \(server) failed: "
+    if let status = error.status { text += "HTTP \(status) " }
+    text += error.reason.map { "\($0.code): \($0.message)" } ?? error.message
+    if error.kind == .unauthorized || error.status == 403 && error.code == "forbidden" {
+      text += ". Is --key the server's admin token?"
+    } else if error.status == nil {
+      // No answer (a lost connection, a server stopped midway): each write is whole or not
+      // at all, and a rerun finds what is there by ref and name.
+      text +=
+        readOnly
+        ? ". Running the command again is safe."
+        : ". Running the command again is safe: it finishes what is missing."
+    }
+    return .failure(text)
   }
 }

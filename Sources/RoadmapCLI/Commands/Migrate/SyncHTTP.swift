@@ -14,7 +14,8 @@ enum SyncHTTP {
     var body: Data
   }
 
-  /// Sends one request and returns the answer, or a failure naming the URL.
+  /// Sends one request and returns the answer, or a failure naming the URL. A 429 is sent
+  /// again after the server's `Retry-After` (``RateLimitPatience``).
   static func send(
     _ method: String, _ url: URL, token: String? = nil, body: Data? = nil,
     timeout: TimeInterval = 60
@@ -26,10 +27,22 @@ enum SyncHTTP {
       request.httpBody = body
       request.setValue("application/json", forHTTPHeaderField: "Content-Type")
     }
-    let (data, response) = try await CommandHTTP.load(
-      request, through: loading, timeout: timeout, failure: "cannot reach \(url.absoluteString)")
-    let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-    return Answer(status: status, body: data)
+    var patience = RateLimitPatience()
+    while true {
+      let (data, response) = try await CommandHTTP.load(
+        request, through: loading, timeout: timeout,
+        failure: "cannot reach \(url.absoluteString)")
+      let http = response as? HTTPURLResponse
+      let status = http?.statusCode ?? 0
+      // Refused before anything was done (see RateLimitPatience): the same call again.
+      if status == 429,
+        await patience.waitToRetry(
+          retryAfter: RateLimitPatience.seconds(http?.value(forHTTPHeaderField: "Retry-After")))
+      {
+        continue
+      }
+      return Answer(status: status, body: data)
+    }
   }
 
   /// The most bytes an answer may have: 64 MiB, far above the counts of 100,000 features.

@@ -114,11 +114,11 @@ struct ReconcileCommand: Command {
     } else if counts != nil, let key {
       // The admin export says what each feature last imported, which a counting API's count
       // is compared with: the votes cast on the board since are not drift.
-      let client = BoardClient(server: server!, project: project!, key: key)
+      let client = BoardClient(server: server!, project: project!, key: key, readOnly: true)
       board = BoardState(export: try await client.export(), board: Board.roadmapSlug)
       boardName = "\(project!) on \(server!)"
     } else {
-      board = try await BoardClient(server: server!, project: project!).state()
+      board = try await BoardClient(server: server!, project: project!, readOnly: true).state()
       boardName = "\(project!) on \(server!)"
     }
     var counted: [String: Int]?

@@ -1,0 +1,34 @@
+import Foundation
+
+/// How the sync commands meet a server's rate limit (`serve`'s `--write-limit` is 60 a minute
+/// by default, which `migrate`, `votes pull` and their admin calls draw on): a call answered
+/// 429 was refused before anything was done, so it is sent again after the `Retry-After` the
+/// server gave (1 s when it gave none, at most 60 s at a time), for at most 10 minutes of
+/// waiting per call. A failure is said only after that.
+struct RateLimitPatience {
+  /// The longest wait before one retry, in seconds.
+  static let longestWait: TimeInterval = 60
+  /// The most waiting one call may do, in seconds.
+  static let mostWaiting: TimeInterval = 600
+
+  private var waited: TimeInterval = 0
+
+  /// Waits before sending the refused call again, and says whether to; false once the call
+  /// has waited ``mostWaiting`` (or the task was cancelled).
+  mutating func waitToRetry(retryAfter: Int?) async -> Bool {
+    guard waited < Self.mostWaiting, !Task.isCancelled else { return false }
+    let seconds = min(Double(max(retryAfter ?? 1, 1)), Self.longestWait)
+    waited += seconds
+    do {
+      try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+    } catch {
+      return false
+    }
+    return true
+  }
+
+  /// The seconds of a `Retry-After` field given in seconds (an HTTP date counts as none).
+  static func seconds(_ field: String?) -> Int? {
+    field.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+  }
+}
