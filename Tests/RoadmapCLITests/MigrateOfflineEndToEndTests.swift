@@ -75,5 +75,16 @@ import Testing
       unreachable.stderrText.hasSuffix(
         ". Running the command again is safe: it finishes what is missing.\n"),
       "\(unreachable.stderrText)")
+    // publish and reconcile write nothing, so a rerun has nothing to finish.
+    for command in [
+      ["publish", "--server", server, "--project", "demo-app"],
+      ["reconcile", "roadmap.json", "--server", server, "--project", "demo-app"],
+    ] {
+      let readOnly = try await run(command, in: directory)
+      #expect(readOnly.exitCode == 1, "\(command[0])")
+      #expect(
+        readOnly.stderrText.hasSuffix(". Running the command again is safe.\n"),
+        "\(command[0]): \(readOnly.stderrText)")
+    }
   }
 }
