@@ -80,6 +80,21 @@ import Testing
     #expect(try String(contentsOf: real, encoding: .utf8).hasSuffix("}\n"))
   }
 
+  /// A file replaced keeps its permissions (a private 0600 file became 0644).
+  @Test func aReplacedFileKeepsItsPermissions() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.write("roadmap.json", Self.roadmap)
+    let existing = try directory.write("private.json", "old")
+    #expect(chmod(existing.path, 0o600) == 0)
+    let result = try await Self.convert(directory, out: "private.json")
+    #expect(result.exitCode == 0, "\(result.stderrText)")
+    var info = stat()
+    #expect(stat(existing.path, &info) == 0)
+    #expect(info.st_mode & 0o7777 == 0o600)
+    #expect(try String(contentsOf: existing, encoding: .utf8).contains("votefirst-export"))
+  }
+
   @Test(arguments: [
     ("adir", "Error: cannot write 'adir': it is a directory\n"),
     ("nodir/x.json", "Error: cannot write 'nodir/x.json': there is no directory 'nodir'\n"),

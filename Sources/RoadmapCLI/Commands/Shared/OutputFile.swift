@@ -79,6 +79,12 @@ enum OutputFile {
       guard descriptor >= 0 else {
         throw OutputFile.failure(shown, errno, creating: temporary != nil)
       }
+      // The file that replaces an existing one keeps its permissions (a 0600 file stayed
+      // private only until the first write made it 0644); a new one gets 0644 less the umask.
+      var existing = stat()
+      if temporary != nil, stat(target, &existing) == 0 {
+        _ = fchmod(descriptor, existing.st_mode & 0o7777)
+      }
       self.target = target
       self.shown = shown
     }
