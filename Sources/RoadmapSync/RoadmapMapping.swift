@@ -132,6 +132,16 @@ public struct RoadmapMapping: Sendable {
     if origin == .roadmapJSON {
       keep("votes", .from(feature.votes), .from(readsAs.votes))
     }
+    // A status of its own is the feature's text within its stage: once the owner moves it to
+    // another stage (and leaves the text as it was), the Roadmap JSON published back says the
+    // new stage, as the board's column does. So the stage it was written for is kept with it.
+    if let own = content.status, let stage {
+      originals.members.append(
+        (
+          Self.statusStageField,
+          .object(JSONObject([("status", .string(own)), ("stage", .string(stage.name))]))
+        ))
+    }
     if !originals.isEmpty {
       extra.append(
         ExtraMember(key: ExtraKeys.originals, json: JSONValueText.text(of: .object(originals))))
@@ -219,8 +229,26 @@ public struct RoadmapMapping: Sendable {
     }
     if let originals {
       apply(originals, to: &feature, votes: votes, note: note)
+      if let written = Self.stageOfOwnStatus(originals, content: content), written != stage?.name {
+        // Moved to another stage with the text it had: the stage's name, as VoteFirst shows.
+        feature.status = stage?.name
+      }
     }
     return (feature, losses)
+  }
+
+  /// The member of the kept originals that names the stage a feature's own status was
+  /// written for.
+  static let statusStageField = "statusStage"
+
+  /// The stage `content`'s own status was written for, while that status is still the one it
+  /// has (one the owner wrote since is theirs, whatever the stage); nil when none is kept.
+  static func stageOfOwnStatus(_ originals: JSONObject, content: FeatureContent) -> String? {
+    guard let own = content.status, case .object(let kept)? = originals[statusStageField],
+      case .string(let status)? = kept["status"], status == own,
+      case .string(let stage)? = kept["stage"]
+    else { return nil }
+    return stage
   }
 
   /// The Roadmap feature VoteFirst's own fields say, without the kept originals (`votes` as
@@ -244,7 +272,7 @@ public struct RoadmapMapping: Sendable {
     _ originals: JSONObject, to feature: inout RoadmapFeature, votes: Int,
     note: (String, LossReport.Entry.Kind, String) -> Void
   ) {
-    for (field, value) in originals.members {
+    for (field, value) in originals.members where field != Self.statusStageField {
       guard case .object(let pair) = value, let original = pair["roadmap"],
         let read = pair["voteFirst"]
       else {

@@ -288,7 +288,10 @@ import Testing
         "--key", SyncSupport.token,
       ]
     }
-    let cut = try await run(migrate(limited), in: directory)
+    // Told not to wait for the limit (it would wait and finish), so it stops part way.
+    let cut = try await Roadmapctl.run(
+      migrate(limited), environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"],
+      workingDirectory: directory.url, timeout: .seconds(120))
     limited.process.kill()
     #expect(cut.exitCode == 1)
     #expect(

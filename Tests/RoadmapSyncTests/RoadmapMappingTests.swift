@@ -198,6 +198,33 @@ struct RoadmapMappingTests {
     #expect(back.feature?.votes == 41)
   }
 
+  /// A status of its own (`"Available "`, or `planned` merged into `Planned` by a status map)
+  /// is published while the feature stays in its stage; moved by the owner to another stage
+  /// with the text left as it was, the feature is published with the new stage's name (it
+  /// kept the old text, so the app showed the old column); a text the owner wrote since stays.
+  @Test(
+    arguments: [
+      ("Available ", "Available"), ("planned", "Planned"),
+    ])
+  func anOwnStatusFollowsAMoveToAnotherStage(status: String, stageName: String) throws {
+    let written = Stage(id: 1, name: stageName)
+    let other = Stage(id: 2, name: "Geplant")
+    let feature = try #require(
+      try SyncFixtures.features(#"[{"id":"1","title":"One","status":"\#(status)"}]"#).first)
+    let content = try #require(RoadmapMapping().upsert(for: feature, stage: written).upsert)
+      .content
+    #expect(content.status == status)
+    func published(_ content: FeatureContent, in stage: Stage) -> String? {
+      RoadmapMapping().roadmapFeature(from: content, id: 1, stage: stage, votes: 0).feature?
+        .status
+    }
+    #expect(published(content, in: written) == status)
+    #expect(published(content, in: other) == "Geplant")
+    var rewritten = content
+    rewritten.status = "Beta"
+    #expect(published(rewritten, in: other) == "Beta")
+  }
+
   @Test("features made on VoteFirst, on other boards, or with broken extras are reported")
   func reverseLosses() throws {
     let stage = Stage(id: 1, name: "Planned")

@@ -4,12 +4,20 @@ import Foundation
 /// by default, which `migrate`, `votes pull` and their admin calls draw on): a call answered
 /// 429 was refused before anything was done, so it is sent again after the `Retry-After` the
 /// server gave (1 s when it gave none, at most 60 s at a time), for at most 10 minutes of
-/// waiting per call. A failure is said only after that.
+/// waiting per call (`ROADMAPCTL_RATE_LIMIT_WAIT` seconds, when set; 0 fails at the first
+/// 429). A failure is said only after that.
 struct RateLimitPatience {
   /// The longest wait before one retry, in seconds.
   static let longestWait: TimeInterval = 60
-  /// The most waiting one call may do, in seconds.
-  static let mostWaiting: TimeInterval = 600
+  /// The most waiting one call may do by default, in seconds.
+  static let defaultMostWaiting: TimeInterval = 600
+
+  /// The most waiting one call may do: `ROADMAPCTL_RATE_LIMIT_WAIT` (whole seconds, 0 or
+  /// more), else ``defaultMostWaiting``.
+  static let mostWaiting: TimeInterval = {
+    let setting = ProcessInfo.processInfo.environment["ROADMAPCTL_RATE_LIMIT_WAIT"]
+    return setting.flatMap { Int($0) }.map { TimeInterval(max(0, $0)) } ?? defaultMostWaiting
+  }()
 
   private var waited: TimeInterval = 0
 
