@@ -266,10 +266,19 @@ struct WarningRuleTests {
     #expect(report.first("removed-id")?.message.contains(#"renamed to "dark-mode""#) == true)
   }
 
-  @Test("an unreadable previous version is reported")
-  func unreadablePrevious() {
-    let report = validate(#"[{"id": "1"}]"#, previous: "{")
-    #expect(report.first("previous-unreadable")?.severity == .error)
+  /// A previous version the app could not load showed no feature to vote on, so a file that
+  /// repairs it loses no votes: a warning (an info with --allow-removed), never an error that
+  /// keeps the repair from passing CI.
+  @Test(
+    "an unreadable previous version is reported, and does not fail the repair",
+    arguments: ["{", "", #"{"features": []}"#, "<html>", #"[{"id": "1""#])
+  func unreadablePrevious(previous: String) {
+    let report = validate(#"[{"id": "1"}]"#, previous: previous)
+    #expect(report.first("previous-unreadable")?.severity == .warning)
+    #expect(!report.hasErrors)
+    let allowed = validate(
+      #"[{"id": "1"}]"#, options: ValidationOptions(allowRemoved: true), previous: previous)
+    #expect(allowed.first("previous-unreadable")?.severity == .info)
   }
 
   @Test("a byte-order mark is a warning only")

@@ -291,10 +291,13 @@ struct CrossFeatureRules {
   mutating func compare(withPrevious buffer: UnsafeBufferPointer<UInt8>) {
     let previous = ParseOutcome.parse(buffer, collectWarnings: false, keepValues: false)
     if previous.fatal || !previous.topLevelIsArray {
+      // The app could not load that version either, so no feature of it was shown to vote
+      // on: a file that repairs it loses no votes, and must be able to pass.
       let reason = previous.issues.first { $0.severity == .error }?.message ?? "it is not a roadmap"
       add(
-        "previous-unreadable", .error, at: 0, path: "",
-        "the previous version cannot be read (\(reason)), so removed ids were not checked")
+        "previous-unreadable", options.allowRemoved ? .info : .warning, at: 0, path: "",
+        "the previous version cannot be read (\(reason)); the app could not load it either, so "
+          + "it showed no feature to vote on; removed ids were not checked")
       return
     }
     guard let previousBase = buffer.baseAddress else { return }

@@ -203,6 +203,19 @@ import Testing
         "good.json:1:1: error: the previous version cannot be read (cannot read 'gone.json': "
           + "no such file), so removed ids were not checked [previous-unreadable]\n"))
     #expect(result.stdoutText.hasSuffix("good.json: 3 features, 1 error (invalid)\n"))
+    // With --allow-removed there is nothing to enforce: a warning.
+    let allowed = try await validate(
+      ["good.json", "--previous", "gone.json", "--allow-removed"], in: directory)
+    #expect(allowed.exitCode == 0, "\(allowed.stdoutText)")
+    #expect(
+      allowed.stdoutText.contains("good.json:1:1: warning: the previous version cannot be read"))
+    // A previous version the app could not load (here empty) showed nothing to vote on: the
+    // file that repairs it passes, with a warning (it failed CI on every such repair).
+    try directory.write("broken-published.json", "")
+    let repair = try await validate(
+      ["good.json", "--previous", "broken-published.json"], in: directory)
+    #expect(repair.exitCode == 0, "\(repair.stdoutText)")
+    #expect(repair.stdoutText.contains("warning: the previous version cannot be read"))
   }
 
   @Test func standardInput() async throws {

@@ -140,7 +140,7 @@ struct ValidateCommand: Command {
     if let previousProblem {
       diagnostics.append(
         Diagnostic(
-          code: "previous-unreadable", severity: .error,
+          code: "previous-unreadable", severity: validator.options.allowRemoved ? .warning : .error,
           message: "the previous version cannot be read (\(previousProblem)), so removed ids "
             + "were not checked",
           path: "", line: 1, column: 1))
