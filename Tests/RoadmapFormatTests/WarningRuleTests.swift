@@ -40,6 +40,22 @@ struct WarningRuleTests {
       json: #"[{"id": "1", "localizedTitle": [{"language": "EN", "value": "A"}]}]"#,
       code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
       says: #""en""#),
+    // The app compares tags exactly with localizations named `zh-Hans`, `pt-BR`.
+    Case(
+      name: "lowercase script",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "zh-hans", "value": "A"}]}]"#,
+      code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
+      says: #"write "zh-Hans""#),
+    Case(
+      name: "lowercase region",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "pt-br", "value": "A"}]}]"#,
+      code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
+      says: #"write "pt-BR""#),
+    Case(
+      name: "script and region in other cases",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "zh-HANT-tw", "value": "A"}]}]"#,
+      code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
+      says: #"write "zh-Hant-TW""#),
     Case(
       name: "language name instead of a tag",
       json: #"[{"id": "1", "localizedTitle": [{"language": "English", "value": "A"}]}]"#,
@@ -104,6 +120,11 @@ struct WarningRuleTests {
     Case(
       name: "id with a space", json: #"[{"id": "dark mode"}]"#, code: "invalid-counter-key",
       severity: .error, path: "/0/id", says: "contains space"),
+    // Characters that would break a message's line or reach the terminal are quoted escaped.
+    Case(
+      name: "id with a line break and an escape character",
+      json: #"[{"id": "a\nb\u001bc"}]"#, code: "invalid-counter-key",
+      severity: .error, path: "/0/id", says: #"contains "\n", "\u001b""#),
     Case(
       name: "id too long for a counter key",
       json: "[{\"id\": \"\(String(repeating: "a", count: 58))\"}]", code: "invalid-counter-key",
@@ -117,6 +138,14 @@ struct WarningRuleTests {
     #expect(diagnostic.severity == item.severity)
     #expect(diagnostic.path == item.path)
     #expect(diagnostic.message.contains(item.says), "\(diagnostic.message)")
+  }
+
+  /// Tags written as localizations are named pass: no warning for any of them.
+  @Test(arguments: ["en", "de", "zh-Hans", "zh-Hant-TW", "pt-BR", "es-419", "sr-Latn", "en-GB"])
+  func wellWrittenTagsPass(tag: String) {
+    let report = validate(
+      #"[{"id": "1", "localizedTitle": [{"language": "\#(tag)", "value": "A"}]}]"#)
+    #expect(report.first("malformed-language-tag") == nil, "\(tag)")
   }
 
   @Test("unknown keys that are not typos are fine")

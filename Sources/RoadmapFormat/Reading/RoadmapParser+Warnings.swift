@@ -66,7 +66,9 @@ extension RoadmapParser {
     }
   }
 
-  /// The fast path: a lowercase 2–3 letter language, then subtags of 1–8 letters or digits.
+  /// The fast path: a lowercase 2–3 letter language, then subtags of 1–8 letters or digits,
+  /// a script right after the language in title case (`Hans`) and a two-letter region after
+  /// them in uppercase (`BR`), as the app's localizations are named.
   @inline(__always)
   func isCommonLanguageTag(_ token: StringToken) -> Bool {
     var index = token.start
@@ -76,19 +78,35 @@ extension RoadmapParser {
     }
     let languageLength = index - token.start
     guard languageLength == 2 || languageLength == 3 else { return false }
+    // 1: a script or a region may come next; 2: a region; 3: neither.
+    var position = 1
     while index < token.end {
       guard base[index] == UInt8(ascii: "-") else { return false }
       index += 1
       let start = index
+      var letters = 0
+      var uppercase = 0
       while index < token.end {
         let byte = base[index] | 0x20
-        guard
-          (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
-            || (base[index] >= UInt8(ascii: "0") && base[index] <= UInt8(ascii: "9"))
-        else { break }
+        if byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") {
+          letters += 1
+          if base[index] & 0x20 == 0 { uppercase += 1 }
+        } else if !(base[index] >= UInt8(ascii: "0") && base[index] <= UInt8(ascii: "9")) {
+          break
+        }
         index += 1
       }
-      guard index - start >= 1 && index - start <= 8 else { return false }
+      let length = index - start
+      guard length >= 1 && length <= 8 else { return false }
+      if position <= 1 && length == 4 && letters == 4 {
+        guard uppercase == 1 && base[start] & 0x20 == 0 else { return false }
+        position = 2
+      } else if position <= 2 && length == 2 && letters == 2 {
+        guard uppercase == 2 else { return false }
+        position = 3
+      } else {
+        position = 3
+      }
     }
     return true
   }
@@ -118,6 +136,28 @@ extension RoadmapParser {
       let lower = language.lowercased() + tag.dropFirst(language.count)
       return "starts with an uppercase language code, but the app compares exactly and "
         + "localizations are lowercase: write \"\(lower)\""
+    }
+    // A script after the language is written in title case, a region in uppercase, as
+    // Xcode names localizations (`zh-Hans`, `pt-BR`): `zh-hans` never matches.
+    var written = [String(language)]
+    var position = 1
+    for subtag in subtags.dropFirst() {
+      let letters = subtag.allSatisfy { $0.isASCII && $0.isLetter }
+      if position <= 1 && subtag.count == 4 && letters {
+        written.append(subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased())
+        position = 2
+      } else if position <= 2 && subtag.count == 2 && letters {
+        written.append(subtag.uppercased())
+        position = 3
+      } else {
+        written.append(String(subtag))
+        position = 3
+      }
+    }
+    let expected = written.joined(separator: "-")
+    if expected != tag {
+      return "has its script or region in another case than localizations are named, and the "
+        + "app compares exactly: write \"\(expected)\""
     }
     return nil
   }

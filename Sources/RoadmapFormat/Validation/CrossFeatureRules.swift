@@ -113,7 +113,10 @@ struct CrossFeatureRules {
               !($0.isASCII && Self.isCounterKeyByte(UInt8($0.value)))
             }
           )
-          .map { $0 == " " ? "space" : "'\($0)'" }.sorted().joined(separator: ", ")
+          // Quoted as JSON quotes them: a line break or an escape character in a message
+          // would split its line or reach the terminal.
+          .map { $0 == " " ? "space" : RoadmapParser.quoted(String($0)) }.sorted()
+          .joined(separator: ", ")
           reason = "contains \(bad)"
         }
         add(
