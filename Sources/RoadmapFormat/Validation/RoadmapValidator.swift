@@ -121,8 +121,15 @@ public struct RoadmapValidator: Sendable {
     deferred.knownLines = report.knownLines
     deferred.convertedText = report.convertedText
     deferred.unlisted = report.unlisted
+    deferred.rejectedByRoadmap = report.rejectedByRoadmap
     return deferred
   }
+
+  /// The codes of the checks a caller asks for (`--languages`, `--statuses`, `--previous`):
+  /// errors in compatible mode too.
+  static let requestedChecks: Set<String> = [
+    "missing-language", "unknown-status", "removed-id", "previous-unreadable",
+  ]
 
   /// One validation: the parse, the cross-feature rules, positions. Also says whether the
   /// Roadmap package would reject the document.
@@ -137,6 +144,7 @@ public struct RoadmapValidator: Sendable {
       var report = ValidationReport(
         diagnostics: [converted.diagnostic], features: [], featureCount: 0)
       report.convertedText = converted.utf8
+      report.rejectedByRoadmap = true
       return (report, true)
     }
     if !isConverted, let converted = TextEncoding.transcode(buffer) {
@@ -172,6 +180,17 @@ public struct RoadmapValidator: Sendable {
     }
     let rejected =
       outcome.fatal || !outcome.topLevelIsArray || issues.contains { $0.rejectedByRoadmap }
+    if options.compatible {
+      // Judged as the app reads: what it rejects stays an error, and so do the checks the
+      // caller asked for; the rest (a trailing comma, a duplicate id, a key no counting API
+      // takes) it loads, so they are warnings.
+      for index in issues.indices
+      where issues[index].severity == .error && !issues[index].rejectedByRoadmap
+        && !Self.requestedChecks.contains(issues[index].code)
+      {
+        issues[index].severity = .warning
+      }
+    }
     let diagnostics = ParseOutcome.diagnostics(
       issues, suppressed: outcome.suppressed, in: buffer,
       checkpoints: outcome.checkpoints)
@@ -179,6 +198,7 @@ public struct RoadmapValidator: Sendable {
       diagnostics: diagnostics,
       features: options.compatible && rejected ? [] : outcome.features,
       featureCount: outcome.featureCount)
+    report.rejectedByRoadmap = rejected
     report.knownLines = outcome.checkpoints.map { KnownLine(offset: $0.offset, line: $0.line) }
     for more in outcome.suppressed.values {
       report.unlisted[more.severity, default: 0] += more.count

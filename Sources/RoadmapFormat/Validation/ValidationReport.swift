@@ -20,6 +20,8 @@ public struct ValidationReport: Sendable {
   /// The problems past the listing limit of their code, by severity: counted here, each code's
   /// count named by one `diagnostics-truncated` note, not listed one by one.
   public var unlisted: [Severity: Int] = [:]
+  /// Whether the Roadmap package would reject the whole document (its decoder throws).
+  public var rejectedByRoadmap = false
   private var storage: FeatureStorage
 
   /// The features that loaded (lenient reading; empty in compatible mode when the Roadmap

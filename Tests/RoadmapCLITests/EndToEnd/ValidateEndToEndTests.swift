@@ -218,6 +218,31 @@ import Testing
     #expect(repair.stdoutText.contains("warning: the previous version cannot be read"))
   }
 
+  /// `--compatible` judges as the app reads: what the app loads passes (its other errors are
+  /// warnings), what it rejects fails and loads no feature; the checks asked for stay errors.
+  /// Before, the flag changed nothing a user could see.
+  @Test func compatibleJudgesAsTheAppLoads() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let trailing = try await validate(["trailing.json", "--compatible"], in: directory)
+    #expect(trailing.exitCode == 0, "\(trailing.stdoutText)")
+    #expect(trailing.stdoutText.contains("warning: trailing comma"))
+    #expect(trailing.stdoutText.hasSuffix("trailing.json: 1 feature, 1 warning\n"))
+    let plain = try await validate(["trailing.json"], in: directory)
+    #expect(plain.exitCode == 1)
+    let broken = try await validate(["broken.json", "--compatible"], in: directory)
+    #expect(broken.exitCode == 1)
+    #expect(broken.stdoutText.hasSuffix("broken.json: 0 features, 1 error (invalid)\n"))
+    let asked = try await validate(
+      ["trailing.json", "--compatible", "--statuses", "planned"], in: directory)
+    #expect(asked.exitCode == 0)
+    try directory.write("status.json", #"[{"id":"1","status":"later"}]"#)
+    let policy = try await validate(
+      ["status.json", "--compatible", "--statuses", "planned"], in: directory)
+    #expect(policy.exitCode == 1, "\(policy.stdoutText)")
+    #expect(policy.stdoutText.contains("error: status \"later\""))
+  }
+
   @Test func standardInput() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }

@@ -152,7 +152,9 @@ struct ValidateCommand: Command {
     if input.transportErrors.isEmpty {
       let report = validator.validate(input.document, previous: previous)
       diagnostics += report.diagnostics
-      featureCount = report.featureCount
+      // Judged as the app reads, a file it rejects loads no feature at all.
+      featureCount =
+        validator.options.compatible && report.rejectedByRoadmap ? 0 : report.featureCount
       knownLines = report.knownLines
       unlisted = report.unlisted
       // A UTF-16 or UTF-32 file: excerpts come from the UTF-8 text the positions refer to.
