@@ -243,6 +243,25 @@ import Testing
     #expect(policy.stdoutText.contains("error: status \"later\""))
   }
 
+  /// An empty name (an unset variable in a CI step) and a directory as standard input are
+  /// said in words (they were "it is a directory" and Foundation's "The operation could not
+  /// be completed. Is a directory").
+  @Test func oddInputsAreSaidInWords() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let empty = try await validate(["", "good.json"], in: directory)
+    #expect(empty.exitCode == 1)
+    #expect(
+      empty.stderrText
+        == "Error: cannot read '': the file name is empty (is a variable unset?)\n")
+    #expect(empty.stdoutText.contains("good.json: 3 features, no problems"))
+    let shell = try ChildProcess.start(
+      "/bin/sh",
+      ["-c", "\"$0\" validate - < \"$1\"", try Roadmapctl.binaryURL().path, directory.path])
+    #expect(try await shell.waitForExit(timeout: .seconds(60)) == 1)
+    #expect(shell.stderrText == "Error: cannot read standard input: it is a directory\n")
+  }
+
   @Test func standardInput() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }

@@ -56,7 +56,18 @@ enum InputLoader {
     do {
       return try context.stdin.readAll()
     } catch {
-      throw .failure("cannot read standard input: \(error.localizedDescription)")
+      throw .failure("cannot read standard input: \(standardInputProblem(error))")
+    }
+  }
+
+  /// Why standard input could not be read, in words (Foundation's description of a POSIX
+  /// error is "The operation could not be completed. Invalid argument").
+  static func standardInputProblem(_ error: any Error) -> String {
+    guard let posix = error as? POSIXError else { return "\(error)" }
+    switch posix.code {
+    case .EBADF: return "it is closed"
+    case .EISDIR: return "it is a directory"
+    default: return String(cString: strerror(posix.code.rawValue))
     }
   }
 
@@ -93,6 +104,10 @@ enum InputLoader {
   static func withDescriptor<R>(
     _ input: String, context: CommandContext, _ body: (Int32) throws(CommandError) -> R
   ) throws(CommandError) -> R {
+    // An empty name (an unset variable in a CI step) resolves to the working directory.
+    guard !input.isEmpty else {
+      throw .failure("cannot read '': the file name is empty (is a variable unset?)")
+    }
     let path = context.resolvePath(input)
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
