@@ -151,7 +151,8 @@ struct WarningRuleTests {
   @Test("unknown keys that are not typos are fine")
   func unknownKeysAreFine() {
     let report = validate(
-      #"[{"id": "1", "url": "https://x", "date": "2025-01-01", "tags": ["a"]}]"#)
+      #"[{"id": "1", "url": "https://x", "date": "2025-01-01", "tags": ["a"], "notes": "x", "stats": 1, "voted": false}]"#
+    )
     #expect(report.diagnostics.isEmpty)
   }
 

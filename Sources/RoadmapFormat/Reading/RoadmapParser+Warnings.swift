@@ -171,8 +171,13 @@ extension RoadmapParser {
         + "case-sensitive): rename it to \"\(target)\"")
   }
 
+  /// Words that sit one letter from a known key but are extra keys of their own: "notes"
+  /// renamed to "votes" as advised turns a text into a count, which the app rejects.
+  static let wordsNotTypos: Set<String> = ["notes", "stats", "voted"]
+
   /// The known key `name` is probably a misspelling of, if any.
   static func typoTarget(for name: String, among known: [String]) -> String? {
+    guard !wordsNotTypos.contains(name) else { return nil }
     let lower = Array(name.lowercased().unicodeScalars)
     guard lower.count <= 40 else { return nil }
     var best: (name: String, distance: Int)?
