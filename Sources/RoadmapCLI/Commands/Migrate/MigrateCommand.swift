@@ -84,15 +84,31 @@ struct MigrateCommand: Command {
   }
 
   /// Whether two server URLs name the same server and path (scheme and host in any case, a
-  /// trailing slash or not).
+  /// trailing slash or not, the scheme's default port or none, and `localhost`, `127.0.0.1`
+  /// and `[::1]` as one loopback host).
   static func sameServer(_ a: String, _ b: String) -> Bool {
     func normal(_ url: String) -> String {
       var text = url
       while text.hasSuffix("/") { text.removeLast() }
       guard let split = text.range(of: "://") else { return text }
+      let scheme = text[..<split.lowerBound].lowercased()
       let rest = text[split.upperBound...]
-      let host = rest.prefix { $0 != "/" }
-      return text[..<split.upperBound].lowercased() + host.lowercased() + rest.dropFirst(host.count)
+      let authority = rest.prefix { $0 != "/" }
+      var host = authority.lowercased()
+      var port = ""
+      // The port follows the last ':' after an IPv6 literal's ']', if any.
+      let portStart = host.hasPrefix("[") ? host.range(of: "]:")?.upperBound : nil
+      if let portStart {
+        port = String(host[portStart...])
+        host = String(host[..<host.index(before: portStart)])
+      } else if !host.hasPrefix("["), let colon = host.lastIndex(of: ":") {
+        port = String(host[host.index(after: colon)...])
+        host = String(host[..<colon])
+      }
+      if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") { port = "" }
+      if ["localhost", "127.0.0.1", "[::1]"].contains(host) { host = "localhost" }
+      return scheme + "://" + host + (port.isEmpty ? "" : ":" + port)
+        + rest.dropFirst(authority.count)
     }
     return normal(a) == normal(b)
   }
