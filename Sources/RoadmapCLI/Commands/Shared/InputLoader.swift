@@ -166,8 +166,8 @@ enum InputLoader {
           code: "http-status", severity: .error,
           message: "The server answered HTTP \(http.statusCode) "
             + "(\(HTTPURLResponse.localizedString(forStatusCode: http.statusCode))), not 200. "
-            + "The Roadmap package ignores the status, fails to decode the body and shows an "
-            + "empty roadmap; publish the file at this URL or fix the URL.",
+            + "The Roadmap package ignores the status and decodes the body (an error page "
+            + "shows as an empty roadmap); publish the file at this URL or fix the URL.",
           path: "", line: 1, column: 1))
     }
     let contentType = (http.value(forHTTPHeaderField: "Content-Type") ?? "").lowercased()
