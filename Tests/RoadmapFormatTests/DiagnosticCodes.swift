@@ -23,7 +23,7 @@ enum DiagnosticCodes {
     "finished-status-not-flagged", "planned-status-flagged-finished", "surrounding-whitespace",
     "negative-votes", "unknown-key-typo", "empty-value",
     // info
-    "diagnostics-truncated",
+    "diagnostics-truncated", "reading-stopped",
   ]
 }
 

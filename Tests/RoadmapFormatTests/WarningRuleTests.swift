@@ -148,6 +148,18 @@ struct WarningRuleTests {
     #expect(report.first("malformed-language-tag") == nil, "\(tag)")
   }
 
+  /// A syntax error that stops the reading with text after it says so in a note: nothing after
+  /// it was checked (a user fixed one error and met new ones, the count of features too low).
+  @Test func aSyntaxErrorThatStopsTheReadingSaysSo() throws {
+    let report = validate(#"[{"id": "1"},, {"id": 2}]"#)
+    #expect(report.codes == ["unexpected-character", "reading-stopped"])
+    let note = try #require(report.first("reading-stopped"))
+    #expect(note.severity == .info)
+    #expect(note.message.contains("nothing after it was checked (1 feature before it)"))
+    // At the end nothing was left unread: no note.
+    #expect(validate(#"[{"id": "1"} @"#).first("reading-stopped") == nil)
+  }
+
   @Test("unknown keys that are not typos are fine")
   func unknownKeysAreFine() {
     let report = validate(

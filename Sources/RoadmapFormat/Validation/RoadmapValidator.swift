@@ -125,6 +125,33 @@ public struct RoadmapValidator: Sendable {
     return deferred
   }
 
+  /// Where a syntax error stopped the reading with text still after it: a note that nothing
+  /// after it was checked (as the app stops there too), so that a fix followed by another run
+  /// is expected to find more; nil when the error is at the end.
+  static func readingStopped(
+    _ issues: [Issue], outcome: ParseOutcome, in buffer: UnsafeBufferPointer<UInt8>
+  ) -> Issue? {
+    // Not after errors whose stop says itself: a nesting limit, a binary file, a string that
+    // swallows the rest, too many errors.
+    guard let error = issues.last(where: { $0.severity == .error }),
+      Self.stopsWithTextAfter.contains(error.code)
+    else { return nil }
+    let rest = buffer.dropFirst(min(buffer.count, error.offset + 1))
+    guard rest.contains(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) else { return nil }
+    let features = outcome.featureCount == 1 ? "1 feature" : "\(outcome.featureCount) features"
+    return Issue(
+      code: "reading-stopped", severity: .info,
+      message: "the reading stopped at this error, as the app's does: nothing after it was "
+        + "checked (\(features) before it); fix it and run again to see the rest",
+      offset: error.offset, path: "", sequence: Int.max)
+  }
+
+  /// Syntax errors after which text the reading never reached can follow.
+  static let stopsWithTextAfter: Set<String> = [
+    "unexpected-character", "mismatched-bracket", "invalid-literal", "unquoted-key",
+    "single-quoted-string", "invalid-number", "non-finite-number", "missing-colon",
+  ]
+
   /// The codes of the checks a caller asks for (`--languages`, `--statuses`, `--previous`):
   /// errors in compatible mode too.
   static let requestedChecks: Set<String> = [
@@ -169,6 +196,9 @@ public struct RoadmapValidator: Sendable {
       releaseStride: releaseStride)
     var issues = outcome.issues
     outcome.issues = []
+    if outcome.fatal, let stop = Self.readingStopped(issues, outcome: outcome, in: buffer) {
+      issues.append(stop)
+    }
     var rules = CrossFeatureRules(options: options, outcome: outcome, buffer: buffer)
     rules.run()
     if let previous {
