@@ -35,7 +35,8 @@ struct PublishCommand: Command {
   var out: String?
 
   func run(_ context: CommandContext) async throws -> Int32 {
-    let state = try await BoardClient(server: server, project: project, readOnly: true).state(board: board)
+    let state = try await BoardClient(server: server, project: project, readOnly: true).state(
+      board: board)
     let (features, losses) = RoadmapMapping().roadmapFeatures(
       from: state.wireFeatures, stages: state.stages, board: board, reading: .board)
     for line in SyncFiles.lossLines(losses) { context.stderr.writeLine(line) }
