@@ -66,6 +66,13 @@ struct ShapeRuleTests {
       fix:
         #"[{"language": "de", "value": "Tab \"Entdecken\""}, {"language": "e\"n", "value": "a\nb\\c"}]"#
     ),
+    // An empty object's fix is an empty list: a placeholder item copied as written showed "…"
+    // to English readers instead of the plain field.
+    Case(
+      name: "localized field as an empty object",
+      json: #"[{"id": "1", "localizedTitle": {}}]"#,
+      code: "localized-not-array", line: 1, column: 32, path: "/0/localizedTitle",
+      fix: #"write "localizedTitle": []"#),
     Case(
       name: "localized field as one item without its array",
       json: #"[{"id": "1", "localizedTitle": {"language": "de", "value": "Hallo"}}]"#,

@@ -371,15 +371,16 @@ extension RoadmapParser {
           }
         }
       }
+      let members = value.map { if case .object(let o) = $0 { o.members.count } else { 0 } } ?? 0
+      // An empty object holds no text: its fix is an empty list (a placeholder item copied as
+      // written would show "…" to English readers instead of the plain field).
       report(
         "localized-not-array", .error, at: start, rejected: true,
         "\"\(key.name)\" is an object, but the app reads an array of {\"language\", \"value\"} "
           + "items and rejects the whole file: write \"\(key.name)\": ["
-          + (items.isEmpty
+          + (items.isEmpty && members > 0
             ? "{\"language\": \"en\", \"value\": \"…\"}" : items.joined(separator: ", "))
-          + (items.count
-            < (value.map { if case .object(let o) = $0 { o.members.count } else { 0 } } ?? 0)
-            ? ", …" : "") + "]")
+          + (items.count < members ? ", …" : "") + "]")
       return
     default:
       break
