@@ -11,6 +11,15 @@ public struct InputSource: Sendable {
 
   /// The process's standard input.
   public static let standardInput = InputSource {
+    #if os(Linux)
+      // Started with standard input closed, the process's first descriptor went to something
+      // the runtime opened (libdispatch's epoll): reading it is not reading standard input.
+      if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/0"),
+        target.hasPrefix("anon_inode:")
+      {
+        throw POSIXError(.EBADF)
+      }
+    #endif
     guard let bytes = DescriptorReader.readAll(0) else {
       throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }

@@ -243,9 +243,9 @@ import Testing
     #expect(policy.stdoutText.contains("error: status \"later\""))
   }
 
-  /// An empty name (an unset variable in a CI step) and a directory as standard input are
-  /// said in words (they were "it is a directory" and Foundation's "The operation could not
-  /// be completed. Is a directory").
+  /// An empty name (an unset variable in a CI step), and a directory or nothing at all as
+  /// standard input, are said in words (they were "it is a directory", Foundation's "The
+  /// operation could not be completed. Is a directory", and "Invalid argument").
   @Test func oddInputsAreSaidInWords() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }
@@ -260,6 +260,10 @@ import Testing
       ["-c", "\"$0\" validate - < \"$1\"", try Roadmapctl.binaryURL().path, directory.path])
     #expect(try await shell.waitForExit(timeout: .seconds(60)) == 1)
     #expect(shell.stderrText == "Error: cannot read standard input: it is a directory\n")
+    let closed = try ChildProcess.start(
+      "/bin/sh", ["-c", "\"$0\" validate - <&-", try Roadmapctl.binaryURL().path])
+    #expect(try await closed.waitForExit(timeout: .seconds(60)) == 1)
+    #expect(closed.stderrText == "Error: cannot read standard input: it is closed\n")
   }
 
   @Test func standardInput() async throws {
