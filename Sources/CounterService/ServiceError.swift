@@ -37,21 +37,32 @@ struct ServiceError: ResponseError, CustomStringConvertible {
   /// (``VoteStoreError/outcomeIsUnknown``): it then says the outcome is unknown. A `read`
   /// changes nothing either way, and its body says only what failed.
   static func storeUnavailable(_ error: VoteStoreError, read: Bool = false) -> ServiceError {
+    if read {
+      return ServiceError(
+        .storeUnavailable, 503, readFailure(error.kind), cause: error.description)
+    }
     let message =
-      switch (error.kind, read) {
-      case (.timedOut, true): "the vote store did not answer in time"
-      case (.outcomeUnknown, true): "the vote store lost its database connection"
-      case (_, true): "the vote store is unavailable"
-      case (.timedOut, false):
+      switch error.kind {
+      case .timedOut:
         "the vote store did not answer in time; the change may or may not have been made"
-      case (.notDurable, false):
+      case .notDurable:
         "the vote store could not make the change durable; it may or may not have been made"
-      case (.outcomeUnknown, false):
+      case .outcomeUnknown:
         "the vote store lost its database connection during the write; the change may or may "
           + "not have been made"
       default: "the vote store is unavailable; nothing was changed"
       }
     return ServiceError(.storeUnavailable, 503, message, cause: error.description)
+  }
+
+  /// What a failed read's 503 says for a store error of `kind` (a read changes nothing, so
+  /// only what failed); the counting routes and the board API say it alike.
+  static func readFailure(_ kind: VoteStoreError.Kind) -> String {
+    switch kind {
+    case .timedOut: "the vote store did not answer in time"
+    case .outcomeUnknown: "the vote store lost its database connection"
+    default: "the vote store is unavailable"
+    }
   }
 
   /// A write whose result would leave ±``CounterRoutes/maxMagnitude``: 409, nothing changed.

@@ -202,17 +202,18 @@ struct VoteFirstContext: Sendable {
       for line in metrics.recordStoreError(line) { configuration.log(line) }
       // A read (GET, HEAD) changes nothing, so its answer says only what failed.
       let read = request.method == .get || request.method == .head
-      let message =
-        switch (error.kind, read) {
-        case (.timedOut, true): "the vote store did not answer in time"
-        case (.outcomeUnknown, true): "the vote store lost its database connection"
-        case (_, true): "the vote store is unavailable"
-        case (.timedOut, false): "the vote store did not answer in time; the outcome is unknown"
-        case (.notDurable, false):
-          "the vote store could not make the change durable; the outcome is unknown"
-        case (.outcomeUnknown, false):
-          "the vote store lost its database connection during the write; the outcome is unknown"
-        default: "the vote store is unavailable; nothing was changed"
+      let message: String =
+        if read {
+          ServiceError.readFailure(error.kind)
+        } else {
+          switch error.kind {
+          case .timedOut: "the vote store did not answer in time; the outcome is unknown"
+          case .notDurable:
+            "the vote store could not make the change durable; the outcome is unknown"
+          case .outcomeUnknown:
+            "the vote store lost its database connection during the write; the outcome is unknown"
+          default: "the vote store is unavailable; nothing was changed"
+          }
         }
       var failure = VoteFirstFailure(503, Code.storeUnavailable, message)
       failure.headers.append((name: "Retry-After", value: "1"))
