@@ -16,6 +16,19 @@ extension JSONValue {
     value.map { .number(String($0)) } ?? .null
   }
 
+  /// A localized field as JSON: its items as Roadmap JSON writes them, or null when absent.
+  static func from(_ items: [LocalizedValue]?) -> JSONValue {
+    guard let items else { return .null }
+    return .array(
+      items.map { item in
+        var object = JSONObject([
+          ("language", .string(item.language)), ("value", .string(item.value)),
+        ])
+        object.members += item.extra.members.filter { !["language", "value"].contains($0.key) }
+        return .object(object)
+      })
+  }
+
   /// The field value a string or null stands for (`.some(nil)` for null), or nil for anything
   /// else.
   var optionalString: String?? {
@@ -41,6 +54,24 @@ extension JSONValue {
     case .null: .some(nil)
     case .number(let text): Int(text).map { .some($0) }
     default: nil
+    }
+  }
+
+  /// The localized field an array of `{"language", "value", …}` items or null stands for.
+  var optionalLocalized: [LocalizedValue]?? {
+    switch self {
+    case .null: return .some(nil)
+    case .array(let elements):
+      var items: [LocalizedValue] = []
+      for element in elements {
+        guard case .object(let object) = element, case .string(let language)? = object["language"],
+          case .string(let value)? = object["value"]
+        else { return nil }
+        let extra = object.members.filter { $0.key != "language" && $0.key != "value" }
+        items.append(LocalizedValue(language: language, value: value, extra: JSONObject(extra)))
+      }
+      return .some(items)
+    default: return nil
     }
   }
 }

@@ -132,6 +132,12 @@ public struct RoadmapMapping: Sendable {
     if origin == .roadmapJSON {
       keep("votes", .from(feature.votes), .from(readsAs.votes))
     }
+    // VoteFirst's translations are language and text: an item's other keys live here.
+    keep("localizedTitle", .from(feature.localizedTitle), .from(readsAs.localizedTitle))
+    keep("localizedStatus", .from(feature.localizedStatus), .from(readsAs.localizedStatus))
+    keep(
+      "localizedDescription", .from(feature.localizedDescription),
+      .from(readsAs.localizedDescription))
     // A status of its own is the feature's text within its stage: once the owner moves it to
     // another stage (and leaves the text as it was), the Roadmap JSON published back says the
     // new stage, as the board's column does. So the stage it was written for is kept with it.
@@ -295,6 +301,20 @@ public struct RoadmapMapping: Sendable {
       case "isFinished":
         if JSONValue.from(feature.isFinished) == read, let value = original.optionalBool {
           feature.isFinished = value
+        }
+      case "localizedTitle":
+        if JSONValue.from(feature.localizedTitle) == read, let value = original.optionalLocalized {
+          feature.localizedTitle = value
+        }
+      case "localizedStatus":
+        if JSONValue.from(feature.localizedStatus) == read, let value = original.optionalLocalized {
+          feature.localizedStatus = value
+        }
+      case "localizedDescription":
+        if JSONValue.from(feature.localizedDescription) == read,
+          let value = original.optionalLocalized
+        {
+          feature.localizedDescription = value
         }
       case "votes":
         // The kept pair says the count as the upsert read it back (0 as absent), whichever

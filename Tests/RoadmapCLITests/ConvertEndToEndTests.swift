@@ -9,7 +9,7 @@ import VoteFirstAPI
   static let roadmap = """
     [
       {"id": "1", "title": "Widgets", "status": "planned", "votes": 12, "isFinished": false,
-       "localizedTitle": [{"language": "de", "value": "Widgets!"}],
+       "localizedTitle": [{"language": "de", "value": "Widgets!", "note": "ask Ana first"}],
        "localizedStatus": [{"language": "de", "value": "Geplant"}]},
       {"id": "2", "title": "Sync", "status": "Available ", "isFinished": true},
       {"id": "3", "title": "Dark mode", "status": "Available ", "isFinished": false},

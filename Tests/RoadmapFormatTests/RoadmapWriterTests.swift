@@ -71,7 +71,8 @@ struct RoadmapWriterTests {
   func roundTrip(_ style: RoadmapWriterStyle) throws {
     let source = """
       [{"z": [1, {"k": "v"}], "id": "a\\u00e9", "votes": 7, "title": "T\\ud83d\\ude80",
-        "localizedStatus": [{"language": "en", "value": "Done"}], "isFinished": false,
+        "localizedStatus": [{"language": "en", "note": ["x", 1], "value": "Done", "by": null}],
+        "isFinished": false,
         "date": "2025-01-01", "weird key \\"q\\"": -0.5e-3}]
       """
     let first = try RoadmapDocument.read(Array(source.utf8), mode: .compatible)
@@ -80,8 +81,31 @@ struct RoadmapWriterTests {
     #expect(second.features == first.features)
     #expect(second.diagnostics.isEmpty)
     #expect(first.features[0].extra.keys == ["z", "date", "weird key \"q\""])
+    // An item's own unknown keys stay with it, in order, after language and value.
+    #expect(first.features[0].localizedStatus?.first?.extra.keys == ["note", "by"])
     // Writing again is byte-identical: the output is canonical.
     #expect(RoadmapWriter.write(second.features, style: style) == written)
+  }
+
+  @Test("an item's unknown keys go through Codable too, and its own fields are never written twice")
+  func localizedItemExtraThroughCodable() throws {
+    let text = #"{"id":"1","localizedTitle":[{"language":"de","value":"Karten","note":"kurz"}]}"#
+    let decoded = try JSONDecoder().decode(RoadmapFeature.self, from: Data(text.utf8))
+    let item = try #require(decoded.localizedTitle?.first)
+    #expect(item.extra["note"] == .string("kurz"))
+    let encoded = try JSONEncoder().encode(decoded)
+    #expect(try JSONDecoder().decode(RoadmapFeature.self, from: encoded) == decoded)
+    // Built in code: a member named like the item's fields is not written; the field is.
+    let built = LocalizedValue(
+      language: "de", value: "Karten",
+      extra: JSONObject([("value", .string("other")), ("note", .bool(true))]))
+    let written = RoadmapWriter.write(
+      [RoadmapFeature(id: "1", localizedTitle: [built])], style: .compact)
+    #expect(
+      String(decoding: written, as: UTF8.self)
+        == #"[{"id":"1","localizedTitle":[{"language":"de","value":"Karten","note":true}]}]"#)
+    let viaCodable = try JSONSerialization.jsonObject(with: JSONEncoder().encode(built))
+    #expect((viaCodable as? [String: Any])?["value"] as? String == "Karten")
   }
 
   @Test("written output is valid JSON for JSONSerialization and JSONDecoder")

@@ -37,6 +37,7 @@ struct RoadmapMappingTests {
       #"[{"id":"1","votes":9007199254740993}]"#,
       #"[{"id":"1","x":[],"y":{},"z":-0.0e+10}]"#,
       #"[{"id":"1","localizedTitle":[{"language":"pt-BR","value":""}]}]"#,
+      #"[{"id":"1","localizedTitle":[{"language":"de","value":"A","note":{"by":"x"}},{"language":"fr","value":"B"}],"localizedDescription":[{"language":"de","value":"C","n":1}]}]"#,
     ])
   func singleCase(_ text: String) throws {
     let features = try SyncFixtures.features(text)
@@ -144,6 +145,29 @@ struct RoadmapMappingTests {
     #expect(back[0].title == "Named on VoteFirst")
     #expect(back[0].status == nil)  // still kept: VoteFirst still reads its stage's name
     #expect(back[1].votes == 4)
+  }
+
+  @Test("a translation's other keys come back while VoteFirst's translations are as imported")
+  func localizedItemExtras() throws {
+    let features = try SyncFixtures.features(
+      #"[{"id":"1","localizedTitle":[{"language":"de","value":"Alt","note":"kurz"}]},"#
+        + #"{"id":"2","localizedStatus":[{"language":"de","value":"Geplant","by":"Ana"}]}]"#)
+    var (export, losses) = RoadmapMapping().export(
+      features, project: "demo-app", exportedAt: Date(timeIntervalSince1970: 0))
+    #expect(losses.entries.isEmpty)
+    // The board holds language and text; the item's other keys are kept for the way back.
+    #expect(
+      export.features[0].feature.content.localizedTitle == [
+        LocalizedText(language: "de", value: "Alt")
+      ])
+    // Retranslated on VoteFirst: the board's translation wins, as any field changed there.
+    export.features[0].feature.content.localizedTitle = [
+      LocalizedText(language: "de", value: "Neu")
+    ]
+    let back = RoadmapMapping().roadmapFeatures(from: export, reading: .restoring).features
+    #expect(back[0].localizedTitle == [LocalizedValue(language: "de", value: "Neu")])
+    #expect(back[1].localizedStatus?.first?.extra["by"] == .string("Ana"))
+    #expect(back[1] == features[1])
   }
 
   @Test("publishing fills in the board's votes, and a kept count while the board still counts it")

@@ -578,6 +578,7 @@ extension RoadmapParser {
     var languageOffsetKey = open
     var valueOffsetKey = open
     var otherKeys = ObjectKeys()
+    var extra = JSONObject()
     var broken = false
     skipWhitespace()
     if stopped { return nil }
@@ -663,7 +664,10 @@ extension RoadmapParser {
           if collectWarnings {
             checkUnknownKey(decodeString(name), at: name.start - 1, known: ["language", "value"])
           }
-          _ = parseIgnoredValue(keep: false)
+          // The app ignores it; a writer keeps it, as it keeps a feature's unknown keys.
+          if let kept = parseIgnoredValue(keep: keepValues) {
+            extra.members.append((decodeString(name), kept))
+          }
         }
         path.removeLast()
         switch afterElement(closer: UInt8(ascii: "}"), open: open, inObject: true) {
@@ -699,6 +703,8 @@ extension RoadmapParser {
       return nil
     }
     let language = keepValues ? decodeString(languageToken) : ""
-    return (LocalizedValue(language: language, value: value), languageOffset, languageToken)
+    return (
+      LocalizedValue(language: language, value: value, extra: extra), languageOffset, languageToken
+    )
   }
 }

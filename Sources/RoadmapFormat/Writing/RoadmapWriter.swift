@@ -2,11 +2,12 @@
 ///
 /// Keys come in a stable order: `id`, `title`, `status`, `description`, `isFinished`, `votes`,
 /// `localizedTitle`, `localizedStatus`, `localizedDescription`, then unknown keys in their
-/// original order. Absent keys are omitted. Strings are written by ``JSONString``: UTF-8, with
-/// only `"`, `\`, control characters and U+2028/U+2029 escaped. Reading the output gives back
-/// equal features, with two exceptions for values built in code rather than read: a member of
-/// ``RoadmapFeature/extra`` named like a field of the format is not written (the field is), and
-/// a ``JSONValue/number(_:)`` whose text is not a JSON number is written as a string.
+/// original order; a localized item writes `language`, `value`, then its other keys. Absent
+/// keys are omitted. Strings are written by ``JSONString``: UTF-8, with only `"`, `\`, control
+/// characters and U+2028/U+2029 escaped. Reading the output gives back equal features, with two
+/// exceptions for values built in code rather than read: a member of ``RoadmapFeature/extra``
+/// (or ``LocalizedValue/extra``) named like a field of the format is not written (the field
+/// is), and a ``JSONValue/number(_:)`` whose text is not a JSON number is written as a string.
 public enum RoadmapWriter {
   /// Writes `features` as a JSON array.
   ///
@@ -69,6 +70,10 @@ public enum RoadmapWriter {
         writer.string(item.language)
         writer.key("value")
         writer.string(item.value)
+        for member in item.extra.members where !LocalizedValue.isField(member.key) {
+          writer.key(member.key)
+          writer.value(member.value)
+        }
         writer.endObject(empty: false)
       }
       writer.endArray(empty: items.isEmpty)
