@@ -18,15 +18,14 @@ extension JSONValue {
 
   /// A localized field as JSON: its items as Roadmap JSON writes them, or null when absent.
   static func from(_ items: [LocalizedValue]?) -> JSONValue {
-    guard let items else { return .null }
-    return .array(
-      items.map { item in
-        var object = JSONObject([
-          ("language", .string(item.language)), ("value", .string(item.value)),
-        ])
-        object.members += item.extra.members.filter { !["language", "value"].contains($0.key) }
-        return .object(object)
-      })
+    items.map { .array($0.map(JSONValue.item)) } ?? .null
+  }
+
+  /// One localized item as Roadmap JSON writes it: `language`, `value`, then its other keys.
+  static func item(_ item: LocalizedValue) -> JSONValue {
+    var object = JSONObject([("language", .string(item.language)), ("value", .string(item.value))])
+    object.members += item.extra.members.filter { $0.key != "language" && $0.key != "value" }
+    return .object(object)
   }
 
   /// The field value a string or null stands for (`.some(nil)` for null), or nil for anything

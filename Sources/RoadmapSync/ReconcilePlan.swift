@@ -168,18 +168,25 @@ public struct ReconcilePlan: Sendable, Hashable {
       // By language through dictionaries: a scan per language made 30,000 of them 46 s.
       let left = firsts(a ?? [])
       let right = firsts(b ?? [])
-      let leftValues = Dictionary(uniqueKeysWithValues: left.map { ($0.language, $0.value) })
-      let rightValues = Dictionary(uniqueKeysWithValues: right.map { ($0.language, $0.value) })
+      let leftItems = Dictionary(uniqueKeysWithValues: left.map { ($0.language, $0) })
+      let rightItems = Dictionary(uniqueKeysWithValues: right.map { ($0.language, $0) })
       let languages =
-        left.map(\.language) + right.map(\.language).filter { leftValues[$0] == nil }
+        left.map(\.language) + right.map(\.language).filter { leftItems[$0] == nil }
       for language in languages {
-        let l = leftValues[language]
-        let r = rightValues[language]
+        let l = leftItems[language]
+        let r = rightItems[language]
         guard l != r else { continue }
+        // The texts; or, where only the item's other keys differ, the whole items.
+        let whole = l?.value == r?.value
+        func text(_ item: LocalizedValue?) -> String? {
+          item.map {
+            whole
+              ? JSONValueText.text(of: .item($0))
+              : JSONValueText.text(of: .string($0.value))
+          }
+        }
         fields.append(
-          FieldDifference(
-            field: name, language: language, roadmap: l.map { JSONValueText.text(of: .string($0)) },
-            voteFirst: r.map { JSONValueText.text(of: .string($0)) }))
+          FieldDifference(field: name, language: language, roadmap: text(l), voteFirst: text(r)))
       }
     }
     let leftExtra = Self.firstValues(roadmap.extra)

@@ -206,6 +206,33 @@ struct PlanTests {
       ])
   }
 
+  @Test(
+    "reconcile: a translation's other keys, kept by the migration, are in sync; changed, a drift")
+  func localizedItemExtras() throws {
+    let features = try SyncFixtures.features(
+      #"[{"id":"1","localizedTitle":[{"language":"de","value":"Karten","note":"kurz"}]}]"#)
+    let board = applied(
+      MigrationPlan.make(features: features, mapping: RoadmapMapping(), board: .empty),
+      to: .empty)
+    #expect(ReconcilePlan.make(roadmap: features, board: board).inSync)
+    var edited = features
+    edited[0].localizedTitle?[0].extra = JSONObject([("note", .string("lang"))])
+    #expect(
+      ReconcilePlan.make(roadmap: edited, board: board).differences == [
+        .init(
+          ref: "1",
+          fields: [
+            .init(
+              field: "localizedTitle", language: "de",
+              roadmap: #"{"language":"de","value":"Karten","note":"lang"}"#,
+              voteFirst: #"{"language":"de","value":"Karten","note":"kurz"}"#)
+          ])
+      ])
+    // Applying the roadmap to the board (reconcile --apply to-votefirst) carries the change.
+    let plan = MigrationPlan.make(features: edited, mapping: RoadmapMapping(), board: board)
+    #expect(ReconcilePlan.make(roadmap: edited, board: applied(plan, to: board)).inSync)
+  }
+
   @Test("reconcile: one side only, fields per language, status and finished, vote drift")
   func drift() throws {
     let features = try SyncFixtures.features(Self.roadmap)
