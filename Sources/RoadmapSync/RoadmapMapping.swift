@@ -285,37 +285,24 @@ public struct RoadmapMapping: Sendable {
         note(field, .dropped, "its kept Roadmap value cannot be read")
         continue
       }
+      /// Gives the field its original while VoteFirst still reads it as it did.
+      func restore<Value>(
+        _ path: WritableKeyPath<RoadmapFeature, Value?>, _ json: (Value?) -> JSONValue,
+        _ decode: (JSONValue) -> Value??
+      ) {
+        if json(feature[keyPath: path]) == read, let value = decode(original) {
+          feature[keyPath: path] = value
+        }
+      }
       switch field {
-      case "title":
-        if JSONValue.from(feature.title) == read, let value = original.optionalString {
-          feature.title = value
-        }
-      case "status":
-        if JSONValue.from(feature.status) == read, let value = original.optionalString {
-          feature.status = value
-        }
-      case "description":
-        if JSONValue.from(feature.description) == read, let value = original.optionalString {
-          feature.description = value
-        }
-      case "isFinished":
-        if JSONValue.from(feature.isFinished) == read, let value = original.optionalBool {
-          feature.isFinished = value
-        }
-      case "localizedTitle":
-        if JSONValue.from(feature.localizedTitle) == read, let value = original.optionalLocalized {
-          feature.localizedTitle = value
-        }
-      case "localizedStatus":
-        if JSONValue.from(feature.localizedStatus) == read, let value = original.optionalLocalized {
-          feature.localizedStatus = value
-        }
+      case "title": restore(\.title, JSONValue.from, \.optionalString)
+      case "status": restore(\.status, JSONValue.from, \.optionalString)
+      case "description": restore(\.description, JSONValue.from, \.optionalString)
+      case "isFinished": restore(\.isFinished, JSONValue.from, \.optionalBool)
+      case "localizedTitle": restore(\.localizedTitle, JSONValue.from, \.optionalLocalized)
+      case "localizedStatus": restore(\.localizedStatus, JSONValue.from, \.optionalLocalized)
       case "localizedDescription":
-        if JSONValue.from(feature.localizedDescription) == read,
-          let value = original.optionalLocalized
-        {
-          feature.localizedDescription = value
-        }
+        restore(\.localizedDescription, JSONValue.from, \.optionalLocalized)
       case "votes":
         // The kept pair says the count as the upsert read it back (0 as absent), whichever
         // reading this is: both give the original back while the count holds.

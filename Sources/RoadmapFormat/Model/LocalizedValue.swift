@@ -37,11 +37,7 @@ extension LocalizedValue: Codable {
     let container = try decoder.container(keyedBy: AnyCodingKey.self)
     language = try container.decode(String.self, forKey: AnyCodingKey("language"))
     value = try container.decode(String.self, forKey: AnyCodingKey("value"))
-    var extra = JSONObject()
-    for key in container.allKeys where !Self.isField(key.stringValue) {
-      extra.members.append((key.stringValue, try container.decode(JSONValue.self, forKey: key)))
-    }
-    self.extra = extra
+    extra = try container.decodeMembers(except: Self.isField)
   }
 
   /// Encodes `language`, `value`, then the other keys.
@@ -49,8 +45,6 @@ extension LocalizedValue: Codable {
     var container = encoder.container(keyedBy: AnyCodingKey.self)
     try container.encode(language, forKey: AnyCodingKey("language"))
     try container.encode(value, forKey: AnyCodingKey("value"))
-    for member in extra.members where !Self.isField(member.key) {
-      try container.encode(member.value, forKey: AnyCodingKey(member.key))
-    }
+    try container.encodeMembers(of: extra, except: Self.isField)
   }
 }

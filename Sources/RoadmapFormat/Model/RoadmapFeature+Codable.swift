@@ -18,11 +18,7 @@ extension RoadmapFeature: Codable {
       [LocalizedValue].self, forKey: AnyCodingKey("localizedDescription"))
     votes = try container.decodeIfPresent(Int.self, forKey: AnyCodingKey("votes"))
     isFinished = try container.decodeIfPresent(Bool.self, forKey: AnyCodingKey("isFinished"))
-    var extra = JSONObject()
-    for key in container.allKeys where !FeatureKey.isKnown(key.stringValue) {
-      extra.members.append((key.stringValue, try container.decode(JSONValue.self, forKey: key)))
-    }
-    self.extra = extra
+    extra = try container.decodeMembers(except: FeatureKey.isKnown)
   }
 
   /// Encodes the known keys that are present, then the unknown keys.
@@ -38,8 +34,26 @@ extension RoadmapFeature: Codable {
     try container.encodeIfPresent(localizedStatus, forKey: AnyCodingKey("localizedStatus"))
     try container.encodeIfPresent(
       localizedDescription, forKey: AnyCodingKey("localizedDescription"))
-    for member in extra.members where !FeatureKey.isKnown(member.key) {
-      try container.encode(member.value, forKey: AnyCodingKey(member.key))
+    try container.encodeMembers(of: extra, except: FeatureKey.isKnown)
+  }
+}
+
+extension KeyedDecodingContainer where Key == AnyCodingKey {
+  /// The members whose keys are not `known`, as decoded (in the decoder's key order).
+  func decodeMembers(except known: (String) -> Bool) throws -> JSONObject {
+    var members = JSONObject()
+    for key in allKeys where !known(key.stringValue) {
+      members.members.append((key.stringValue, try decode(JSONValue.self, forKey: key)))
+    }
+    return members
+  }
+}
+
+extension KeyedEncodingContainer where Key == AnyCodingKey {
+  /// Encodes the members of `object` whose keys are not `known`, in order.
+  mutating func encodeMembers(of object: JSONObject, except known: (String) -> Bool) throws {
+    for member in object.members where !known(member.key) {
+      try encode(member.value, forKey: AnyCodingKey(member.key))
     }
   }
 }
