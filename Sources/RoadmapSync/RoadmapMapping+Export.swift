@@ -48,6 +48,7 @@ extension RoadmapMapping {
     var losses = LossReport()
     var result: [RoadmapFeature] = []
     var ids = Set(features.compactMap { $0.content.board == board ? $0.content.ref : nil })
+    let stageStatuses = Self.stageStatuses(of: features, stages: stages)
     for feature in features.sorted(by: { $0.id < $1.id }) {
       guard feature.content.board == board else {
         losses.entries.append(
@@ -59,7 +60,7 @@ extension RoadmapMapping {
       let stage = feature.content.stage.flatMap { stagesByID[$0] }
       let mapped = roadmapFeature(
         from: feature.content, id: feature.id, stage: stage, votes: feature.votes,
-        reading: reading)
+        reading: reading, stageStatuses: stageStatuses)
       losses.entries.append(contentsOf: mapped.losses)
       guard let roadmap = mapped.feature else { continue }
       if feature.content.ref == nil, !ids.insert(roadmap.id).inserted {

@@ -148,6 +148,30 @@ public struct RoadmapMapping: Sendable {
           .object(JSONObject([("status", .string(own)), ("stage", .string(stage.name))]))
         ))
     }
+    // Translations that follow the stage or the plain text, so the way back can follow what
+    // the owner changes on VoteFirst: a move to another stage, a new title.
+    if let stage, let items = readsAs.localizedStatus, !items.isEmpty {
+      originals.members.append(
+        (
+          Self.localizedStatusStageField,
+          .object(JSONObject([("stage", .string(stage.name)), ("items", .from(items))]))
+        ))
+    }
+    var mirrors = JSONObject()
+    for (field, plain, items) in [
+      ("title", content.title, readsAs.localizedTitle),
+      ("description", content.description, readsAs.localizedDescription),
+    ] where !plain.isEmpty {
+      let languages = (items ?? []).filter { $0.value == plain }.map {
+        JSONValue.string($0.language)
+      }
+      guard !languages.isEmpty else { continue }
+      mirrors.members.append(
+        (field, .object(JSONObject([("text", .string(plain)), ("languages", .array(languages))]))))
+    }
+    if !mirrors.isEmpty {
+      originals.members.append((Self.mirrorsField, .object(mirrors)))
+    }
     if !originals.isEmpty {
       extra.append(
         ExtraMember(key: ExtraKeys.originals, json: JSONValueText.text(of: .object(originals))))
@@ -183,9 +207,12 @@ public struct RoadmapMapping: Sendable {
   /// it cannot be one; and what it lost.
   ///
   /// `id` is the VoteFirst id, used to name a feature without a ref (`vf-12`).
+  /// - Parameter stageStatuses: each stage's translated statuses (``stageStatuses(of:stages:)``),
+  ///   which a feature moved to that stage on VoteFirst gets in place of the ones written for
+  ///   its old stage; without them it gets none, and apps show the stage's name.
   public func roadmapFeature(
     from content: FeatureContent, id: Int?, stage: Stage?, votes: Int,
-    reading: VoteReading = .restoring
+    reading: VoteReading = .restoring, stageStatuses: [Int: [LocalizedValue]] = [:]
   ) -> (feature: RoadmapFeature?, losses: [LossReport.Entry]) {
     var feature = naturalFeature(
       of: content, stage: stage, votes: reading == .board || votes != 0 ? votes : nil)
@@ -239,8 +266,95 @@ public struct RoadmapMapping: Sendable {
         // Moved to another stage with the text it had: the stage's name, as VoteFirst shows.
         feature.status = stage?.name
       }
+      if let written = Self.stageOfLocalizedStatus(originals, content: content),
+        written != stage?.name
+      {
+        // Moved with the translations of its old stage: the new stage's, where the board has
+        // them; else none, and apps show the stage's name in every language.
+        feature.localizedStatus = stage.flatMap { stageStatuses[$0.id] }
+      }
+      Self.followMirrors(originals, content: content, into: &feature)
     }
     return (feature, losses)
+  }
+
+  /// The member of the kept originals that names the stage a feature's translated statuses
+  /// were written for, with them as VoteFirst read them.
+  static let localizedStatusStageField = "localizedStatusStage"
+
+  /// The member of the kept originals that names the translations that were the plain title
+  /// or description (`{"title": {"text": "Maps", "languages": ["en"]}}`).
+  static let mirrorsField = "mirrors"
+
+  /// The members of the kept originals that are not a field's original value.
+  static let followingFields: Set<String> = [
+    statusStageField, localizedStatusStageField, mirrorsField,
+  ]
+
+  /// The stage `content`'s translated statuses were written for, while they are still the
+  /// ones it has (translations the owner wrote since are theirs); nil when none is kept.
+  static func stageOfLocalizedStatus(_ originals: JSONObject, content: FeatureContent) -> String? {
+    guard case .object(let kept)? = originals[localizedStatusStageField],
+      case .string(let stage)? = kept["stage"],
+      kept["items"] == .from(content.localizedStatus.map(values))
+    else { return nil }
+    return stage
+  }
+
+  /// Gives translations that were the plain title or description the text the owner gave
+  /// that field on VoteFirst since, where they are still the text they mirrored.
+  static func followMirrors(
+    _ originals: JSONObject, content: FeatureContent, into feature: inout RoadmapFeature
+  ) {
+    guard case .object(let mirrors)? = originals[mirrorsField] else { return }
+    for (field, plain, path) in [
+      ("title", content.title, \RoadmapFeature.localizedTitle),
+      ("description", content.description, \RoadmapFeature.localizedDescription),
+    ] {
+      guard case .object(let mirror)? = mirrors[field], case .string(let text)? = mirror["text"],
+        case .array(let languages)? = mirror["languages"], text != plain, !plain.isEmpty,
+        var items = feature[keyPath: path]
+      else { continue }
+      let mirrored = Set(languages.compactMap { if case .string(let l) = $0 { l } else { nil } })
+      for index in items.indices where mirrored.contains(items[index].language) {
+        if items[index].value == text { items[index].value = plain }
+      }
+      feature[keyPath: path] = items
+    }
+  }
+
+  /// The translated statuses of each stage, by stage id, as the board's features in it have
+  /// them: those of the first feature (by id) whose translations were written for the stage it
+  /// is in, or by the owner on VoteFirst.
+  public static func stageStatuses(of features: [Feature], stages: [Stage]) -> [Int:
+    [LocalizedValue]]
+  {
+    let names = Dictionary(stages.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    var result: [Int: [LocalizedValue]] = [:]
+    for feature in features.sorted(by: { $0.id < $1.id }) {
+      guard let stage = feature.content.stage, let name = names[stage], result[stage] == nil,
+        let items = feature.content.localizedStatus, !items.isEmpty
+      else { continue }
+      if let originals = keptOriginals(of: feature.content),
+        let written = stageOfLocalizedStatus(originals, content: feature.content), written != name
+      {
+        continue
+      }
+      result[stage] = values(items)
+    }
+    return result
+  }
+
+  /// The kept originals of `content`, when it has readable ones.
+  static func keptOriginals(of content: FeatureContent) -> JSONObject? {
+    for member in content.extra ?? [] {
+      if case .reserved("roadmap") = ExtraKeys.read(member.key),
+        case .object(let object)? = JSONValueText.value(of: member.json)
+      {
+        return object
+      }
+    }
+    return nil
   }
 
   /// The member of the kept originals that names the stage a feature's own status was
@@ -278,7 +392,7 @@ public struct RoadmapMapping: Sendable {
     _ originals: JSONObject, to feature: inout RoadmapFeature, votes: Int,
     note: (String, LossReport.Entry.Kind, String) -> Void
   ) {
-    for (field, value) in originals.members where field != Self.statusStageField {
+    for (field, value) in originals.members where !Self.followingFields.contains(field) {
       guard case .object(let pair) = value, let original = pair["roadmap"],
         let read = pair["voteFirst"]
       else {

@@ -1,6 +1,7 @@
 import Foundation
 import RoadmapFormat
 import Testing
+import VoteFirstAPI
 
 /// `publish`, `GET /roadmap/:project.json` and `reconcile` of what they give, against a real
 /// `roadmapctl serve`, for counts a migration kept because VoteFirst cannot count them.
@@ -127,6 +128,61 @@ import Testing
     #expect(drifted.stdoutText.contains("feature n1: votes: roadmap -3, VoteFirst 1"))
     try directory.write("after.json", bytes: published)
     let inSync = try await reconcile("after.json", board, in: directory)
+    #expect(inSync.exitCode == 0, "\(inSync.stdoutText)\(inSync.stderrText)")
+  }
+
+  /// A feature the owner moves to another stage and renames on the board is published with
+  /// the new stage's translated status and its new title in the translation that was the
+  /// title: apps in English and German showed "Maps" and "Planned" / "Geplant" before.
+  @Test func aMoveAndANewTitleOnTheBoardReachTheTranslations() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      "translated.json",
+      """
+      [{"id":"1","title":"Maps","status":"Planned",
+        "localizedTitle":[{"language":"en","value":"Maps"},{"language":"de","value":"Karten"}],
+        "localizedStatus":[{"language":"en","value":"Planned"},{"language":"de","value":"Geplant"}]},
+       {"id":"2","title":"Sync","status":"Done","isFinished":true,
+        "localizedStatus":[{"language":"en","value":"Done"},{"language":"de","value":"Fertig"}]}]
+      """)
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let migrated = try await run(
+      [
+        "migrate", "translated.json", "--server", SyncSupport.url(board), "--project", "neg.app",
+        "--key", SyncSupport.token,
+      ], in: directory)
+    #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
+
+    // The owner's edit, as an admin client makes it: the whole content, extras included.
+    let admin = VoteFirstHTTPClient(
+      configuration: VoteFirstClientConfiguration(
+        baseURL: URL(string: SyncSupport.url(board))!, project: "neg.app",
+        adminToken: SyncSupport.token),
+      voterID: "owner")
+    let snapshot = try await admin.board()
+    let done = try #require(snapshot.stages.first { $0.name == "Done" })
+    let maps = try #require(try await admin.allFeatures().first { $0.content.ref == "1" })
+    var content = maps.content
+    content.stage = done.id
+    content.title = "World maps"
+    _ = try await admin.updateFeature(id: maps.id, content)
+
+    let published = try features(try await publish(board, in: directory))
+    #expect(published[0].title == "World maps")
+    #expect(published[0].status == "Done")
+    #expect(published[0].localizedTitle?.map(\.value) == ["World maps", "Karten"])
+    #expect(published[0].localizedStatus?.map(\.value) == ["Done", "Fertig"])
+    let live = try await board.get("/roadmap/neg.app.json")
+    #expect(try features(Array(live.body.utf8)) == published)
+
+    // The old file drifted in those translations; the one published now is in sync.
+    let drifted = try await reconcile("translated.json", board, in: directory)
+    #expect(drifted.exitCode == 1)
+    #expect(drifted.stdoutText.contains("localizedStatus"), "\(drifted.stdoutText)")
+    try directory.write("published.json", bytes: RoadmapWriter.write(published))
+    let inSync = try await reconcile("published.json", board, in: directory)
     #expect(inSync.exitCode == 0, "\(inSync.stdoutText)\(inSync.stderrText)")
   }
 }

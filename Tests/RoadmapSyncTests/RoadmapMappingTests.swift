@@ -249,6 +249,86 @@ struct RoadmapMappingTests {
     #expect(published(rewritten, in: other) == "Beta")
   }
 
+  /// A roadmap whose features' translations say their status and mirror their title, as
+  /// most published roadmaps do.
+  static let translated = """
+    [{"id":"1","title":"Maps","status":"Planned",
+      "localizedTitle":[{"language":"en","value":"Maps"},{"language":"de","value":"Karten"}],
+      "localizedStatus":[{"language":"en","value":"Planned"},{"language":"de","value":"Geplant"}]},
+     {"id":"2","title":"Sync","status":"Done","isFinished":true,
+      "localizedStatus":[{"language":"en","value":"Done"},{"language":"de","value":"Fertig"}]},
+     {"id":"3","title":"Widgets","status":"Planned",
+      "localizedStatus":[{"language":"en","value":"Planned"},{"language":"de","value":"Geplant"}]}]
+    """
+
+  @Test("a feature moved on VoteFirst takes its new stage's translated status, or none")
+  func translatedStatusFollowsAMove() throws {
+    let features = try SyncFixtures.features(Self.translated)
+    var (export, losses) = RoadmapMapping().export(
+      features, project: "demo-app", exportedAt: Date(timeIntervalSince1970: 0))
+    #expect(losses.entries.isEmpty)
+    func published() -> [RoadmapFeature] {
+      RoadmapMapping().roadmapFeatures(from: export, reading: .restoring).features
+    }
+    #expect(published() == features)
+    let done = try #require(export.stages.first { $0.name == "Done" })
+    // Moved to Done: the translations of Done, as feature 2 (written for it) has them.
+    export.features[0].feature.content.stage = done.id
+    var moved = published()
+    #expect(moved[0].status == "Done")
+    #expect(moved[0].localizedStatus == features[1].localizedStatus)
+    #expect(moved[2] == features[2])
+    // With no feature in Done left whose translations were written for it, none: apps show the
+    // stage's name in every language rather than "Geplant".
+    export.features[1].feature.content.stage = export.features[2].feature.content.stage
+    moved = published()
+    #expect(moved[0].localizedStatus == nil)
+    #expect(moved[1].status == "Planned")
+    #expect(moved[1].localizedStatus == features[2].localizedStatus)
+    // Translations the owner wrote on VoteFirst are theirs, and the stage's for the others.
+    export.features[0].feature.content.localizedStatus = [
+      LocalizedText(language: "de", value: "Erledigt")
+    ]
+    moved = published()
+    #expect(moved[0].localizedStatus == [LocalizedValue(language: "de", value: "Erledigt")])
+    // A stage of the same name on another board lends nothing: stages are told apart by id.
+    let otherDone = Stage(id: 99, board: "ios", name: "Done")
+    let other = Feature(
+      id: 0,
+      content: FeatureContent(
+        title: "Elsewhere", board: "ios", stage: otherDone.id,
+        localizedStatus: [LocalizedText(language: "de", value: "Anders")]),
+      createdAt: Date(timeIntervalSince1970: 0))
+    let statuses = RoadmapMapping.stageStatuses(
+      of: [other] + export.features.map(\.feature), stages: export.stages + [otherDone])
+    #expect(statuses[done.id] == [LocalizedValue(language: "de", value: "Erledigt")])
+    #expect(statuses[otherDone.id] == [LocalizedValue(language: "de", value: "Anders")])
+  }
+
+  @Test("a title changed on VoteFirst is published in the translations that were the title")
+  func mirroredTranslationsFollowTheTitle() throws {
+    let features = try SyncFixtures.features(
+      #"[{"id":"1","title":"Maps","description":"See","localizedTitle":[{"language":"en","value":"Maps"},"#
+        + #"{"language":"de","value":"Karten"},{"language":"en-GB","value":"Maps"}],"#
+        + #""localizedDescription":[{"language":"en","value":"See"}]}]"#)
+    var (export, _) = RoadmapMapping().export(
+      features, project: "demo-app", exportedAt: Date(timeIntervalSince1970: 0))
+    export.features[0].feature.content.title = "World maps"
+    export.features[0].feature.content.localizedTitle?[2].value = "Maps of the world"
+    var back = RoadmapMapping().roadmapFeatures(from: export, reading: .restoring).features
+    #expect(back[0].title == "World maps")
+    #expect(
+      back[0].localizedTitle?.map(\.value) == ["World maps", "Karten", "Maps of the world"])
+    #expect(back[0].localizedDescription == features[0].localizedDescription)
+    // An emptied title leaves the translations as they were (an empty one would win over them).
+    export.features[0].feature.content.title = ""
+    back = RoadmapMapping().roadmapFeatures(from: export, reading: .restoring).features
+    #expect(back[0].localizedTitle?.first?.value == "Maps")
+    export.features[0].feature.content.description = "See more"
+    back = RoadmapMapping().roadmapFeatures(from: export, reading: .restoring).features
+    #expect(back[0].localizedDescription?.first?.value == "See more")
+  }
+
   @Test("features made on VoteFirst, on other boards, or with broken extras are reported")
   func reverseLosses() throws {
     let stage = Stage(id: 1, name: "Planned")
