@@ -6,7 +6,7 @@ import RoadmapFormat
 ///
 ///     let voter = CountingAPIVoter(
 ///       server: URL(string: "https://votes.example.com")!, namespace: "com.example.app",
-///       dialect: .roadmapBridge, identity: try VoterIdentity.installation())
+///       dialect: .roadmapBridge, identity: VoterIdentity.installation())
 ///
 /// What it does that the Roadmap package's default voter does not:
 ///
@@ -170,7 +170,7 @@ public struct CountingAPIVoter: FeatureVoter {
 
   private func refuseFinished(_ feature: RoadmapFeature) throws(VotingError) {
     if feature.isFinished == true {
-      throw .invalidRequest("'\(feature.id)' is finished: finished features take no votes")
+      throw .finished(feature.id)
     }
   }
 }

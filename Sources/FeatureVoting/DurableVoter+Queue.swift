@@ -75,7 +75,7 @@ extension DurableVoter {
     -> Int
   {
     if feature.isFinished == true {
-      throw .invalidRequest("'\(feature.id)' is finished: finished features take no votes")
+      throw .finished(feature.id)
     }
     return try await gate.run { () throws(VotingError) in
       var state = try ledger.state()

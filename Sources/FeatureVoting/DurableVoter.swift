@@ -10,7 +10,8 @@ import RoadmapFormat
 ///
 /// - **Voted state.** A feature counts as voted once the server accepted the vote (not before,
 ///   and not when it failed). ``hasVoted(for:)`` answers from it; a vote for a feature already
-///   voted for, or an unvote of one not voted for, sends nothing and answers the current count,
+///   voted for, or an unvote of one not voted for, sends no vote and answers the current count
+///   (one read),
 ///   so one install votes once even against an anonymous counter. The state is kept per
 ///   namespace, not in one global list.
 /// - **Offline queue.** A vote or unvote that fails with ``VotingError/Kind/offline`` is queued

@@ -6,11 +6,15 @@ import VoteFirstAPI
 /// VoteFirst feature whose external reference (`ref`) is its id.
 ///
 /// Which VoteFirst id a ref has comes from one listing of the board (archived stages
-/// included) and is remembered; a ref it does not know, or an id that has gone, lists the
-/// board again. A Roadmap feature VoteFirst does not have holds 0 votes, and voting for it is
-/// refused (404). A finished feature (`isFinished == true`) makes no call: it counts 0.
-/// Failures keep their reason: the ``VotingError`` kinds follow the client's (refused, rate
-/// limited, offline, timed out, server error, bad answer, invalid request).
+/// included) and is remembered; calls that need one at the same time (a board's rows loading
+/// at once) share one listing, and take their counts from it. A remembered id is checked
+/// against the feature's ref before it is counted or voted on, so a ref the owner changed
+/// since, or an id that has gone, lists the board again instead of counting another feature.
+/// A Roadmap feature VoteFirst does not have holds 0 votes, and voting for it is refused
+/// (404). A finished feature (`isFinished == true`) makes no call: it counts 0, and voting for
+/// it is refused as every voter refuses it. Failures keep their reason: the ``VotingError``
+/// kinds follow the client's (refused, rate limited, offline, timed out, server error, bad
+/// answer, invalid request).
 public final class VoteFirstVoter: FeatureVoter {
   /// The client calls go through.
   public let client: any VoteFirstClient
@@ -51,17 +55,18 @@ public final class VoteFirstVoter: FeatureVoter {
   /// The count of the VoteFirst feature with this ref (0 when there is none, or finished).
   public func count(for feature: RoadmapFeature) async throws(VotingError) -> Int {
     if feature.isFinished == true { return 0 }
-    for refreshing in [false, true] {
-      guard let id = try await id(for: feature.id, refreshing: refreshing) else { return 0 }
+    if let id = refs.id(for: feature.id) {
+      // Remembered: read it, and trust it only while it still has this ref.
       do {
-        return try await client.feature(id: id).votes
-      } catch  where error.kind == .notFound && !refreshing {
-        continue
+        let read = try await client.feature(id: id)
+        if read.ref == feature.id { return read.votes }
+      } catch  where error.kind == .notFound {
+        // Gone: listed again below.
       } catch {
         throw Self.votingError(error)
       }
     }
-    return 0
+    return try await listing()[feature.id]?.votes ?? 0
   }
 
   /// The counts of `features` by Roadmap id, from one listing of the board.
@@ -87,6 +92,7 @@ public final class VoteFirstVoter: FeatureVoter {
   // MARK: Lookup
 
   private func change(_ feature: RoadmapFeature, up: Bool) async throws(VotingError) -> Int {
+    if feature.isFinished == true { throw .finished(feature.id) }
     for refreshing in [false, true] {
       guard let id = try await id(for: feature.id, refreshing: refreshing) else { break }
       do {
@@ -104,15 +110,39 @@ public final class VoteFirstVoter: FeatureVoter {
       url: "VoteFirst board \(board ?? "(every public board)")")
   }
 
-  /// The VoteFirst id of the Roadmap id `ref`: remembered, or (on a miss or when
-  /// `refreshing`) from a fresh listing; nil when VoteFirst has no such feature.
+  /// The VoteFirst id of the Roadmap id `ref`, nil when VoteFirst has no such feature: a
+  /// remembered one while the feature still has that ref (a vote must not land on a feature
+  /// the owner gave the id's ref away from), else from a fresh listing.
   private func id(for ref: String, refreshing: Bool) async throws(VotingError) -> Int? {
-    if !refreshing, let id = refs.id(for: ref) { return id }
+    if !refreshing, let id = refs.id(for: ref) {
+      do {
+        if try await client.feature(id: id).ref == ref { return id }
+      } catch  where error.kind == .notFound {
+        // Gone: listed again below.
+      } catch {
+        throw Self.votingError(error)
+      }
+    }
     return try await listing()[ref]?.id
   }
 
-  /// Every feature of the board (archived stages too) by ref; refreshes the remembered ids.
-  private func listing() async throws(VotingError) -> [String: (id: Int, votes: Int)] {
+  /// Every feature of the board (archived stages too) by ref, from a listing that calls
+  /// needing one at the same time share; refreshes the remembered ids.
+  private func listing() async throws(VotingError) -> [String: Listed] {
+    let result = await refs.sharedListing { [client, board] () async -> RefMap.Outcome in
+      do throws(VotingError) {
+        return .success(try await Self.list(client: client, board: board))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try result.get()
+  }
+
+  /// Lists the board: its features, then those of its archived stages.
+  private static func list(client: any VoteFirstClient, board: String?)
+    async throws(VotingError) -> [String: Listed]
+  {
     var features: [Feature]
     do {
       // Newest first: an order votes do not change, so votes cast while the pages are read
@@ -124,14 +154,13 @@ public final class VoteFirstVoter: FeatureVoter {
           FeatureQuery(board: board, stage: stage.id, order: .newest))
       }
     } catch {
-      throw Self.votingError(error)
+      throw votingError(error)
     }
-    var listed: [String: (id: Int, votes: Int)] = [:]
+    var listed: [String: Listed] = [:]
     for feature in features {
       guard let ref = feature.ref, listed[ref] == nil else { continue }
-      listed[ref] = (feature.id, feature.votes)
+      listed[ref] = Listed(id: feature.id, votes: feature.votes)
     }
-    refs.replace(listed.mapValues(\.id))
     return listed
   }
 
@@ -160,11 +189,21 @@ public final class VoteFirstVoter: FeatureVoter {
   }
 }
 
-/// The ref → VoteFirst id map of a ``VoteFirstVoter``, shared by its calls.
-private final class RefMap: @unchecked Sendable {
+/// A listed feature: its VoteFirst id and count.
+struct Listed: Sendable {
+  var id: Int
+  var votes: Int
+}
+
+/// The ref → VoteFirst id map of a ``VoteFirstVoter``, shared by its calls, and the listing
+/// in flight that calls needing one at the same time wait for.
+final class RefMap: @unchecked Sendable {
+  typealias Outcome = Result<[String: Listed], VotingError>
+
   // lock()/unlock(): NSLock's withLock is on Apple platforms only since iOS 16.
   private let lock = NSLock()
   private var ids: [String: Int] = [:]
+  private var inFlight: Task<Outcome, Never>?
 
   func id(for ref: String) -> Int? {
     lock.lock()
@@ -172,9 +211,32 @@ private final class RefMap: @unchecked Sendable {
     return ids[ref]
   }
 
-  func replace(_ map: [String: Int]) {
+  /// The outcome of the listing in flight, or of a new one `list` makes; a listing that
+  /// succeeds replaces the remembered ids. The listing is not cancelled with a caller.
+  func sharedListing(_ list: @escaping @Sendable () async -> Outcome) async -> Outcome {
+    await listingTask(list).value
+  }
+
+  /// The listing in flight, or a new one.
+  private func listingTask(_ list: @escaping @Sendable () async -> Outcome) -> Task<
+    Outcome, Never
+  > {
     lock.lock()
-    ids = map
+    defer { lock.unlock() }
+    if let running = inFlight { return running }
+    let task = Task { [self] in
+      let outcome = await list()
+      finish(outcome)
+      return outcome
+    }
+    inFlight = task
+    return task
+  }
+
+  private func finish(_ outcome: Outcome) {
+    lock.lock()
+    if case .success(let listed) = outcome { ids = listed.mapValues(\.id) }
+    inFlight = nil
     lock.unlock()
   }
 }

@@ -123,6 +123,11 @@ public struct VotingError: Error, Sendable, Equatable, CustomStringConvertible {
     VotingError(.invalidRequest, detail)
   }
 
+  /// The refusal of a vote for the finished feature `id`, the same from every voter.
+  static func finished(_ id: String) -> VotingError {
+    .invalidRequest("'\(id)' is finished: finished features take no votes")
+  }
+
   /// A local file that cannot be read, written or understood.
   public static func storage(file: String, _ detail: String) -> VotingError {
     VotingError(.storage, "\(file): \(detail)", file: file)

@@ -155,6 +155,100 @@ private final class RequestCount: @unchecked Sendable {
     }
   }
 
+  /// A vote for a finished feature is refused as every voter refuses it, without a call (it
+  /// was cast, and a later count said 0).
+  @Test func aVoteForAFinishedFeatureIsRefusedLikeEveryVotersIs() async throws {
+    try await Self.withServer { server in
+      _ = try await Self.seed(server.admin)
+      let voter = VoteFirstVoter(client: server.client(voter: "ann"))
+      let before = server.requestCount
+      for up in [true, false] {
+        do throws(VotingError) {
+          let one = RoadmapFeature(id: "1", isFinished: true)
+          _ = up ? try await voter.castVote(for: one) : try await voter.withdrawVote(for: one)
+          Issue.record("a vote for a finished feature was sent")
+        } catch {
+          #expect(error.kind == .invalidRequest)
+          #expect(error.description.contains("'1' is finished: finished features take no votes"))
+        }
+      }
+      #expect(server.requestCount == before)
+      #expect(try await voter.count(for: RoadmapFeature(id: "1")) == 3)
+    }
+  }
+
+  /// The owner gives a feature's ref to another (re-keys it): a voter that remembered the
+  /// feature's id must not count or vote on it under the old ref (the vote landed on the
+  /// re-keyed feature, and the count was its count).
+  @Test func aRefTheOwnerChangedIsNotVotedOnUnderTheOldRef() async throws {
+    try await Self.withServer { server in
+      let made = try await server.admin.upsertFeatures([
+        FeatureUpsert(content: FeatureContent(ref: "A", title: "Feature A"), importedVotes: 2),
+        FeatureUpsert(content: FeatureContent(ref: "B", title: "Feature B")),
+      ])
+      let voter = VoteFirstVoter(client: server.client(voter: "ann"))
+      let a = RoadmapFeature(id: "A")
+      #expect(try await voter.count(for: a) == 2)
+      let id = try #require(made.features.first { $0.ref == "A" }?.id)
+      _ = try await server.admin.updateFeature(
+        id: id, FeatureContent(ref: "C", title: "Feature A"))
+
+      #expect(try await voter.count(for: a) == 0)
+      do throws(VotingError) {
+        _ = try await voter.castVote(for: a)
+        Issue.record("a vote for a ref no feature has was accepted")
+      } catch {
+        #expect(error.kind == .refused && error.status == 404)
+      }
+      // Its counter is its new ref's (the old one keeps the 2): no vote reached it.
+      #expect(try await server.admin.feature(id: id).votes == 0)
+      // Under its new ref it is counted and voted on.
+      #expect(try await voter.castVote(for: RoadmapFeature(id: "C")) == 1)
+    }
+  }
+
+  /// A board's rows load at once, one `fetch` each: they share one listing and take their
+  /// counts from it (each listed the whole board, then read its feature again: 250 requests
+  /// for 50 rows of a 250-feature board, and a default rate limit refused most of them).
+  @Test func rowsLoadingAtOnceShareOneListing() async throws {
+    try await Self.withServer { server in
+      _ = try await server.admin.upsertFeatures(
+        (1...250).map { (n: Int) in
+          FeatureUpsert(content: FeatureContent(ref: "\(n)", title: "F\(n)"), importedVotes: n)
+        })
+      let voter = VoteFirstVoter(client: server.client(voter: "ann"))
+      let before = server.requestCount
+      let counts = await withTaskGroup(of: (String, Int).self) { group in
+        for ref in (1...50).map(String.init) {
+          group.addTask { (ref, await voter.fetch(for: RoadmapFeature(id: ref))) }
+        }
+        var counts: [String: Int] = [:]
+        for await (ref, count) in group { counts[ref] = count }
+        return counts
+      }
+      #expect(counts == Dictionary(uniqueKeysWithValues: (1...50).map { ("\($0)", $0) }))
+      // Three pages of 100 and the board (for its archived stages): nothing per row.
+      #expect(server.requestCount - before == 4)
+      // Remembered afterwards: a row read again is one request, checked against its ref.
+      #expect(await voter.fetch(for: RoadmapFeature(id: "7")) == 7)
+      #expect(server.requestCount - before == 5)
+    }
+  }
+
+  /// `allFeatures()` reads in an order votes do not change (newest first), so a listing with
+  /// votes cast meanwhile is complete; in vote order a feature could move to a page already
+  /// read.
+  @Test func allFeaturesListsNewestFirstByDefault() async throws {
+    try await Self.withServer { server in
+      let made = try await server.admin.upsertFeatures(
+        [1, 9, 4].map { (n: Int) in
+          FeatureUpsert(content: FeatureContent(ref: "r\(n)", title: "F\(n)"), importedVotes: n)
+        })
+      let listed = try await server.client(voter: "ann").allFeatures()
+      #expect(listed.map(\.id) == made.features.map(\.id).reversed())
+    }
+  }
+
   @Test func refusalsKeepTheirReason() async throws {
     try await Self.withServer { server in
       _ = try await Self.seed(server.admin)

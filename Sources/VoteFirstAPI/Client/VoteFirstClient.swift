@@ -39,12 +39,15 @@ extension VoteFirstClient {
     try await board(slug: nil)
   }
 
-  /// Every feature matching `query`, following the pages to the end.
+  /// Every feature matching `query`, following the pages to the end; by default the roadmap
+  /// board's, newest first.
   ///
   /// Pages are read one after another, so in an order that votes change (``FeatureOrder/top``,
   /// ``FeatureOrder/trending``) a feature voted up meanwhile can move to a page already read and
-  /// be missed. For a complete listing, ask for ``FeatureOrder/newest``, which votes do not move.
-  public func allFeatures(_ query: FeatureQuery = FeatureQuery()) async throws(VoteFirstError)
+  /// be missed. ``FeatureOrder/newest``, the default here, is an order votes do not move, so
+  /// the listing is complete.
+  public func allFeatures(_ query: FeatureQuery = FeatureQuery(order: .newest))
+    async throws(VoteFirstError)
     -> [Feature]
   {
     var query = query
