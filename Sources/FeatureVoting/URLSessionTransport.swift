@@ -16,8 +16,10 @@ import VoteFirstAPI
 ///   (`notConnectedToInternet`, `dataNotAllowed`, `internationalRoamingOff`, `callIsActive`),
 ///   the host unknown (`cannotFindHost`, `dnsLookupFailed`), the connection refused
 ///   (`cannotConnectToHost`) or lost (`networkConnectionLost`). On Linux, FoundationNetworking
-///   reports a refused connection and an unknown host with the same codes. Only these go into
-///   a ``DurableVoter``'s offline queue.
+///   reports a refused connection and an unknown host with the same codes, and a connection
+///   cut mid-answer (`unknown`, "transfer closed with …") or closed before any answer
+///   (`badServerResponse`, "Empty reply from server") is taken as lost, as Apple's platforms
+///   report it. Only these go into a ``DurableVoter``'s offline queue.
 /// - ``VotingError/Kind/timedOut`` when ``TransportRequest/timeout`` expires (or URLSession's
 ///   own `timedOut`).
 /// - ``VotingError/Kind/invalidRequest`` for a cancelled request (the caller's task was
@@ -118,17 +120,7 @@ public struct URLSessionTransport: HTTPTransport {
   /// The ``VotingError`` for a failure of the data task: a `URLError` (or an `NSError` of
   /// its domain) by its code, anything else as ``VotingError/Kind/invalidRequest``.
   static func map(_ error: any Error, request: TransportRequest) -> VotingError {
-    if let urlError = error as? URLError { return map(urlError, request: request) }
-    let nsError = error as NSError
-    if nsError.domain == NSURLErrorDomain {
-      #if canImport(FoundationNetworking)
-        // swift-corelibs-foundation's Code(rawValue:) is failable; Apple's is not.
-        let code = URLError.Code(rawValue: nsError.code) ?? .unknown
-      #else
-        let code = URLError.Code(rawValue: nsError.code)
-      #endif
-      return map(URLError(code), request: request)
-    }
+    if let urlError = URLError.loadingFailure(error) { return map(urlError, request: request) }
     return .invalidRequest(
       "the request to \(request.url.absoluteString) failed: \(error.localizedDescription)")
   }

@@ -253,11 +253,40 @@ struct TransportTests {
   }
 }
 
+/// Answers cut short by the server: a body shorter than its Content-Length, a chunked body
+/// that stops, and a connection closed before any answer.
+let cutAnswers: [(name: String, bytes: String)] = [
+  ("a short body", "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"value\":"),
+  ("a chunked body that stops", "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{\"val"),
+  ("no answer at all", ""),
+]
+
+@Suite("URLSessionTransport: a connection lost mid-answer")
+struct TransportCutAnswerTests {
+  /// As Apple's platforms report it (`networkConnectionLost`): the server may have taken the
+  /// vote, so a `DurableVoter` queues it and sends it again with its voter id. On Linux,
+  /// FoundationNetworking said `unknown` (and `badServerResponse` for no answer), which was
+  /// an invalid request, neither retried nor queued.
+  @Test(arguments: cutAnswers.map(\.name))
+  func aCutAnswerIsOffline(_ name: String) async throws {
+    let bytes = try #require(cutAnswers.first { $0.name == name }).bytes
+    let server = try RawServer(.cut(Array(bytes.utf8)))
+    defer { server.stop() }
+    do {
+      _ = try await URLSessionTransport().send(TransportRequest(url: server.url, timeout: 60))
+      Issue.record("expected a failure")
+    } catch {
+      #expect(error.kind == .offline, "\(error)")
+      #expect(error.message.contains("networkConnectionLost"), "\(error)")
+    }
+  }
+}
+
 @Suite("URLSessionTransport answer size")
 struct TransportAnswerSizeTests {
   @Test("an answer without end is cancelled once it passes the limit")
   func endlessAnswer() async throws {
-    let server = try EndlessServer()
+    let server = try RawServer(.endless)
     let transport = URLSessionTransport(maximumAnswerBytes: 256 * 1024)
     do {
       _ = try await transport.send(TransportRequest(url: server.url, timeout: 120))

@@ -107,9 +107,22 @@ struct VoteFirstHTTPClientTests {
     #expect(nan?.kind == .timedOut && nan?.message.hasSuffix("within 0.0 s") == true)
   }
 
+  @Test(
+    "a connection lost mid-answer is offline, as on Apple's platforms",
+    arguments: cutAnswers.map(\.name))
+  func aCutAnswerIsOffline(_ name: String) async throws {
+    let bytes = try #require(cutAnswers.first { $0.name == name }).bytes
+    let server = try RawServer(.cut(Array(bytes.utf8)))
+    defer { server.stop() }
+    let client = VoteFirstHTTPClient(
+      configuration: VoteFirstClientConfiguration(baseURL: server.url, project: "demo-app"))
+    let error = await Self.failure { _ = try await client.upvote(featureID: 1) }
+    #expect(error?.kind == .offline, "\(String(describing: error))")
+  }
+
   @Test("an answer past maximumAnswerBytes is a bad answer, cut off as it arrives")
   func answerSizeLimit() async throws {
-    let endless = try EndlessServer()
+    let endless = try RawServer(.endless)
     let small = VoteFirstHTTPClient(
       configuration: VoteFirstClientConfiguration(
         baseURL: endless.url, project: "demo-app", timeout: 120, maximumAnswerBytes: 100_000))

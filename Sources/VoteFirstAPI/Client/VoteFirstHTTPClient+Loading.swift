@@ -43,17 +43,7 @@ extension VoteFirstHTTPClient {
   static func loadingError(_ error: any Error, url: String, timeout: TimeInterval)
     -> VoteFirstError
   {
-    let urlError: URLError
-    if let error = error as? URLError {
-      urlError = error
-    } else if (error as NSError).domain == NSURLErrorDomain {
-      #if canImport(FoundationNetworking)
-        // swift-corelibs-foundation's Code(rawValue:) is failable; Apple's is not.
-        urlError = URLError(URLError.Code(rawValue: (error as NSError).code) ?? .unknown)
-      #else
-        urlError = URLError(URLError.Code(rawValue: (error as NSError).code))
-      #endif
-    } else {
+    guard let urlError = URLError.loadingFailure(error) else {
       return VoteFirstError(
         .invalidRequest, message: "the call to \(url) failed: \(error.localizedDescription)")
     }
@@ -81,6 +71,41 @@ extension VoteFirstHTTPClient {
       return VoteFirstError(
         .invalidRequest, message: "cannot get an answer from \(url): \(named); not retried")
     }
+  }
+}
+
+extension URLError {
+  /// `error` as a `URLError`, when it is one (or an `NSError` of its domain), with the code
+  /// Apple's platforms give that failure; shared with FeatureVoting's transport.
+  ///
+  /// On Linux, FoundationNetworking (libcurl) reports a connection cut in the middle of an
+  /// answer as `unknown` ("transfer closed with 91 bytes remaining to read") and one closed
+  /// before any answer as `badServerResponse` ("Empty reply from server"); Apple's platforms
+  /// say `networkConnectionLost`, and so does this.
+  package static func loadingFailure(_ error: any Error) -> URLError? {
+    let nsError = error as NSError
+    let urlError: URLError
+    if let error = error as? URLError {
+      urlError = error
+    } else if nsError.domain == NSURLErrorDomain {
+      #if canImport(FoundationNetworking)
+        // swift-corelibs-foundation's Code(rawValue:) is failable; Apple's is not.
+        let code = URLError.Code(rawValue: nsError.code) ?? .unknown
+      #else
+        let code = URLError.Code(rawValue: nsError.code)
+      #endif
+      urlError = URLError(code, userInfo: nsError.userInfo)
+    } else {
+      return nil
+    }
+    #if canImport(FoundationNetworking)
+      let message = urlError.localizedDescription
+      let cut =
+        (urlError.code == .unknown && message.hasPrefix("transfer closed with"))
+        || (urlError.code == .badServerResponse && message == "Empty reply from server")
+      if cut { return URLError(.networkConnectionLost, userInfo: urlError.userInfo) }
+    #endif
+    return urlError
   }
 }
 

@@ -1,6 +1,6 @@
-// A raw TCP server on 127.0.0.1 port 0 that answers one request with a 200 whose body never
-// ends: no Content-Length, no chunking, bytes until the client hangs up. For the answer-size
-// limits of the clients; our HTTPServer always sends a Content-Length.
+// A raw TCP server on 127.0.0.1 port 0 for answers our HTTPServer never gives: a 200 whose
+// body never ends (no Content-Length, no chunking, bytes until the client hangs up), for the
+// answer-size limits of the clients; or an answer cut short, for a connection lost mid-answer.
 import Foundation
 
 #if canImport(Glibc)
@@ -9,25 +9,40 @@ import Foundation
   import Darwin
 #endif
 
-/// Serves one connection on its own thread: reads the request head, then writes 32 KiB
-/// blocks of spaces every 2 ms after a 200 head until a write fails (the client closed the
-/// connection).
-final class EndlessServer: @unchecked Sendable {
+/// Serves connections on its own thread: reads each request head, then gives its `Answer`.
+final class RawServer: @unchecked Sendable {
+  /// What every connection is answered with.
+  enum Answer {
+    /// After a 200 head, 32 KiB blocks of spaces every 2 ms until a write fails (the client
+    /// closed the connection); one connection only.
+    case endless
+    /// These bytes, then the connection is closed; every connection until ``stop()``.
+    case cut([UInt8])
+  }
+
   let port: Int
   private let listener: Int32
   private let lock = NSLock()
   private var sent = 0
   private var finished = false
 
-  init() throws {
+  private let answer: Answer
+
+  init(_ answer: Answer = .endless) throws {
     let (fd, port) = try boundLoopbackSocket()
     guard listen(fd, 4) == 0 else {
       close(fd)
-      throw EndlessServerError()
+      throw RawServerError()
     }
     listener = fd
     self.port = port
-    Thread.detachNewThread { [self] in serveOne() }
+    self.answer = answer
+    Thread.detachNewThread { [self] in serve() }
+  }
+
+  /// Stops taking connections (a `.cut` server's; an `.endless` one takes only one).
+  func stop() {
+    shutdown(listener, Int32(SHUT_RDWR))
   }
 
   /// `http://127.0.0.1:PORT`.
@@ -47,18 +62,34 @@ final class EndlessServer: @unchecked Sendable {
     return lock.withLock { finished }
   }
 
-  private func serveOne() {
-    let connection = accept(listener, nil, nil)
-    close(listener)
-    guard connection >= 0 else { return finish() }
-    defer { close(connection) }
+  private func serve() {
+    defer { close(listener) }
+    repeat {
+      let connection = accept(listener, nil, nil)
+      guard connection >= 0 else { return finish() }
+      defer { close(connection) }
+      guard readHead(connection) else { continue }
+      switch answer {
+      case .endless:
+        return endless(connection)
+      case .cut(let bytes):
+        _ = writeAll(connection, bytes)
+      }
+    } while true
+  }
+
+  private func readHead(_ connection: Int32) -> Bool {
     var head: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
     while !head.suffix(4).elementsEqual(Array("\r\n\r\n".utf8)) {
       let count = read(connection, &buffer, buffer.count)
-      guard count > 0 else { return finish() }
+      guard count > 0 else { return false }
       head += buffer[..<count]
     }
+    return true
+  }
+
+  private func endless(_ connection: Int32) {
     let answer = Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n\r\n".utf8)
     guard writeAll(connection, answer) else { return finish() }
     // About 16 MB/s, as a fast network would bring it. Not as fast as loopback allows:
@@ -95,4 +126,4 @@ final class EndlessServer: @unchecked Sendable {
   }
 }
 
-struct EndlessServerError: Error {}
+struct RawServerError: Error {}
