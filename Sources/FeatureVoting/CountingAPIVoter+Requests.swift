@@ -140,7 +140,8 @@ extension CountingAPIVoter {
         let response = try await transport.send(request)
         return try interpret(response)
       } catch {
-        guard attempt < retry.attempts, retry.isRetryable(error) else { throw error }
+        guard retry.isRetryable(error) else { throw error }
+        guard attempt < retry.attempts else { throw error.afterAttempts(attempt) }
         let wait = retry.delay(after: attempt, retryAfter: error.retryAfter)
         do {
           try await Task.sleep(nanoseconds: SleepTime.nanoseconds(wait))

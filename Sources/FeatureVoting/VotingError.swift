@@ -138,6 +138,15 @@ public struct VotingError: Error, Sendable, Equatable, CustomStringConvertible {
     VotingError(.unexplained, detail)
   }
 
+  /// This failure, its message saying it was the last of `attempts` (a retried call's
+  /// message otherwise names one attempt's timeout, and the call took all of them).
+  func afterAttempts(_ attempts: Int) -> VotingError {
+    guard attempts > 1 else { return self }
+    return VotingError(
+      kind, message + " (the last of \(attempts) attempts)", status: status,
+      retryAfter: retryAfter, reason: reason, file: file)
+  }
+
   /// The message.
   public var description: String { message }
 }

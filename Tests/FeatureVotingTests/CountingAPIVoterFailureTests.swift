@@ -174,6 +174,10 @@ struct CountingAPIVoterFailureTests {
     #expect(
       await voter(closed.url, .roadmapBridge).fetch(for: features("1", "2")) == ["1": 0, "2": 0])
     #expect(await voter(closed.url).vote(for: feature) == nil)
+    // The read was retried: its message says it was the last attempt of several, since the
+    // call took them all (it named one attempt's failure only); the anonymous write was not.
+    #expect(read?.message.hasSuffix("(the last of \(quickRetry.attempts) attempts)") == true)
+    #expect(write?.message.contains("attempts") == false)
   }
 
   @Test("tally-style: /get and /add?delta=±1, ids percent-encoded on the wire")
