@@ -1,12 +1,13 @@
 import Foundation
+import VoteFirstAPI
 
 /// A server's answer body, read leniently: JSON when it is JSON, otherwise text for messages.
 struct AnswerBody {
   private let object: [String: Any]?
-  private let text: String
+  private let data: Data
 
   init(_ data: Data) {
-    text = String(decoding: data, as: UTF8.self)
+    self.data = data
     object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
   }
 
@@ -46,23 +47,7 @@ struct AnswerBody {
   }
 
   /// A short description of the body for messages.
-  var excerpt: String {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-    if trimmed.isEmpty { return "an empty body" }
-    if trimmed.hasPrefix("<") {
-      if let open = trimmed.range(of: "<title>", options: .caseInsensitive),
-        let close = trimmed.range(
-          of: "</title>", options: .caseInsensitive, range: open.upperBound..<trimmed.endIndex)
-      {
-        let title = trimmed[open.upperBound..<close.lowerBound]
-          .trimmingCharacters(in: .whitespacesAndNewlines)
-        return "an HTML page (\(title))"
-      }
-      return "an HTML page"
-    }
-    let flat = trimmed.split(whereSeparator: \.isNewline).joined(separator: " ")
-    return flat.count > 200 ? String(flat.prefix(200)) + "…" : flat
-  }
+  var excerpt: String { AnswerText.excerpt(data) }
 
   private static func integer(_ value: Any?) -> Int? {
     guard let number = value as? NSNumber else { return nil }

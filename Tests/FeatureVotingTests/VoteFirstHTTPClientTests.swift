@@ -120,6 +120,35 @@ struct VoteFirstHTTPClientTests {
     #expect(error?.kind == .offline, "\(String(describing: error))")
   }
 
+  /// A captive portal's page, or JSON of another shape: the message says from where, with
+  /// which status, and what came (it was Swift's DecodingError, without the URL or status).
+  @Test("an answer that is not the API's JSON says what came, from where")
+  func unexpectedAnswers() async throws {
+    let server = try LocalServer { router in
+      router.post("/api/v1/:project/features/:id/vote") { _ in
+        HTTPResponse(
+          contentType: "text/html",
+          text: "<html><head><title>Hotel Wi-Fi login</title></head><body>…</body></html>")
+      }
+      router.get("/api/v1/:project/features/:id") { _ in json(#"{"id":"one","title":"One"}"#) }
+    }
+    defer { Task { await server.stop() } }
+    let client = Self.client(server.url)
+    let page = await Self.failure { _ = try await client.upvote(featureID: 1) }
+    #expect(page?.kind == .badAnswer)
+    #expect(page?.status == 200)
+    #expect(
+      page?.message
+        == "unexpected answer from \(server.url.absoluteString)/api/v1/demo-app/features/1/vote "
+        + "to vote (HTTP 200): expected the VoteFirst API's JSON, got an HTML page "
+        + "(Hotel Wi-Fi login)")
+    let shape = await Self.failure { _ = try await client.feature(id: 1) }
+    #expect(shape?.kind == .badAnswer)
+    #expect(
+      shape?.message.hasSuffix("got JSON of another shape (id is not an integer)") == true,
+      "\(String(describing: shape))")
+  }
+
   @Test("an answer past maximumAnswerBytes is a bad answer, cut off as it arrives")
   func answerSizeLimit() async throws {
     let endless = try RawServer(.endless)

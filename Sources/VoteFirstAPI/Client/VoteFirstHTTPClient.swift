@@ -110,12 +110,20 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
     _ operation: VoteFirstContract.Operation, parameter: String? = nil,
     query: [URLQueryItem] = [], body: (some Encodable)? = Optional<Int>.none
   ) async throws(VoteFirstError) -> T {
-    let data = try await exchange(operation, parameter: parameter, query: query, body: body)
+    let answer = try await exchange(operation, parameter: parameter, query: query, body: body)
     do {
-      return try VoteFirstCoding.decode(T.self, from: data)
+      return try VoteFirstCoding.decode(T.self, from: answer.data)
     } catch {
+      // A captive portal's page, a proxy's, another API's: say what came and from where.
+      let got =
+        AnswerText.shapeProblem(error).map { "JSON of another shape (\($0))" }
+        ?? AnswerText.excerpt(answer.data)
       throw VoteFirstError(
-        .badAnswer, message: "the answer to \(operation.rawValue) does not decode: \(error)")
+        .badAnswer,
+        message:
+          "unexpected answer from \(answer.url) to \(operation.rawValue) (HTTP \(answer.status)): "
+          + "expected the VoteFirst API's JSON, got \(got)",
+        status: answer.status)
     }
   }
 
@@ -130,7 +138,7 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
   private func exchange(
     _ operation: VoteFirstContract.Operation, parameter: String?, query: [URLQueryItem],
     body: (some Encodable)?
-  ) async throws(VoteFirstError) -> Data {
+  ) async throws(VoteFirstError) -> (data: Data, status: Int, url: String) {
     let path = operation.path(project: configuration.project, parameter: parameter)
     guard
       var components = URLComponents(
@@ -176,6 +184,6 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
       throw VoteFirstError.answer(
         status: http.statusCode, body: data, retryAfter: retry, url: url.absoluteString)
     }
-    return data
+    return (data, http.statusCode, url.absoluteString)
   }
 }
