@@ -95,7 +95,7 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     await flushIfQueued()
     let raw = try await base.count(for: feature)
     lastKnown.set(feature.id, raw)
-    return max(0, raw + ((try? ledger.state())?.pendingDelta(feature.id) ?? 0))
+    return VoteCount.adjusted(raw, by: (try? ledger.state())?.pendingDelta(feature.id) ?? 0)
   }
 
   /// A whole board through the base voter's batch read, with queued changes applied. When the
@@ -107,7 +107,7 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     var counts: [String: Int] = [:]
     for (id, count) in raw {
       lastKnown.set(id, count)
-      counts[id] = max(0, count + (state?.pendingDelta(id) ?? 0))
+      counts[id] = VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0)
     }
     return counts
   }
@@ -121,7 +121,7 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     for (id, count) in raw {
       // A 0 here may be a failed read, which must not replace a count already seen.
       if count != 0 || lastKnown.get(id) == nil { lastKnown.set(id, count) }
-      counts[id] = max(0, count + (state?.pendingDelta(id) ?? 0))
+      counts[id] = VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0)
     }
     return counts
   }

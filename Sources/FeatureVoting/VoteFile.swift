@@ -24,6 +24,13 @@ struct VoteFile: Codable, Equatable, Sendable {
     if let bad = content.counts.first(where: { $0.value < 0 }) {
       throw .storage(file: url.path, "has a negative count for '\(bad.key)'; it was left unchanged")
     }
+    let tooLarge = content.counts.filter { $0.value > VoteCount.maximum }
+    if let bad = tooLarge.min(by: { $0.key < $1.key }) {
+      throw .storage(
+        file: url.path,
+        "counts.\(bad.key) is \(bad.value), more than the largest count a vote file holds "
+          + "(\(VoteCount.maximum)); it was left unchanged")
+    }
     return content
   }
 
@@ -39,10 +46,21 @@ struct VoteFile: Codable, Equatable, Sendable {
   /// Applies one vote (`up`) or unvote and returns the new count.
   ///
   /// With a voter: a vote counts only if the voter has none on the key, an unvote only if they
-  /// have one. Without: a vote always counts, an unvote takes one anonymous vote if any.
-  mutating func apply(key: String, voter: String?, up: Bool) -> Int {
+  /// have one. Without: a vote always counts, an unvote takes one anonymous vote if any. A vote
+  /// that would take the count past ``VoteCount/maximum`` is a ``VotingError/Kind/storage``
+  /// error naming `url` (the file it came from), and changes nothing.
+  mutating func apply(key: String, voter: String?, up: Bool, in url: URL) throws(VotingError)
+    -> Int
+  {
     var count = counts[key] ?? 0
     var holders = voters[key] ?? []
+    let adds = up && !(voter.map(holders.contains) ?? false)
+    if adds && count >= VoteCount.maximum {
+      throw .storage(
+        file: url.path,
+        "counts.\(key) is \(count), the largest count a vote file holds: the vote was not "
+          + "counted and the file was left unchanged")
+    }
     if let voter {
       let holds = holders.contains(voter)
       if up && !holds {

@@ -77,6 +77,55 @@ struct FileVoterTests {
     #expect(try String(contentsOf: file, encoding: .utf8) == content)
   }
 
+  @Test("a count past 2^53 − 1 is a damaged file and a count at it refuses the vote; no trap")
+  func largestCount() async throws {
+    let directory = try temporaryDirectory()
+    let feature = RoadmapFeature(id: "1")
+    // Past the largest count (Int.max among them): the file is damaged, for reads and votes
+    // alike, every time, and stays as it is.
+    for count in ["9223372036854775807", "9007199254740992"] {
+      let file = directory.appendingPathComponent("past-\(count).json")
+      let content = #"{"version":1,"counts":{"feature1":\#(count)},"voters":{}}"#
+      try Data(content.utf8).write(to: file)
+      let voter = FileVoter(file: file)
+      for _ in 0..<2 {
+        for error in [
+          await votingError { try await voter.castVote(for: feature) },
+          await votingError { try await voter.withdrawVote(for: feature) },
+          await votingError { try await voter.count(for: feature) },
+        ] {
+          #expect(error?.kind == .storage && error?.file == file.path)
+          #expect(
+            error?.message
+              == "\(file.path): counts.feature1 is \(count), more than the largest count a vote "
+              + "file holds (9007199254740991); it was left unchanged")
+        }
+      }
+      #expect(try String(contentsOf: file, encoding: .utf8) == content)
+    }
+    // At the largest count: reads answer it; a vote is refused, naming the file and the count,
+    // and changes nothing; an unvote still counts.
+    let file = directory.appendingPathComponent("votes.json")
+    let content = #"{"version":1,"counts":{"feature1":9007199254740991},"voters":{}}"#
+    try Data(content.utf8).write(to: file)
+    let anonymous = FileVoter(file: file)
+    let alice = FileVoter(file: file, identity: try VoterIdentity(appUserID: "alice"))
+    #expect(try await anonymous.count(for: feature) == 9_007_199_254_740_991)
+    for voter in [anonymous, alice] {
+      let error = await votingError { try await voter.castVote(for: feature) }
+      #expect(error?.kind == .storage && error?.file == file.path)
+      #expect(
+        error?.message
+          == "\(file.path): counts.feature1 is 9007199254740991, the largest count a vote file "
+          + "holds: the vote was not counted and the file was left unchanged")
+      #expect(await voter.vote(for: feature) == nil)
+    }
+    #expect(try String(contentsOf: file, encoding: .utf8) == content)
+    #expect(try await anonymous.withdrawVote(for: feature) == 9_007_199_254_740_990)
+    #expect(try await alice.castVote(for: feature) == 9_007_199_254_740_991)
+    #expect(try await alice.castVote(for: feature) == 9_007_199_254_740_991)
+  }
+
   @Test("a vote file in a place that cannot be written is an error naming it")
   func unwritable() async throws {
     let blocker = try temporaryDirectory().appendingPathComponent("not-a-directory")
