@@ -112,6 +112,27 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     return counts
   }
 
+  /// A whole board through the base voter's ``FeatureVoter/countResults(for:)``: each
+  /// feature's count with queued changes applied, or its own failure. When the state file
+  /// cannot be read (damaged), the server's counts as they are.
+  public func countResults(for features: [RoadmapFeature]) async
+    -> [String: Result<Int, VotingError>]
+  {
+    await flushIfQueued()
+    let raw = await base.countResults(for: features)
+    let state = try? ledger.state()
+    var results: [String: Result<Int, VotingError>] = [:]
+    for (id, result) in raw {
+      guard case .success(let count) = result else {
+        results[id] = result
+        continue
+      }
+      lastKnown.set(id, count)
+      results[id] = .success(VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0))
+    }
+    return results
+  }
+
   /// A whole board; features that could not be read are 0.
   public func fetch(for features: [RoadmapFeature]) async -> [String: Int] {
     await flushIfQueued()
