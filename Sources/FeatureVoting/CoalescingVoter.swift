@@ -9,11 +9,15 @@ import RoadmapFormat
 /// per feature; wrapped in a `CoalescingVoter`, the reads that arrive within ``window`` go out as
 /// one `GET /counts/NS?keys=…`. Votes and unvotes pass straight through.
 ///
-/// Each read gets its own answer: when the base voter's batch read is refused or answered
-/// oddly (``VotingError/Kind/refused``, ``VotingError/Kind/badAnswer``: one id the server does
-/// not accept makes it refuse the whole batch), the window's features are read again one at a
-/// time, so only the bad one fails (and `fetch` shows 0 for it alone). A batch that fails for
-/// want of a server (offline, timed out, 429, 5xx) fails every read of the window at once.
+/// Each read gets its own answer, from the base voter's ``FeatureVoter/countResults(for:)``:
+/// a feature the batch cannot take fails alone (and `fetch` shows 0 for it alone), while the
+/// others get their counts from the batch. ``CountingAPIVoter`` reads on their own only the
+/// features whose keys its batch route cannot take (id `dark mode`, or one over 57 characters)
+/// and, when the server refuses a batch or answers it oddly (``VotingError/Kind/refused``,
+/// ``VotingError/Kind/badAnswer``), that batch's features; a base without its own
+/// `countResults` reads each feature of the window on its own only when its `counts(for:)` is
+/// refused or answered oddly. A batch that fails for want of a server (offline, timed out,
+/// 429, 5xx) fails every read of the window at once.
 ///
 ///     let voter = CoalescingVoter(base: DurableVoter(base: countingVoter))
 public struct CoalescingVoter<Base: FeatureVoter>: FeatureVoter {
@@ -27,9 +31,6 @@ public struct CoalescingVoter<Base: FeatureVoter>: FeatureVoter {
   /// The longest ``window``, in seconds (1): reads wait no longer than that for company.
   public static var longestWindow: TimeInterval { 1 }
 
-  /// The most single reads in flight when a refused batch is read again one feature at a time.
-  static var fallbackConcurrency: Int { 6 }
-
   /// Creates a voter gathering the reads of `window` seconds (20 ms by default) into one.
   ///
   /// A `window` that is NaN or negative is 0; one longer than ``longestWindow`` (`.infinity`
@@ -38,26 +39,11 @@ public struct CoalescingVoter<Base: FeatureVoter>: FeatureVoter {
     self.base = base
     let window = window > 0 ? min(window, Self.longestWindow) : 0
     self.window = window
+    // Each feature's own result: the base reads on their own only the features its batch
+    // could not take (CountingAPIVoter: the keys its batch route refuses), never the whole
+    // window again.
     self.coalescer = ReadCoalescer(window: window) { features in
-      do throws(VotingError) {
-        let counts = try await base.counts(for: features)
-        return features.reduce(into: [:]) { $0[$1.id] = .success(counts[$1.id] ?? 0) }
-      } catch  where features.count > 1 && (error.kind == .refused || error.kind == .badAnswer) {
-        // The server answered, but not with counts: one feature it does not take refuses the
-        // whole batch. Read each feature on its own, so only that one fails.
-        return await BoundedConcurrency.map(features, limit: Self.fallbackConcurrency) {
-          feature in
-          do throws(VotingError) {
-            return .success(try await base.count(for: feature))
-          } catch {
-            return .failure(error)
-          }
-        }
-      } catch {
-        // No server to ask (offline, timed out, 429, 5xx): one more request per feature would
-        // fail too.
-        return features.reduce(into: [:]) { $0[$1.id] = .failure(error) }
-      }
+      await base.countResults(for: features)
     }
   }
 
@@ -85,6 +71,13 @@ public struct CoalescingVoter<Base: FeatureVoter>: FeatureVoter {
   /// The base voter's batch read.
   public func counts(for features: [RoadmapFeature]) async throws(VotingError) -> [String: Int] {
     try await base.counts(for: features)
+  }
+
+  /// The base voter's batch read, each feature's count or its own failure.
+  public func countResults(for features: [RoadmapFeature]) async
+    -> [String: Result<Int, VotingError>]
+  {
+    await base.countResults(for: features)
   }
 
   /// The base voter's batch read, 0 where it failed.

@@ -115,7 +115,7 @@ extension DurableVoter {
       state.enqueue(PendingVote(featureID: feature.id, action: action))
       return state
     }
-    return max(0, (lastKnown.get(feature.id) ?? 0) + state.pendingDelta(feature.id))
+    return VoteCount.adjusted(lastKnown.get(feature.id) ?? 0, by: state.pendingDelta(feature.id))
   }
 
   /// The count as it stands, from the server if it answers, else the last one seen; offline
@@ -138,6 +138,6 @@ extension DurableVoter {
         throw error
       }
     }
-    return max(0, raw + state.pendingDelta(feature.id))
+    return VoteCount.adjusted(raw, by: state.pendingDelta(feature.id))
   }
 }

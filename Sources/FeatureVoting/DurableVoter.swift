@@ -96,7 +96,7 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     await flushIfQueued()
     let raw = try await base.count(for: feature)
     lastKnown.set(feature.id, raw)
-    return max(0, raw + ((try? ledger.state())?.pendingDelta(feature.id) ?? 0))
+    return VoteCount.adjusted(raw, by: (try? ledger.state())?.pendingDelta(feature.id) ?? 0)
   }
 
   /// A whole board through the base voter's batch read, with queued changes applied. When the
@@ -108,9 +108,30 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     var counts: [String: Int] = [:]
     for (id, count) in raw {
       lastKnown.set(id, count)
-      counts[id] = max(0, count + (state?.pendingDelta(id) ?? 0))
+      counts[id] = VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0)
     }
     return counts
+  }
+
+  /// A whole board through the base voter's ``FeatureVoter/countResults(for:)``: each
+  /// feature's count with queued changes applied, or its own failure. When the state file
+  /// cannot be read (damaged), the server's counts as they are.
+  public func countResults(for features: [RoadmapFeature]) async
+    -> [String: Result<Int, VotingError>]
+  {
+    await flushIfQueued()
+    let raw = await base.countResults(for: features)
+    let state = try? ledger.state()
+    var results: [String: Result<Int, VotingError>] = [:]
+    for (id, result) in raw {
+      guard case .success(let count) = result else {
+        results[id] = result
+        continue
+      }
+      lastKnown.set(id, count)
+      results[id] = .success(VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0))
+    }
+    return results
   }
 
   /// A whole board; features that could not be read are 0.
@@ -122,7 +143,7 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     for (id, count) in raw {
       // A 0 here may be a failed read, which must not replace a count already seen.
       if count != 0 || lastKnown.get(id) == nil { lastKnown.set(id, count) }
-      counts[id] = max(0, count + (state?.pendingDelta(id) ?? 0))
+      counts[id] = VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0)
     }
     return counts
   }

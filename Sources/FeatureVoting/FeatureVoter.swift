@@ -24,6 +24,9 @@ import RoadmapFormat
 ///   call failed: `castVote` and `withdrawVote` throw ``VotingError/Kind/unexplained`` for a nil,
 ///   and `count` cannot tell a 0 from a failure. The voters of this module implement them for
 ///   real.
+/// - ``countResults(for:)`` reads a whole board with each feature's own result; by default,
+///   through ``counts(for:)``, reading each feature on its own only when that batch is refused
+///   or answered oddly.
 public protocol FeatureVoter: Sendable {
   /// The current vote count of `feature`; 0 on any failure and for a finished feature.
   func fetch(for feature: RoadmapFeature) async -> Int
@@ -48,6 +51,14 @@ public protocol FeatureVoter: Sendable {
   ///
   /// Finished features are 0 without a network call; duplicate ids are read once.
   func counts(for features: [RoadmapFeature]) async throws(VotingError) -> [String: Int]
+
+  /// The counts of a whole board, each feature's count or its own failure, by feature id: a
+  /// caller can use the counts it has and say which could not be read (a key the server does
+  /// not take) instead of giving up on the board. ``CoalescingVoter`` answers each read of a
+  /// window from it.
+  ///
+  /// Finished features are 0 without a network call; duplicate ids are read once.
+  func countResults(for features: [RoadmapFeature]) async -> [String: Result<Int, VotingError>]
 
   /// Casts this voter's vote for `feature` and returns the new count, or says why it failed.
   func castVote(for feature: RoadmapFeature) async throws(VotingError) -> Int

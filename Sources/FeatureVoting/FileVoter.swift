@@ -18,6 +18,9 @@ import RoadmapFormat
 ///   the same file at once lose nothing and a crash leaves the old or the new file.
 /// - A file that cannot be read or is not a vote file is a ``VotingError/Kind/storage`` error
 ///   that names it; it is never reset to zero or overwritten.
+/// - A count holds at most 2^53 − 1, as on `roadmapctl serve`: a larger one is a damaged file,
+///   and a vote on a count already there is a ``VotingError/Kind/storage`` error naming the
+///   file, which changes nothing.
 ///
 /// File work runs on a dispatch queue, off Swift's cooperative threads.
 public struct FileVoter: FeatureVoter {
@@ -109,7 +112,7 @@ public struct FileVoter: FeatureVoter {
       FileVoter.capture { () throws(VotingError) in
         try FileLock.holding(lockFile) { () throws(VotingError) in
           var content = try VoteFile.read(file)
-          let count = content.apply(key: key, voter: voter, up: up)
+          let count = try content.apply(key: key, voter: voter, up: up, in: file)
           try StateFile.write(try content.encoded(file), to: file)
           return count
         }

@@ -88,6 +88,53 @@ struct CoalescingVoterTests {
     await service.stop()
   }
 
+  /// The two stacks a window's reads go through: CountingAPIVoter alone, and the Roadmap
+  /// sample's, with a DurableVoter between.
+  enum Stack: String, CaseIterable, Sendable {
+    case counting, durable
+  }
+
+  @Test(
+    "bad ids in a window are read on their own; the good ids come from the batch, not again",
+    arguments: Stack.allCases)
+  func badIDsAloneAreReadAgain(stack: Stack) async throws {
+    let service = try LiveCounter()
+    let writer = CountingAPIVoter(server: service.url, namespace: "ns1", dialect: .countapi)
+    _ = try await writer.castVote(for: RoadmapFeature(id: "1"))
+    _ = try await writer.castVote(for: RoadmapFeature(id: "2"))
+    _ = try await writer.castVote(for: RoadmapFeature(id: "2"))
+    let long = String(repeating: "x", count: 70)
+    let base = CountingAPIVoter(server: service.url, namespace: "ns1")
+    let voter: any FeatureVoter =
+      switch stack {
+      case .counting: CoalescingVoter(base: base, window: 0.2)
+      case .durable:
+        CoalescingVoter(
+          base: DurableVoter(base: base, namespace: "ns1", directory: try temporaryDirectory()),
+          window: 0.2)
+      }
+    let before = service.requests.count
+    let counts = await Self.readTogether(voter, ["1", "2", "dark mode", "3", long])
+    #expect(counts == ["1": 1, "2": 2, "dark mode": 0, "3": 0, long: 0])
+    let requests = Array(service.targets[before...])
+    let batches = requests.filter { $0.hasPrefix("/counts/ns1?keys=") }
+    let singles = requests.filter { !$0.hasPrefix("/counts/") }
+    // Only the two ids the batch route cannot take are read on their own, once each: the
+    // good ones were answered by the batch (one request, unless scheduling split the window).
+    #expect(
+      singles.sorted() == ["/get/ns1/feature" + long, "/get/ns1/featuredark%20mode"].sorted(),
+      "\(requests)")
+    #expect(!batches.isEmpty && requests.count == batches.count + 2, "\(requests)")
+    // Each bad id says why it failed, on its own single read.
+    let after = service.requests.count
+    for bad in ["dark mode", long] {
+      let error = await votingError { try await voter.count(for: RoadmapFeature(id: bad)) }
+      #expect(error?.kind == .refused && error?.status == 400, "\(String(describing: error))")
+    }
+    #expect(service.requests.count == after + 2)
+    await service.stop()
+  }
+
   @Test("a refused batch is read again one feature at a time; no server fails them all at once")
   func refusedBatchFallsBackPerFeature() async throws {
     let base = RefusingBatchVoter()

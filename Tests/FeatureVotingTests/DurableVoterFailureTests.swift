@@ -131,6 +131,37 @@ struct DurableVoterFailureTests {
     func unvote(for feature: RoadmapFeature) async -> Int? { nil }
   }
 
+  /// A voter of its own (not this module's) whose counts are all `Int.max` and whose writes
+  /// find no server.
+  struct LargestCountVoter: FeatureVoter {
+    func fetch(for feature: RoadmapFeature) async -> Int { .max }
+    func vote(for feature: RoadmapFeature) async -> Int? { nil }
+    func unvote(for feature: RoadmapFeature) async -> Int? { nil }
+    func count(for feature: RoadmapFeature) async throws(VotingError) -> Int { .max }
+    func castVote(for feature: RoadmapFeature) async throws(VotingError) -> Int {
+      throw .offline("no server")
+    }
+    func withdrawVote(for feature: RoadmapFeature) async throws(VotingError) -> Int {
+      throw .offline("no server")
+    }
+  }
+
+  @Test("a queued vote on a base's Int.max count answers Int.max instead of trapping")
+  func queuedVoteOnLargestCount() async throws {
+    let durable = DurableVoter(
+      base: LargestCountVoter(), namespace: "ns1", directory: try temporaryDirectory())
+    let feature = RoadmapFeature(id: "1")
+    #expect(try await durable.count(for: feature) == .max)
+    // Offline: queued, and answered as the last count seen plus one, which cannot go past Int.max.
+    #expect(try await durable.castVote(for: feature) == .max)
+    #expect(try durable.pendingVotes().map(\.featureID) == ["1"])
+    #expect(try await durable.castVote(for: feature) == .max)
+    #expect(try await durable.count(for: feature) == .max)
+    #expect(await durable.fetch(for: feature) == .max)
+    #expect(try await durable.counts(for: features("1")) == ["1": .max])
+    #expect(await durable.fetch(for: features("1")) == ["1": .max])
+  }
+
   @Test("a plain voter's unexplained failure keeps the queued vote")
   func unexplainedKeepsVote() async throws {
     let directory = try temporaryDirectory()

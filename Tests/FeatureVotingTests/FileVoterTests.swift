@@ -77,6 +77,143 @@ struct FileVoterTests {
     #expect(try String(contentsOf: file, encoding: .utf8) == content)
   }
 
+  /// Damaged vote files and what the error says about each, after the file's path.
+  static let damage: [(content: String, detail: String)] = [
+    // The version is checked first: a file of another version says so, whatever else it holds.
+    (#"{"version":2,"counts":{}}"#, "has version 2, and this library reads version 1"),
+    (
+      #"{"version":2,"counts":{"feature1":1.5}}"#, "has version 2, and this library reads version 1"
+    ),
+    (#"{"counts":{},"voters":{}}"#, #"has no "version" key"#),
+    (#"{"version":"1","counts":{},"voters":{}}"#, #"version is "1", not a version number"#),
+    (#"{"version":1,"voters":{}}"#, #"has no "counts" key"#),
+    (
+      #"{"version":1,"counts":[1],"voters":{}}"#, "counts is a list, not an object of counts by key"
+    ),
+    // Then each count, named with its value, before a missing "voters" key.
+    (
+      #"{"version":1,"counts":{"feature1":1.5}}"#,
+      "counts.feature1 is 1.5, not a whole number of votes"
+    ),
+    (
+      #"{"version":1,"counts":{"feature1":-4}}"#,
+      "counts.feature1 is -4, and a count cannot be negative"
+    ),
+    (
+      #"{"version":1,"counts":{"feature1":"3"},"voters":{}}"#,
+      #"counts.feature1 is "3", not a whole number of votes"#
+    ),
+    (
+      #"{"version":1,"counts":{"feature1":true},"voters":{}}"#,
+      "counts.feature1 is true, not a whole number of votes"
+    ),
+    (
+      #"{"version":1,"counts":{"feature1":null},"voters":{}}"#,
+      "counts.feature1 is null, not a whole number of votes"
+    ),
+    (
+      #"{"version":1,"counts":{"feature1":{}},"voters":{}}"#,
+      "counts.feature1 is an object, not a whole number of votes"
+    ),
+    (#"{"version":1,"counts":{"feature1":2}}"#, #"has no "voters" key"#),
+    (
+      #"{"version":1,"counts":{},"voters":[]}"#,
+      "voters is a list, not an object of voter ids by key"
+    ),
+    (
+      #"{"version":1,"counts":{},"voters":{"feature1":"alice"}}"#,
+      #"voters.feature1 is "alice", not a list of voter ids"#
+    ),
+    (
+      #"{"version":1,"counts":{},"voters":{"feature1":["alice",3]}}"#,
+      "voters.feature1[1] is 3, not a voter id"
+    ),
+    ("[]", "is a list, not a vote file (a JSON object)"),
+    ("", "is empty, not a vote file"),
+  ]
+
+  @Test("a damaged file's error names the problem: the key and its value, or the missing key")
+  func damageNamed() async throws {
+    let directory = try temporaryDirectory()
+    for (index, (content, detail)) in Self.damage.enumerated() {
+      let file = directory.appendingPathComponent("votes-\(index).json")
+      try Data(content.utf8).write(to: file)
+      let voter = FileVoter(file: file)
+      for error in [
+        await votingError { try await voter.count(for: RoadmapFeature(id: "1")) },
+        await votingError { try await voter.castVote(for: RoadmapFeature(id: "1")) },
+        await votingError { try await voter.withdrawVote(for: RoadmapFeature(id: "1")) },
+        await votingError { try await voter.counts(for: features("1")) },
+      ] {
+        #expect(error?.kind == .storage && error?.file == file.path, "\(content)")
+        #expect(error?.message == "\(file.path): \(detail); it was left unchanged", "\(content)")
+      }
+      #expect(try String(contentsOf: file, encoding: .utf8) == content)
+    }
+    // JSON cut short is not JSON, and says no more than the parser does.
+    let file = directory.appendingPathComponent("votes.json")
+    try Data(#"{"version":1,"counts":{"feature1":"#.utf8).write(to: file)
+    let error = await votingError {
+      try await FileVoter(file: file).count(for: RoadmapFeature(id: "1"))
+    }
+    #expect(
+      error?.message.hasPrefix("\(file.path): is not JSON") == true, "\(String(describing: error))")
+    #expect(error?.message.contains("DecodingError") == false)
+    #expect(error?.message.contains("CodingKeys") == false)
+    // A whole number written with a fraction is a count.
+    try Data(#"{"version":1,"counts":{"feature1":3.0},"voters":{}}"#.utf8).write(to: file)
+    #expect(try await FileVoter(file: file).count(for: RoadmapFeature(id: "1")) == 3)
+  }
+
+  @Test("a count past 2^53 − 1 is a damaged file and a count at it refuses the vote; no trap")
+  func largestCount() async throws {
+    let directory = try temporaryDirectory()
+    let feature = RoadmapFeature(id: "1")
+    // Past the largest count (Int.max among them): the file is damaged, for reads and votes
+    // alike, every time, and stays as it is.
+    for count in ["9223372036854775807", "9007199254740992"] {
+      let file = directory.appendingPathComponent("past-\(count).json")
+      let content = #"{"version":1,"counts":{"feature1":\#(count)},"voters":{}}"#
+      try Data(content.utf8).write(to: file)
+      let voter = FileVoter(file: file)
+      for _ in 0..<2 {
+        for error in [
+          await votingError { try await voter.castVote(for: feature) },
+          await votingError { try await voter.withdrawVote(for: feature) },
+          await votingError { try await voter.count(for: feature) },
+        ] {
+          #expect(error?.kind == .storage && error?.file == file.path)
+          #expect(
+            error?.message
+              == "\(file.path): counts.feature1 is \(count), more than the largest count a vote "
+              + "file holds (9007199254740991); it was left unchanged")
+        }
+      }
+      #expect(try String(contentsOf: file, encoding: .utf8) == content)
+    }
+    // At the largest count: reads answer it; a vote is refused, naming the file and the count,
+    // and changes nothing; an unvote still counts.
+    let file = directory.appendingPathComponent("votes.json")
+    let content = #"{"version":1,"counts":{"feature1":9007199254740991},"voters":{}}"#
+    try Data(content.utf8).write(to: file)
+    let anonymous = FileVoter(file: file)
+    let alice = FileVoter(file: file, identity: try VoterIdentity(appUserID: "alice"))
+    #expect(try await anonymous.count(for: feature) == 9_007_199_254_740_991)
+    for voter in [anonymous, alice] {
+      let error = await votingError { try await voter.castVote(for: feature) }
+      #expect(error?.kind == .storage && error?.file == file.path)
+      #expect(
+        error?.message
+          == "\(file.path): counts.feature1 is 9007199254740991, the largest count a vote file "
+          + "holds: the vote was not counted and the file was left unchanged")
+      #expect(await voter.vote(for: feature) == nil)
+    }
+    #expect(try String(contentsOf: file, encoding: .utf8) == content)
+    #expect(try await anonymous.withdrawVote(for: feature) == 9_007_199_254_740_990)
+    #expect(try await alice.castVote(for: feature) == 9_007_199_254_740_991)
+    #expect(try await alice.castVote(for: feature) == 9_007_199_254_740_991)
+  }
+
   @Test("a vote file in a place that cannot be written is an error naming it")
   func unwritable() async throws {
     let blocker = try temporaryDirectory().appendingPathComponent("not-a-directory")
