@@ -29,12 +29,21 @@ public struct SQLiteVoteStoreOptions: Sendable, Equatable {
   /// The most counters kept in memory with ``memoryCache`` (each about 200 bytes); past it the
   /// cache starts again from empty.
   public var memoryCacheCapacity: Int
+  /// The longest a call waits for its database thread, in milliseconds; nil (the default)
+  /// for no limit. Past it, a write the thread had taken fails with
+  /// ``VoteStoreError/Kind/timedOut`` (the thread, stuck on a disk that stopped answering, may
+  /// still commit it: its outcome is unknown) and one still queued fails with nothing
+  /// changed; until the thread lets go, further calls to it fail at once. What a server
+  /// wants, so that no request waits on a stalled disk (`roadmapctl serve`: 8,000, as the
+  /// PostgreSQL store's bound); not a command that runs one long import.
+  public var answerDeadlineMilliseconds: Int?
 
   /// Creates options; every parameter has the default documented on its property.
   public init(
     startupCheck: StartupCheck = .automatic, busyTimeoutMilliseconds: Int = 5000,
     readConnections: Int = 2, maximumBatchSize: Int = 1000, maximumPageCount: Int? = nil,
-    memoryCache: Bool = false, memoryCacheCapacity: Int = 250_000
+    memoryCache: Bool = false, memoryCacheCapacity: Int = 250_000,
+    answerDeadlineMilliseconds: Int? = nil
   ) {
     self.startupCheck = startupCheck
     self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
@@ -43,5 +52,6 @@ public struct SQLiteVoteStoreOptions: Sendable, Equatable {
     self.maximumPageCount = maximumPageCount
     self.memoryCache = memoryCache
     self.memoryCacheCapacity = memoryCacheCapacity
+    self.answerDeadlineMilliseconds = answerDeadlineMilliseconds
   }
 }

@@ -236,19 +236,25 @@ struct VoteFirstHTTPClientTests {
     #expect(server.targets.isEmpty)
   }
 
-  @Test("a redirect loop is not offline and names the URLError")
-  func redirectLoopIsNotOffline() async throws {
+  /// A redirect is followed. (What a redirect loop gives, `httpTooManyRedirects`, is an
+  /// invalid request naming the URLError: see the mapping test above. A live loop is not
+  /// run: swift-corelibs-foundation's redirect handling has a race that, once in a loaded
+  /// full run, stopped the test process with "Received callback for HTTP redirection, but
+  /// we're not waiting for it", and a loop follows a redirect some twenty times.)
+  @Test("a redirect is followed")
+  func aRedirectIsFollowed() async throws {
     let server = try LocalServer { router in
-      router.get("/api/v1/:project/board") { _ in
+      router.get("/old/api/v1/:project/board") { _ in
         HTTPResponse(
           status: 302, headers: HTTPHeaders([("Location", "/api/v1/demo-app/board")]),
           body: Array("x".utf8))
       }
+      router.get("/api/v1/:project/board") { _ in json(Self.board) }
     }
     defer { Task { await server.stop() } }
-    let error = await Self.failure { _ = try await Self.client(server.url).board(slug: nil) }
-    #expect(error?.kind == .invalidRequest, "\(String(describing: error))")
-    #expect(error?.message.contains("URLError -") == true)
+    let snapshot = try await Self.client(server.url.appendingPathComponent("old")).board(
+      slug: nil)
+    #expect(snapshot.project == "demo-app")
   }
 
   @Test("a cancelled call is not offline; an infinite timeout is a long one")

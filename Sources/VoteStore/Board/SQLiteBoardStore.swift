@@ -22,6 +22,11 @@ public final class SQLiteBoardStore: BoardStore {
   public convenience init(
     sharing store: SQLiteVoteStore, options: SQLiteVoteStoreOptions = .init()
   ) throws(VoteStoreError) {
+    var options = options
+    // Calls to the board tables wait on the same disk as the counters' (the store's bound).
+    if options.answerDeadlineMilliseconds == nil {
+      options.answerDeadlineMilliseconds = store.answerDeadlineMilliseconds
+    }
     try self.init(
       path: store.path, options: options, cache: store.cache, writeLock: store.writeLock,
       ownsWriteLock: false)
@@ -71,8 +76,11 @@ public final class SQLiteBoardStore: BoardStore {
     }
     writer = SQLiteWriter(
       name: "board writer", connection: connection, maximumBatchSize: options.maximumBatchSize,
-      changes: cache.map(SQLiteCounterChanges.init))
-    readers = ConnectionPool(name: "board reader", connections: readConnections)
+      changes: cache.map(SQLiteCounterChanges.init),
+      deadlineMilliseconds: options.answerDeadlineMilliseconds)
+    readers = ConnectionPool(
+      name: "board reader", connections: readConnections,
+      deadlineMilliseconds: options.answerDeadlineMilliseconds)
   }
 
   deinit {

@@ -32,6 +32,9 @@ public final class SQLiteVoteStore: VoteStore {
   private let serveLock: ServeLock?
   /// Without a cache: the shared lock, taken at the first write.
   let writeLock: WriteLockOnce?
+  /// The options' ``SQLiteVoteStoreOptions/answerDeadlineMilliseconds``, which a board store
+  /// sharing this one takes too.
+  let answerDeadlineMilliseconds: Int?
 
   /// Opens (creating if needed) `votes.sqlite3` in `directory`, creating the directory too.
   ///
@@ -119,11 +122,15 @@ public final class SQLiteVoteStore: VoteStore {
       try? writeConnection.execute("PRAGMA wal_autocheckpoint = 1000")
     }
     let checkpointer = self.checkpointer
+    answerDeadlineMilliseconds = options.answerDeadlineMilliseconds
     writer = SQLiteWriter(
       name: "votes writer", connection: writeConnection, maximumBatchSize: options.maximumBatchSize,
       changes: cache.map(SQLiteCounterChanges.init),
+      deadlineMilliseconds: options.answerDeadlineMilliseconds,
       afterCommit: { writer in checkpointer.writerCommitted(writer) })
-    readers = ConnectionPool(name: "votes reader", connections: readConnections)
+    readers = ConnectionPool(
+      name: "votes reader", connections: readConnections,
+      deadlineMilliseconds: options.answerDeadlineMilliseconds)
   }
 
   deinit {
@@ -631,6 +638,11 @@ public final class SQLiteVoteStore: VoteStore {
   /// Reads through a read connection, writes a probe row through the writer (a real
   /// commit), and throws the last write failure while writes are failing.
   public func checkHealth() async throws(VoteStoreError) {
+    // A writer stuck on a stalled disk is said at once, not after a probe's own deadline.
+    if let stalled = writer.stalled {
+      health.record(stalled)
+      throw stalled
+    }
     _ = try await readers.run { db throws(VoteStoreError) in
       // Said as what it is, not as the disk I/O error a read of a deleted file may give.
       if db.fileHasMoved { throw db.movedFileError }

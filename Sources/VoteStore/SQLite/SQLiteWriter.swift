@@ -15,13 +15,16 @@ final class SQLiteWriter: Sendable {
   /// `afterCommit` runs on the writer thread after each group's callers were resumed. With
   /// `changes`, the counter rows each commit changed are published to its cache before the
   /// commit's callers are resumed.
+  ///
+  /// With `deadlineMilliseconds`, no caller waits longer for its write (``JobQueue``).
   init(
     name: String, connection: SQLiteConnection, maximumBatchSize: Int,
-    changes: SQLiteCounterChanges? = nil,
+    changes: SQLiteCounterChanges? = nil, deadlineMilliseconds: Int? = nil,
     afterCommit: @escaping @Sendable (SQLiteConnection) -> Void = { _ in }
   ) {
     changes?.attach(to: connection)
-    let queue = JobQueue<SQLiteConnection>()
+    let queue = JobQueue<SQLiteConnection>(
+      deadlineMilliseconds: deadlineMilliseconds, name: "\(name.prefix(11)) dog")
     self.queue = queue
     let limit = max(1, maximumBatchSize)
     thread = DatabaseThread(name: name) {
@@ -39,7 +42,7 @@ final class SQLiteWriter: Sendable {
     let result = await withCheckedContinuation {
       (continuation: CheckedContinuation<Result<T, VoteStoreError>, Never>) in
       let job = DatabaseJob.make(work, continuation: continuation)
-      if !queue.enqueue(job) { job.finishAll(.closed) }
+      if let refusal = queue.enqueue(job) { job.finishAll(refusal) }
     }
     return try result.get()
   }
@@ -52,7 +55,7 @@ final class SQLiteWriter: Sendable {
     completion: @escaping @Sendable (Result<T, VoteStoreError>) -> Void
   ) {
     let job = DatabaseJob.make(work, completion: completion)
-    if !queue.enqueue(job) { job.finishAll(.closed) }
+    if let refusal = queue.enqueue(job) { job.finishAll(refusal) }
   }
 
   /// Queues `count` writes at once (one hand-over, one wake-up): write `i` runs
@@ -65,8 +68,12 @@ final class SQLiteWriter: Sendable {
     completion: @escaping @Sendable ([Result<T, VoteStoreError>]) -> Void
   ) {
     let job = DatabaseJob.makeBatch(count: count, work, completion: completion)
-    if !queue.enqueue(job) { job.finishAll(.closed) }
+    if let refusal = queue.enqueue(job) { job.finishAll(refusal) }
   }
+
+  /// Why writes are refused at once, if they are: one that timed out is still in the
+  /// writer's hands (a stalled disk).
+  var stalled: VoteStoreError? { queue.stalled }
 
   /// Commits what is queued, refuses new work, and closes the connection.
   func close() async {

@@ -16,8 +16,11 @@ final class ConnectionPool<Connection: ClosableConnection>: Sendable {
 
   /// Starts one thread per connection, named `name` and its number from 1 (at most 15 bytes
   /// in all, for the system to show); each owns and finally closes its connection.
-  init(name: String, connections: [Connection]) {
-    let queue = JobQueue<Connection>()
+  ///
+  /// With `deadlineMilliseconds`, no caller waits longer for its work (``JobQueue``).
+  init(name: String, connections: [Connection], deadlineMilliseconds: Int? = nil) {
+    let queue = JobQueue<Connection>(
+      deadlineMilliseconds: deadlineMilliseconds, name: "\(name.prefix(11)) dog")
     self.queue = queue
     threads = connections.enumerated().map { index, connection in
       return DatabaseThread(name: "\(name) \(index + 1)") {
@@ -39,7 +42,7 @@ final class ConnectionPool<Connection: ClosableConnection>: Sendable {
     let result = await withCheckedContinuation {
       (continuation: CheckedContinuation<Result<T, VoteStoreError>, Never>) in
       let job = DatabaseJob.make(work, continuation: continuation)
-      if !queue.enqueue(job) { job.finish(.closed) }
+      if let refusal = queue.enqueue(job) { job.finish(refusal) }
     }
     return try result.get()
   }

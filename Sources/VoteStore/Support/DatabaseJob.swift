@@ -1,3 +1,5 @@
+import Foundation
+
 /// Database work run on a database thread, in one or more units, and finished (its caller
 /// resumed) once its outcome is final: for a write, after the transaction that holds it
 /// committed.
@@ -6,29 +8,81 @@
 /// once: the writer runs each unit in its own savepoint, so a unit that fails is undone alone
 /// and answered alone, and the job's caller hears once, with every unit's result, after the
 /// last unit is final.
+///
+/// A job can also be answered before its thread finishes it, once, by its queue's deadline
+/// (``claimExpiry()``, ``deliverExpiry(_:)``): its caller hears the error, and what its thread
+/// finishes later is not told to anyone.
 final class DatabaseJob<Connection>: @unchecked Sendable {
   /// How many units the job holds (1 for ``make(_:continuation:)`` and
   /// ``make(_:completion:)``).
   let units: Int
   private let body: (Connection, Int) -> Bool
   private let completion: (Int, VoteStoreError?) -> Void
+  /// Answers the caller with an error for every unit, without the results (which the thread
+  /// may be writing).
+  private let expiry: (VoteStoreError) -> Void
+  private let lock = NSLock()
+  private var remaining: Int
+  private var expired = false
+  /// When the job was queued (`DispatchTime` nanoseconds) and whether a thread took it:
+  /// the queue's, read and written under its lock.
+  var enqueuedAt: UInt64 = 0
+  var taken = false
 
   private init(
     units: Int,
     body: @escaping (Connection, Int) -> Bool,
-    completion: @escaping (Int, VoteStoreError?) -> Void
+    completion: @escaping (Int, VoteStoreError?) -> Void,
+    expiry: @escaping (VoteStoreError) -> Void
   ) {
     self.units = units
     self.body = body
     self.completion = completion
+    self.expiry = expiry
+    remaining = units
   }
 
   /// Runs unit `unit`; true when it succeeded, false when it recorded an error.
   func run(_ connection: Connection, unit: Int = 0) -> Bool { body(connection, unit) }
 
   /// Makes unit `unit`'s result final: its own result, or `error` if it succeeded but could
-  /// not be made durable (a failed commit) or never ran. Each unit is finished exactly once.
-  func finish(unit: Int = 0, _ error: VoteStoreError? = nil) { completion(unit, error) }
+  /// not be made durable (a failed commit) or never ran. Each unit is finished exactly once;
+  /// after the job expired, nobody is told.
+  func finish(unit: Int = 0, _ error: VoteStoreError? = nil) {
+    lock.lock()
+    defer { lock.unlock() }
+    remaining -= 1
+    guard !expired else { return }
+    completion(unit, error)
+  }
+
+  /// Whether nothing more will happen to the job: every unit finished, or it expired before
+  /// a thread took it (the queue's lock held, for ``taken``).
+  var isSettled: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return remaining <= 0 || (expired && !taken)
+  }
+
+  /// Whether the job was answered by its deadline.
+  var isExpired: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return expired
+  }
+
+  /// Marks the job answered by its deadline, unless its thread finished it: true when it
+  /// did, and the caller must then ``deliverExpiry(_:)``.
+  func claimExpiry() -> Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    guard !expired, remaining > 0 else { return false }
+    expired = true
+    return true
+  }
+
+  /// Answers the caller with `error`, after ``claimExpiry()`` said so.
+  func deliverExpiry(_ error: VoteStoreError) { expiry(error) }
 
   /// Finishes every unit with `error` (the job never ran: the queue was closed).
   func finishAll(_ error: VoteStoreError) {
@@ -61,7 +115,8 @@ final class DatabaseJob<Connection>: @unchecked Sendable {
           return false
         }
       },
-      completion: { _, error in completion(box.final(error)) })
+      completion: { _, error in completion(box.final(error)) },
+      expiry: { error in completion(.failure(error)) })
   }
 
   /// A job of `count` units (at least 1): unit `i` runs `work(connection, i)`, and
@@ -90,6 +145,9 @@ final class DatabaseJob<Connection>: @unchecked Sendable {
         if box.remaining == 0 {
           completion(box.results.map { $0 ?? .failure(.closed) })
         }
+      },
+      expiry: { [count = box.results.count] error in
+        completion(Array(repeating: .failure(error), count: count))
       })
   }
 }

@@ -1,20 +1,55 @@
 import Foundation
 
 /// A closable FIFO of ``DatabaseJob``s shared between callers and database threads.
+///
+/// With a deadline, no caller waits longer than it for an answer, whatever the database
+/// thread is stuck on (a disk that stopped answering an `fsync`, a frozen file system): a
+/// watchdog thread answers a job its thread took and has not finished by then with
+/// ``VoteStoreError/Kind/timedOut`` (its outcome is unknown: the thread may still commit it),
+/// and one still waiting in the queue with an error saying nothing was changed, and takes it
+/// out of the queue. While a job it timed out is still in its thread's hands, new jobs are
+/// refused at once with that error, so callers hear in time instead of queueing behind it;
+/// once the thread lets go of it, jobs are taken again.
 final class JobQueue<Connection>: @unchecked Sendable {
   private let condition = NSCondition()
   private var jobs: [DatabaseJob<Connection>] = []
   private var head = 0
   private var closed = false
+  /// The longest a caller waits for its job, in nanoseconds; nil for no limit.
+  private let deadline: UInt64?
+  /// The jobs queued with a deadline that are not settled yet, oldest first.
+  private var watched: [DatabaseJob<Connection>] = []
+  private var watchedHead = 0
+  /// Why jobs are refused at once: a job that timed out is still in its thread's hands.
+  private var stall: VoteStoreError?
 
-  /// Adds a job; false (and the job is not queued) once the queue is closed.
-  func enqueue(_ job: DatabaseJob<Connection>) -> Bool {
+  /// Creates a queue; with `deadlineMilliseconds`, its watchdog thread (named `name`) answers
+  /// jobs that wait longer than that.
+  init(deadlineMilliseconds: Int? = nil, name: String = "jobs watchdog") {
+    deadline = deadlineMilliseconds.map { UInt64(max(1, $0)) * 1_000_000 }
+    guard deadline != nil else { return }
+    let thread = Thread { [self] in
+      while sweep() { usleep(100_000) }
+    }
+    thread.name = name
+    thread.stackSize = 1 << 18
+    thread.start()
+  }
+
+  /// Adds a job; nil when queued, else why not (the queue is closed, or its thread is stuck
+  /// on a job that timed out), and the job is not queued.
+  func enqueue(_ job: DatabaseJob<Connection>) -> VoteStoreError? {
     condition.lock()
     defer { condition.unlock() }
-    guard !closed else { return false }
+    guard !closed else { return .closed }
+    if let stall { return stall }
+    if deadline != nil {
+      job.enqueuedAt = DispatchTime.now().uptimeNanoseconds
+      watched.append(job)
+    }
     jobs.append(job)
     condition.signal()
-    return true
+    return nil
   }
 
   /// Waits for work and takes up to `limit` jobs; nil once closed and drained.
@@ -25,14 +60,9 @@ final class JobQueue<Connection>: @unchecked Sendable {
     guard head < jobs.count else { return nil }
     let end = min(jobs.count, head + limit)
     let batch = Array(jobs[head..<end])
+    for job in batch { job.taken = true }
     head = end
-    if head == jobs.count {
-      jobs.removeAll(keepingCapacity: true)
-      head = 0
-    } else if head > 4096 {
-      jobs.removeFirst(head)
-      head = 0
-    }
+    compactJobs()
     if head < jobs.count { condition.signal() }
     return batch
   }
@@ -43,5 +73,85 @@ final class JobQueue<Connection>: @unchecked Sendable {
     closed = true
     condition.broadcast()
     condition.unlock()
+  }
+
+  /// Why new jobs are refused at once, if they are: a job that timed out is still in its
+  /// thread's hands.
+  var stalled: VoteStoreError? {
+    condition.lock()
+    defer { condition.unlock() }
+    return stall
+  }
+
+  private func compactJobs() {
+    if head == jobs.count {
+      jobs.removeAll(keepingCapacity: true)
+      head = 0
+    } else if head > 4096 {
+      jobs.removeFirst(head)
+      head = 0
+    }
+  }
+
+  /// One look of the watchdog: answers the jobs past the deadline and says whether the queue
+  /// still needs watching (false once it is closed and every job is settled).
+  private func sweep() -> Bool {
+    guard let deadline else { return false }
+    let now = DispatchTime.now().uptimeNanoseconds
+    var late: [(job: DatabaseJob<Connection>, taken: Bool)] = []
+    condition.lock()
+    while watchedHead < watched.count && watched[watchedHead].isSettled {
+      watchedHead += 1
+    }
+    if watchedHead == watched.count {
+      watched.removeAll(keepingCapacity: true)
+      watchedHead = 0
+    } else if watchedHead > 4096 {
+      watched.removeFirst(watchedHead)
+      watchedHead = 0
+    }
+    var stuck = false
+    for job in watched[watchedHead...] {
+      if job.isSettled { continue }
+      if job.isExpired {
+        // Answered already, still in its thread's hands (not taken: removed below).
+        stuck = stuck || job.taken
+        continue
+      }
+      // Oldest first: the first job within the deadline ends the look.
+      guard now &- job.enqueuedAt >= deadline else { break }
+      if job.claimExpiry() {
+        late.append((job, job.taken))
+        stuck = stuck || job.taken
+      }
+    }
+    // Jobs answered before their thread took them are not run at all.
+    while head < jobs.count && jobs[head].isExpired { head += 1 }
+    compactJobs()
+    let seconds = Double(deadline / 1_000_000) / 1000
+    let waited = seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
+    stall =
+      stuck
+      ? VoteStoreError(
+        .io,
+        "the database has not finished a call in \(waited) s (a stalled disk?); new calls are "
+          + "refused until it does, and nothing was changed",
+        publicDetail: "the database is not answering; nothing was changed") : nil
+    let watching = !(closed && watchedHead == watched.count && head == jobs.count)
+    condition.unlock()
+    for (job, taken) in late {
+      job.deliverExpiry(
+        taken
+          ? VoteStoreError(
+            .timedOut,
+            "the database did not finish the call within \(waited) s (a stalled disk?); the "
+              + "change may or may not have been made")
+          : VoteStoreError(
+            .io,
+            "the database did not take the call within \(waited) s (busy with an earlier one); "
+              + "nothing was changed",
+            publicDetail: "the database is not answering; nothing was changed"))
+    }
+    return watching
   }
 }

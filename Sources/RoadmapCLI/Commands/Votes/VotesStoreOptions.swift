@@ -8,6 +8,9 @@ import VoteStore
 struct VotesStoreOptions: ParsableArguments {
   /// The default data directory, relative to the working directory.
   static let defaultDataDirectory = "./roadmapctl-data"
+  /// How long `serve`'s requests wait on a SQLite store before they are answered (503), as
+  /// the PostgreSQL store's calls are bound (``PostgresTimeouts/callBoundMilliseconds``).
+  static let serveAnswerDeadlineMilliseconds = PostgresTimeouts().callBoundMilliseconds
 
   @Option(
     name: "data-dir", valueName: "dir",
@@ -69,7 +72,10 @@ struct VotesStoreOptions: ParsableArguments {
     do {
       return try SQLiteVoteStore(
         directory: URL(fileURLWithPath: directory),
-        options: SQLiteVoteStoreOptions(memoryCache: memoryCache))
+        options: SQLiteVoteStoreOptions(
+          memoryCache: memoryCache,
+          // A server's requests never wait on a stalled disk longer than on PostgreSQL.
+          answerDeadlineMilliseconds: memoryCache ? Self.serveAnswerDeadlineMilliseconds : nil))
     } catch {
       throw .failure(Self.describe(error, at: file.path))
     }

@@ -1,0 +1,58 @@
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import CounterService
+@testable import VoteStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The service over a SQLite store whose writer is stuck on its disk (here a write that
+/// sleeps on the writer thread): a vote is answered 503 within the store's deadline, saying
+/// what is known of its outcome; `/healthz` says at once that the store is not answering;
+/// counts held in memory are still read; votes count again once the writer lets go. Before,
+/// each waited as long as the disk did (100 s seen under `fsfreeze`), and a vote whose
+/// client had given up was committed after the thaw.
+@Suite struct StalledStoreTests {
+  @Test func votesAndHealthAreAnsweredWhileTheWriterIsStuck() async throws {
+    let h = try ServiceHarness(
+      options: SQLiteVoteStoreOptions(memoryCache: true, answerDeadlineMilliseconds: 300))
+    defer { Task { await h.tearDown() } }
+    #expect((await h.call("/hit/ns1/feature1")).body == #"{"value":1}"#)
+
+    let begun = Locked(false)
+    let held = Task {
+      try? await h.store.write { _ in
+        begun.withLock { $0 = true }
+        usleep(4_000_000)
+      }
+    }
+    let start = Date()
+    while !begun.withLock({ $0 }), Date().timeIntervalSince(start) < 60 {
+      try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    // A vote behind the stuck write: never taken, so nothing was changed.
+    let vote = await h.call("/hit/ns1/feature1")
+    #expect(vote.status == 503)
+    #expect(vote.headers["Retry-After"] == "1")
+    #expect(vote.object["value"] is NSNull || vote.object["error"] != nil, "\(vote.body)")
+    #expect(vote.body.contains("nothing was changed"), "\(vote.body)")
+    let health = await h.call("/healthz")
+    #expect(health.status == 503)
+    #expect(health.body.contains("the database is not answering"), "\(health.body)")
+    // What memory holds is still read.
+    #expect((await h.call("/get/ns1/feature1")).body == #"{"value":1}"#)
+
+    await held.value
+    let resumed = Date()
+    var answer = await h.call("/hit/ns1/feature1")
+    while answer.status != 200, Date().timeIntervalSince(resumed) < 60 {
+      try await Task.sleep(nanoseconds: 20_000_000)
+      answer = await h.call("/hit/ns1/feature1")
+    }
+    #expect(answer.body == #"{"value":2}"#)
+    #expect((await h.call("/healthz")).status == 200)
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import VoteStore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A SQLite store whose writer is stuck (a disk that stopped answering an fsync, a frozen file
+/// system; here a write that sleeps on the writer thread) answers every call within its
+/// deadline, and takes writes again once the writer lets go. Without the deadline a vote, a
+/// board read and `/healthz` waited as long as the disk did, and a vote its client had given
+/// up on was committed after the thaw.
+@Suite struct StalledWriterTests {
+  /// A store with a short deadline, and a write that holds its writer for `seconds`, once
+  /// the writer has begun it.
+  static func stalled(
+    in dir: TemporaryDirectory, deadline: Int = 300, seconds: Double = 4
+  ) async throws -> (store: SQLiteVoteStore, held: Task<VoteStoreError?, Never>) {
+    let store = try SQLiteVoteStore(
+      directory: dir.url, options: .init(answerDeadlineMilliseconds: deadline))
+    let begun = Flag()
+    let held = Task {
+      await storeError { () throws(VoteStoreError) in
+        _ = try await store.write { _ in
+          begun.set()
+          usleep(useconds_t(seconds * 1_000_000))
+        }
+      }
+    }
+    #expect(await eventually { begun.isSet })
+    return (store, held)
+  }
+
+  /// A flag one thread sets and another reads.
+  final class Flag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+    func set() { lock.withLock { value = true } }
+    var isSet: Bool { lock.withLock { value } }
+  }
+
+  /// Waits (bounded) until `condition` holds.
+  static func eventually(within seconds: Double = 60, _ condition: () async -> Bool) async
+    -> Bool
+  {
+    let end = Date().addingTimeInterval(seconds)
+    while Date() < end {
+      if await condition() { return true }
+      try? await Task.sleep(nanoseconds: 20_000_000)
+    }
+    return await condition()
+  }
+
+  @Test func callsAreAnsweredWithinTheDeadlineAndWritesResumeAfter() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let before = try SQLiteVoteStore(directory: dir.url)
+    _ = try await before.create(CounterCreation(namespace: "ns", key: "k"))
+    _ = try await before.apply(CounterMutation(namespace: "ns", key: "k", delta: 1))
+    await before.close()
+    let (store, held) = try await Self.stalled(in: dir)
+    // The held write itself: taken by the writer, so its outcome is unknown.
+    let first = await held.value
+    #expect(first?.kind == .timedOut, "\(String(describing: first))")
+    #expect(first?.outcomeIsUnknown == true)
+    #expect(first?.message.contains("may or may not have been made") == true)
+
+    // While the writer still holds it: a vote is refused, saying nothing was changed, and
+    // the health check says so without waiting for a probe.
+    let vote = await storeError { () throws(VoteStoreError) in
+      _ = try await store.apply(CounterMutation(namespace: "ns", key: "k", delta: 1))
+    }
+    #expect(vote?.kind == .io, "\(String(describing: vote))")
+    #expect(vote?.outcomeIsUnknown == false)
+    #expect(vote?.message.contains("nothing was changed") == true)
+    let health = await storeError { () throws(VoteStoreError) in try await store.checkHealth() }
+    #expect(health?.publicMessage == "the database is not answering; nothing was changed")
+    #expect(store.writeHealth().isFailing)
+
+    // Once the writer lets go, writes are taken again; the refused vote was not counted.
+    var last: VoteStoreError?
+    #expect(
+      await Self.eventually(within: 10) {
+        last = await storeError { () throws(VoteStoreError) in
+          _ = try await store.apply(CounterMutation(namespace: "ns", key: "k", delta: 1))
+        }
+        return last == nil
+      }, "\(String(describing: last))")
+    let record = try await store.record(namespace: "ns", key: "k")
+    #expect(record?.value == 2, "\(String(describing: record))")
+    await store.close()
+  }
+
+  /// A write queued behind the stuck one, never taken: answered by the deadline with nothing
+  /// changed, and never run afterwards.
+  @Test func aQueuedWriteIsAnsweredAndNeverRun() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let (store, held) = try await Self.stalled(in: dir, deadline: 2000, seconds: 4)
+    // Queued while the writer is busy and before the deadline: it waits in the queue.
+    let queued = await storeError { () throws(VoteStoreError) in
+      _ = try await store.create(CounterCreation(namespace: "ns", key: "queued"))
+    }
+    #expect(queued?.kind == .io, "\(String(describing: queued))")
+    #expect(queued?.outcomeIsUnknown == false)
+    _ = await held.value
+    #expect(
+      await Self.eventually {
+        (try? await store.create(CounterCreation(namespace: "ns", key: "after"))) != nil
+      })
+    #expect(try await store.record(namespace: "ns", key: "queued") == nil)
+    #expect(try await store.record(namespace: "ns", key: "after") != nil)
+    await store.close()
+  }
+
+  /// Without a deadline (the default, for commands such as a long import) a slow write is
+  /// waited for.
+  @Test func withoutADeadlineASlowWriteIsWaitedFor() async throws {
+    let dir = try TemporaryDirectory()
+    defer { dir.remove() }
+    let store = try SQLiteVoteStore(directory: dir.url)
+    let slow = await storeError { () throws(VoteStoreError) in
+      _ = try await store.write { _ in usleep(1_000_000) }
+    }
+    #expect(slow == nil)
+    await store.close()
+  }
+}
