@@ -22,11 +22,15 @@ import Testing
     defer { Task { await h.tearDown() } }
     #expect((await h.call("/hit/ns1/feature1")).body == #"{"value":1}"#)
 
+    // The writer is held until the test lets go (not for a set time: in a loaded full run
+    // the test's own steps can take seconds).
     let begun = Locked(false)
+    let release = DispatchSemaphore(value: 0)
+    defer { release.signal() }
     let held = Task {
       try? await h.store.write { _ in
         begun.withLock { $0 = true }
-        usleep(4_000_000)
+        release.wait()
       }
     }
     let start = Date()
@@ -45,6 +49,7 @@ import Testing
     // What memory holds is still read.
     #expect((await h.call("/get/ns1/feature1")).body == #"{"value":1}"#)
 
+    release.signal()
     await held.value
     let resumed = Date()
     var answer = await h.call("/hit/ns1/feature1")

@@ -13,10 +13,11 @@ import Testing
 /// board read and `/healthz` waited as long as the disk did, and a vote its client had given
 /// up on was committed after the thaw.
 @Suite struct StalledWriterTests {
-  /// A store with a short deadline, and a write that holds its writer for `seconds`, once
-  /// the writer has begun it.
+  /// A store with a short deadline, and a write that holds its writer until `release` is
+  /// signalled (not for a set time: in a loaded full run the test's own steps can take
+  /// seconds), once the writer has begun it.
   static func stalled(
-    in dir: TemporaryDirectory, deadline: Int = 300, seconds: Double = 4
+    in dir: TemporaryDirectory, deadline: Int = 300, release: DispatchSemaphore
   ) async throws -> (store: SQLiteVoteStore, held: Task<VoteStoreError?, Never>) {
     let store = try SQLiteVoteStore(
       directory: dir.url, options: .init(answerDeadlineMilliseconds: deadline))
@@ -25,7 +26,7 @@ import Testing
       await storeError { () throws(VoteStoreError) in
         _ = try await store.write { _ in
           begun.set()
-          usleep(useconds_t(seconds * 1_000_000))
+          release.wait()
         }
       }
     }
@@ -60,7 +61,9 @@ import Testing
     _ = try await before.create(CounterCreation(namespace: "ns", key: "k"))
     _ = try await before.apply(CounterMutation(namespace: "ns", key: "k", delta: 1))
     await before.close()
-    let (store, held) = try await Self.stalled(in: dir)
+    let release = DispatchSemaphore(value: 0)
+    let (store, held) = try await Self.stalled(in: dir, release: release)
+    defer { release.signal() }
     // The held write itself: taken by the writer, so its outcome is unknown.
     let first = await held.value
     #expect(first?.kind == .timedOut, "\(String(describing: first))")
@@ -80,6 +83,7 @@ import Testing
     #expect(store.writeHealth().isFailing)
 
     // Once the writer lets go, writes are taken again; the refused vote was not counted.
+    release.signal()
     var last: VoteStoreError?
     #expect(
       await Self.eventually(within: 10) {
@@ -98,13 +102,16 @@ import Testing
   @Test func aQueuedWriteIsAnsweredAndNeverRun() async throws {
     let dir = try TemporaryDirectory()
     defer { dir.remove() }
-    let (store, held) = try await Self.stalled(in: dir, deadline: 2000, seconds: 4)
+    let release = DispatchSemaphore(value: 0)
+    let (store, held) = try await Self.stalled(in: dir, release: release)
+    defer { release.signal() }
     // Queued while the writer is busy and before the deadline: it waits in the queue.
     let queued = await storeError { () throws(VoteStoreError) in
       _ = try await store.create(CounterCreation(namespace: "ns", key: "queued"))
     }
     #expect(queued?.kind == .io, "\(String(describing: queued))")
     #expect(queued?.outcomeIsUnknown == false)
+    release.signal()
     _ = await held.value
     #expect(
       await Self.eventually {
