@@ -1,4 +1,5 @@
 import Foundation
+import VoteFirstAPI
 
 #if canImport(Glibc)
   import Glibc
@@ -209,19 +210,24 @@ final class VoteLedger: @unchecked Sendable {
   /// The state `data` holds (nil: no file, a fresh state).
   private func decode(_ data: Data?) throws(VotingError) -> State {
     guard let data else { return State(namespace: namespace) }
+    /// Just the version, read first: a file of another version is said to be one, whatever
+    /// else it holds.
+    struct Version: Decodable { var version: Int? }
+    if let version = (try? JSONDecoder().decode(Version.self, from: data))?.version,
+      version != 1
+    {
+      throw .storage(file: file.path, "has version \(version); this library reads version 1")
+    }
     do {
-      let state = try JSONDecoder().decode(State.self, from: data)
-      guard state.version == 1 else {
-        throw VotingError.storage(
-          file: file.path, "has version \(state.version); this library reads version 1")
-      }
-      return state
-    } catch let error as VotingError {
-      throw error
+      return try JSONDecoder().decode(State.self, from: data)
     } catch {
+      // What is wrong and where, not Swift's description of the decoding error.
+      let problem =
+        AnswerText.shapeProblem(error)
+        ?? ((try? JSONSerialization.jsonObject(with: data)) == nil ? "it is not JSON" : "\(error)")
       throw .storage(
         file: file.path,
-        "is not a voting state file (\(error)); move it away to start with no votes")
+        "is not a voting state file (\(problem)); move it away to start with no votes")
     }
   }
 }

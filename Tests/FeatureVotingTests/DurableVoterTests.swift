@@ -192,6 +192,37 @@ struct DurableVoterTests {
     await service.stop()
   }
 
+  /// The message says what is wrong with the file, and a file of another version is said to
+  /// be one whatever else it holds (it printed Swift's DecodingError, and checked the
+  /// version only after the rest had decoded).
+  @Test(
+    "a damaged state file's error says what is wrong with it",
+    arguments: [
+      (#"{"version":1,"voted":"#, "is not a voting state file (it is not JSON)"),
+      (#"{"version":2}"#, "has version 2; this library reads version 1"),
+      (#"{"version":2,"voted":7}"#, "has version 2; this library reads version 1"),
+      (
+        #"{"version":1,"namespace":"com.example.app","voted":[1]}"#,
+        "is not a voting state file (voted.0 is not a string)"
+      ),
+      (
+        #"{"version":1,"voted":[]}"#,
+        #"is not a voting state file (no "namespace" at the top level)"#
+      ),
+    ])
+  func damagedStateIsNamed(_ text: String, _ message: String) async throws {
+    let directory = try temporaryDirectory()
+    let service = try LiveCounter()
+    let durable = voter(service.url, directory: directory)
+    try Data(text.utf8).write(to: durable.stateFile)
+    let error = await votingError { try await durable.castVote(for: RoadmapFeature(id: "1")) }
+    #expect(error?.kind == .storage)
+    #expect(error?.message.contains(message) == true, "\(String(describing: error))")
+    #expect(error?.message.contains("DecodingError") == false)
+    #expect(try Data(contentsOf: durable.stateFile) == Data(text.utf8))
+    await service.stop()
+  }
+
   @Test("state files are replaced whole: no temporary files are left behind")
   func atomicFiles() async throws {
     let directory = try temporaryDirectory()
