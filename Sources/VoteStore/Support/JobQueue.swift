@@ -84,11 +84,16 @@ final class JobQueue<Connection>: @unchecked Sendable {
   }
 
   private func compactJobs() {
-    if head == jobs.count {
-      jobs.removeAll(keepingCapacity: true)
+    Self.compact(&jobs, head: &head)
+  }
+
+  /// Drops the first `head` elements of `list` once they are all of it or many.
+  private static func compact(_ list: inout [DatabaseJob<Connection>], head: inout Int) {
+    if head == list.count {
+      list.removeAll(keepingCapacity: true)
       head = 0
     } else if head > 4096 {
-      jobs.removeFirst(head)
+      list.removeFirst(head)
       head = 0
     }
   }
@@ -103,13 +108,7 @@ final class JobQueue<Connection>: @unchecked Sendable {
     while watchedHead < watched.count && watched[watchedHead].isSettled {
       watchedHead += 1
     }
-    if watchedHead == watched.count {
-      watched.removeAll(keepingCapacity: true)
-      watchedHead = 0
-    } else if watchedHead > 4096 {
-      watched.removeFirst(watchedHead)
-      watchedHead = 0
-    }
+    Self.compact(&watched, head: &watchedHead)
     var stuck = false
     for job in watched[watchedHead...] {
       if job.isSettled { continue }
