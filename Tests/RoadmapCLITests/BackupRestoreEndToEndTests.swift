@@ -120,7 +120,7 @@ import VoteFirstAPI
     let load = try await Roadmapctl.run(
       ["votes", "import", exportFile, "--data-dir", imported.path])
     #expect(load.exitCode == 0, "\(load.stderrText)")
-    #expect(load.stdoutText == "Imported 2 counters.\n")
+    #expect(load.stderrText == "Imported 2 counters.\n")
 
     // Both hold exactly the source's counters, with their voters.
     let original = try await Roadmapctl.run(["votes", "export", "--data-dir", source.path])
@@ -190,8 +190,8 @@ import VoteFirstAPI
         ["restore", backupFile, "--data-dir", data("\(name)-restored")])
       if voters.isEmpty {
         #expect(load.exitCode == 0, "\(load.stderrText)")
-        #expect(load.stdoutText == "Imported 1 counter.\n")
-        #expect(load.stderrText.isEmpty, "\(load.stderrText)")
+        #expect(load.stderrText == "Imported 1 counter.\n")
+        #expect(load.stdoutText.isEmpty, "\(load.stdoutText)")
         #expect(restore.exitCode == 0, "\(restore.stderrText)")
         #expect(!restore.stderrText.contains("key"), "\(restore.stderrText)")
         for target in ["imported", "restored"] {

@@ -49,7 +49,7 @@ import Testing
     try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
     let imported = try await Roadmapctl.run(
       ["votes", "import", "-", "--data-dir", target.path], stdin: export.stdout)
-    #expect(imported.stdoutText == "Imported 2 counters.\n")
+    #expect(imported.stderrText == "Imported 2 counters.\n")
   }
 
   @Test func unreachablePostgresRefusesToStart() async throws {

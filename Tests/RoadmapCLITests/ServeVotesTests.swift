@@ -42,14 +42,14 @@ import Testing
     let imported = try await Roadmapctl.run(
       ["votes", "import", file.path, "--data-dir", target.path])
     #expect(imported.exitCode == 0, "\(imported.stderrText)")
-    #expect(imported.stdoutText == "Imported 3 counters.\n")
+    #expect(imported.stderrText == "Imported 3 counters.\n")
     let again = try await Roadmapctl.run(
       ["votes", "import", "-", "--data-dir", target.path],
       stdin: export.stdout)
-    #expect(again.stdoutText.contains("skipped 3 that already exist"))
+    #expect(again.stderrText.contains("skipped 3 that already exist"))
     let replaced = try await Roadmapctl.run(
       ["votes", "import", file.path, "--replace", "--data-dir", target.path])
-    #expect(replaced.stdoutText == "Imported 3 counters.\n")
+    #expect(replaced.stderrText == "Imported 3 counters.\n")
     let reexport = try await Roadmapctl.run(["votes", "export", "--data-dir", target.path])
     #expect(reexport.stdout == export.stdout)
 

@@ -117,13 +117,35 @@ import Testing
     let data = directory.url.appendingPathComponent("data").path
     let first = try await Roadmapctl.run(["votes", "import", one.path, "--data-dir", data])
     #expect(first.exitCode == 0, "\(first.stderrText)")
-    #expect(first.stdoutText == "Imported 1 counter.\n")
+    #expect(first.stderrText == "Imported 1 counter.\n")
     let again = try await Roadmapctl.run(["votes", "import", one.path, "--data-dir", data])
     #expect(
-      again.stdoutText
+      again.stderrText
         == "Imported 0 counters, skipped 1 that already exists (use --replace to overwrite it).\n")
     let empty = try directory.write("none.json", #"{"version":1,"counters":[]}"#)
     let none = try await Roadmapctl.run(["votes", "import", empty.path, "--data-dir", data])
-    #expect(none.stdoutText == "Imported 0 counters.\n")
+    #expect(none.stderrText == "Imported 0 counters.\n")
+  }
+
+  /// The closing summary goes to standard error, as `votes export`'s, `backup`'s and
+  /// `restore`'s do (docs/cli.md); standard output stays empty.
+  @Test func theSummaryGoesToStandardErrorAndStandardOutputStaysEmpty() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let records = (1...10).map {
+      Self.record.replacingOccurrences(of: #""id":1"#, with: #""id":\#($0)"#)
+        .replacingOccurrences(of: #""key":"feature1""#, with: #""key":"feature\#($0)""#)
+    }
+    let ten = try directory.write(
+      "ten.json", #"{"version":1,"counters":["# + records.joined(separator: ",") + "]}")
+    let data = directory.url.appendingPathComponent("data").path
+    for input in [ten.path, "-"] {
+      let result = try await Roadmapctl.run(
+        ["votes", "import", input, "--replace", "--data-dir", data],
+        stdin: input == "-" ? Array(try Data(contentsOf: ten)) : nil)
+      #expect(result.exitCode == 0, "\(result.stderrText)")
+      #expect(result.stdout.isEmpty, "\(result.stdoutText)")
+      #expect(result.stderrText == "Imported 10 counters.\n")
+    }
   }
 }

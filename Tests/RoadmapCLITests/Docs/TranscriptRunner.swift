@@ -26,7 +26,7 @@ enum TranscriptRunner {
     let copy = directory.url.appendingPathComponent("package")
     try copyPackage(from: packageRoot, to: copy)
 
-    var script = "unset ROADMAPCTL_ADMIN_TOKEN ROADMAPCTL_POSTGRES_URL\n"
+    var script = "unset ROADMAPCTL_ADMIN_TOKEN ROADMAPCTL_POSTGRES_URL ROADMAPCTL_SERVER_TIMEOUT\n"
     for step in transcript.steps {
       // The status is saved and restored around the marker, so `echo $?` sees the last
       // command's.

@@ -16,6 +16,8 @@ struct BoardClient: Sendable {
   /// Whether the command only reads (`publish`, `reconcile`): its failures then do not say a
   /// rerun finishes anything, since it writes nothing.
   var readOnly = false
+  /// The most one call may take, in seconds, answer included (``ServerTimeoutOptions``).
+  var timeout: TimeInterval = ServerTimeoutOptions.defaultSeconds
 
   /// A board (the roadmap board by default) as readers see it: its stages and every feature
   /// on it (archived stages included, asked for one by one).
@@ -100,9 +102,10 @@ struct BoardClient: Sendable {
     guard let url = URL(string: server) else { throw .validation("'\(server)' is not a URL.") }
     // A whole board or export comes in one answer, which for a large project is far more
     // than an app ever reads; 2 GiB still bounds what a wrong server can make us hold.
+    // `timeout` bounds each call, so a server that never answers fails the command.
     return VoteFirstHTTPClient(
       configuration: VoteFirstClientConfiguration(
-        baseURL: url, project: project, adminToken: key, timeout: 300,
+        baseURL: url, project: project, adminToken: key, timeout: timeout,
         maximumAnswerBytes: 2 << 30))
   }
 
@@ -129,6 +132,9 @@ struct BoardClient: Sendable {
     var text = "\(what) of project \(project) on \(server) failed: "
     if let status = error.status { text += "HTTP \(status) " }
     text += error.reason.map { "\($0.code): \($0.message)" } ?? error.message
+    if error.kind == .timedOut {
+      text += " (--server-timeout or ROADMAPCTL_SERVER_TIMEOUT sets this limit)"
+    }
     if error.kind == .unauthorized || error.status == 403 && error.code == "forbidden" {
       text += ". Is --key the server's admin token?"
     } else if error.status == nil {

@@ -65,6 +65,8 @@ struct MigrateCommand: Command {
   @Option(help: "How to print the plan and the outcome.")
   var format: Migration.OutputFormat = .human
 
+  @OptionGroup var serverTimeout: ServerTimeoutOptions
+
   func validate() throws {
     if votesFrom != nil, namespace == nil {
       throw CommandError.validation("--votes-from needs --namespace.")
@@ -147,7 +149,8 @@ struct MigrateCommand: Command {
       votes = .counted(read.counts)
     }
     let migration = Migration(
-      server: server, project: project, key: key, dryRun: dryRun, format: format)
+      server: server, project: project, key: key, dryRun: dryRun, format: format,
+      timeout: serverTimeout.seconds)
     return try await migration.run(
       features: features, mapping: RoadmapMapping(statusMap: statusMap), votes: votes,
       losses: missing, context: context)

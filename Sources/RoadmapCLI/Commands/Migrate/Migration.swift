@@ -15,6 +15,8 @@ struct Migration {
   var key: String?
   var dryRun: Bool
   var format: OutputFormat
+  /// The most one call to the server may take, in seconds (``ServerTimeoutOptions``).
+  var timeout: TimeInterval
 
   /// Runs it; exit status 0 when the plan was carried out (or only shown). `losses` are
   /// reported with the plan's own (counts that could not be read).
@@ -26,7 +28,7 @@ struct Migration {
       throw .validation(
         "Writing to \(server) needs its admin token: --key or ROADMAPCTL_ADMIN_TOKEN.")
     }
-    let client = BoardClient(server: server, project: project, key: key)
+    let client = BoardClient(server: server, project: project, key: key, timeout: timeout)
     let board = BoardState(
       export: dryRun ? try await client.exportWithoutCreating() : try await client.export())
     var plan = MigrationPlan.make(features: features, mapping: mapping, board: board, votes: votes)

@@ -34,9 +34,12 @@ struct PublishCommand: Command {
     help: "Where to write it (replaced atomically); none or '-': standard output.")
   var out: String?
 
+  @OptionGroup var serverTimeout: ServerTimeoutOptions
+
   func run(_ context: CommandContext) async throws -> Int32 {
-    let state = try await BoardClient(server: server, project: project, readOnly: true).state(
-      board: board)
+    let client = BoardClient(
+      server: server, project: project, readOnly: true, timeout: serverTimeout.seconds)
+    let state = try await client.state(board: board)
     let (features, losses) = RoadmapMapping().roadmapFeatures(
       from: state.wireFeatures, stages: state.stages, board: board, reading: .board)
     for line in SyncFiles.lossLines(losses) { context.stderr.writeLine(line) }

@@ -77,6 +77,8 @@ struct ReconcileCommand: Command {
   @Option(help: "How to print the comparison.")
   var format: OutputFormat = .human
 
+  @OptionGroup var serverTimeout: ServerTimeoutOptions
+
   func validate() throws {
     if (server == nil) == (export == nil) {
       throw CommandError.validation("Give either --server (with --project) or --export.")
@@ -114,11 +116,15 @@ struct ReconcileCommand: Command {
     } else if counts != nil, let key {
       // The admin export says what each feature last imported, which a counting API's count
       // is compared with: the votes cast on the board since are not drift.
-      let client = BoardClient(server: server!, project: project!, key: key, readOnly: true)
+      let client = BoardClient(
+        server: server!, project: project!, key: key, readOnly: true,
+        timeout: serverTimeout.seconds)
       board = BoardState(export: try await client.export(), board: Board.roadmapSlug)
       boardName = "\(project!) on \(server!)"
     } else {
-      board = try await BoardClient(server: server!, project: project!, readOnly: true).state()
+      board = try await BoardClient(
+        server: server!, project: project!, readOnly: true, timeout: serverTimeout.seconds
+      ).state()
       boardName = "\(project!) on \(server!)"
     }
     var counted: [String: Int]?
@@ -168,7 +174,8 @@ struct ReconcileCommand: Command {
       return 0
     case .toVotefirst:
       let migration = Migration(
-        server: server!, project: project!, key: key, dryRun: false, format: .human)
+        server: server!, project: project!, key: key, dryRun: false, format: .human,
+        timeout: serverTimeout.seconds)
       // With --format json, standard output is the comparison's one JSON document: the
       // migration's own lines go to standard error.
       var migrating = context

@@ -10,7 +10,9 @@ import Foundation
 /// atomically, written beside its target and renamed into place once complete and synced; a
 /// symbolic link is followed to the file it names; a device, FIFO or socket (`/dev/null`, a
 /// pipe to another program) is written into, never replaced by a file. Failures are said in
-/// the system's words, naming the path given.
+/// the system's words, naming the path given. A signal that ends the process while it writes
+/// (SIGINT, SIGTERM, SIGHUP, SIGPIPE) removes the temporary file first
+/// (``PartialFileCleanup``).
 enum OutputFile {
   /// Where `path` really writes: the file a symbolic link names, else `path`.
   static func target(_ path: String) -> String {
@@ -62,6 +64,8 @@ enum OutputFile {
     private let temporary: String?
     private let shown: String
     private var closed = false
+    /// The temporary file's slot in ``PartialFileCleanup`` while it may still be removed.
+    private var cleanupSlot: Int?
 
     fileprivate init(_ path: String, shown: String) throws(CommandError) {
       let target = OutputFile.target(path)
@@ -74,10 +78,14 @@ enum OutputFile {
         OutputFile.removeAbandoned(beside: target)
         temporary = target + ".partial-\(getpid())"
       }
+      // Before the file exists, so that no signal can come between its creation and this.
+      cleanupSlot = temporary.flatMap { PartialFileCleanup.register($0) }
       let flags = temporary == nil ? O_WRONLY : O_WRONLY | O_CREAT | O_TRUNC
       descriptor = open(temporary ?? target, flags | O_CLOEXEC, 0o644)
       guard descriptor >= 0 else {
-        throw OutputFile.failure(shown, errno, creating: temporary != nil)
+        let problem = errno
+        if let cleanupSlot { PartialFileCleanup.unregister(cleanupSlot) }
+        throw OutputFile.failure(shown, problem, creating: temporary != nil)
       }
       // The file that replaces an existing one keeps its permissions (a 0600 file stayed
       // private only until the first write made it 0644); a new one gets 0644 less the umask.
@@ -114,6 +122,7 @@ enum OutputFile {
         abandon()
         throw OutputFile.failure(shown, problem, creating: false)
       }
+      releaseCleanup()
     }
 
     /// Closes the output and removes the temporary file: the target stays as it was.
@@ -123,6 +132,15 @@ enum OutputFile {
         close(descriptor)
       }
       if let temporary { unlink(temporary) }
+      releaseCleanup()
+    }
+
+    /// The temporary file is gone (renamed or removed): a signal has nothing to remove.
+    private func releaseCleanup() {
+      if let cleanupSlot {
+        PartialFileCleanup.unregister(cleanupSlot)
+        self.cleanupSlot = nil
+      }
     }
   }
 

@@ -27,7 +27,7 @@ struct VotesImportCommand: Command {
     let bytes = try InputLoader.readFileOrStandardInput(file, context: context)
     let export = try Self.decode(bytes, file: file)
     let summary = try await importCleanly(export, context)
-    context.stdout.writeLine(Self.summaryLine(summary))
+    context.stderr.writeLine(Self.summaryLine(summary))
     return 0
   }
 }

@@ -70,6 +70,8 @@ struct VotesPullCommand: Command {
   @Option(help: "How to print the outcome.")
   var format: OutputFormat = .human
 
+  @OptionGroup var serverTimeout: ServerTimeoutOptions
+
   func run(_ context: CommandContext) async throws -> Int32 {
     let features = try await SyncFiles.roadmap(roadmap, context: context)
     let target = project ?? namespace
@@ -102,7 +104,8 @@ struct VotesPullCommand: Command {
     // Features a migration put on a VoteFirst board of the project: their counters take the
     // source's count as a raise-only import, which records it as imported (a `/set` left the
     // migration's record behind, and the next `migrate --votes-from` counted the gain again).
-    let board = BoardClient(server: server, project: target, key: key)
+    let board = BoardClient(
+      server: server, project: target, key: key, timeout: serverTimeout.seconds)
     var onBoard: [String: (id: Int, imported: Int)] = [:]
     for item in try await board.exportWithoutCreating().features {
       guard let ref = item.feature.content.ref, onBoard[ref] == nil else { continue }
@@ -243,7 +246,8 @@ struct VotesPullCommand: Command {
     guard let url = ServerURL.join(server, path) else {
       throw .failure("cannot build the URL of \(path) on \(server)")
     }
-    let answer = try await SyncHTTP.send("GET", url, token: self.key)
+    let answer = try await SyncHTTP.send(
+      "GET", url, token: self.key, timeout: serverTimeout.seconds)
     guard answer.status == 200 else {
       let body = String(decoding: answer.body.prefix(300), as: UTF8.self)
       let hint = [401, 403, 404].contains(answer.status) ? " (is --key its admin token?)" : ""
