@@ -34,8 +34,8 @@ public struct SQLiteVoteStoreOptions: Sendable, Equatable {
   /// ``VoteStoreError/Kind/timedOut`` (the thread, stuck on a disk that stopped answering, may
   /// still commit it: its outcome is unknown) and one still queued fails with nothing
   /// changed; until the thread lets go, further calls to it fail at once. What a server
-  /// wants, so that no request waits on a stalled disk (`roadmapctl serve`: 8,000, as the
-  /// PostgreSQL store's bound); not a command that runs one long import.
+  /// wants, so that no request waits on a stalled disk (`roadmapctl serve`: 30,000); not a
+  /// command that runs one long import.
   public var answerDeadlineMilliseconds: Int?
 
   /// Creates options; every parameter has the default documented on its property.
