@@ -29,11 +29,11 @@ public struct SQLiteVoteStoreOptions: Sendable, Equatable {
   /// The most counters kept in memory with ``memoryCache`` (each about 200 bytes); past it the
   /// cache starts again from empty.
   public var memoryCacheCapacity: Int
-  /// The longest a call waits for its database thread, in milliseconds; nil (the default)
-  /// for no limit. Past it, a write the thread had taken fails with
+  /// The longest a write waits for the writer thread, in milliseconds; nil (the default) for
+  /// no limit. Past it, a write the thread had taken fails with
   /// ``VoteStoreError/Kind/timedOut`` (the thread, stuck on a disk that stopped answering, may
   /// still commit it: its outcome is unknown) and one still queued fails with nothing
-  /// changed; until the thread lets go, further calls to it fail at once. What a server
+  /// changed; until the thread lets go, further writes fail at once. What a server
   /// wants, so that no request waits on a stalled disk (`roadmapctl serve`: 30,000); not a
   /// command that runs one long import.
   public var answerDeadlineMilliseconds: Int?

@@ -78,9 +78,7 @@ public final class SQLiteBoardStore: BoardStore {
       name: "board writer", connection: connection, maximumBatchSize: options.maximumBatchSize,
       changes: cache.map(SQLiteCounterChanges.init),
       deadlineMilliseconds: options.answerDeadlineMilliseconds)
-    readers = ConnectionPool(
-      name: "board reader", connections: readConnections,
-      deadlineMilliseconds: options.answerDeadlineMilliseconds)
+    readers = ConnectionPool(name: "board reader", connections: readConnections)
   }
 
   deinit {

@@ -128,9 +128,7 @@ public final class SQLiteVoteStore: VoteStore {
       changes: cache.map(SQLiteCounterChanges.init),
       deadlineMilliseconds: options.answerDeadlineMilliseconds,
       afterCommit: { writer in checkpointer.writerCommitted(writer) })
-    readers = ConnectionPool(
-      name: "votes reader", connections: readConnections,
-      deadlineMilliseconds: options.answerDeadlineMilliseconds)
+    readers = ConnectionPool(name: "votes reader", connections: readConnections)
   }
 
   deinit {
