@@ -273,7 +273,7 @@ import VoteFirstAPI
   /// A file that is not a backup this build reads is refused with what it is instead, in
   /// words (not the decoder's dump), before a store is created.
   @Test(arguments: [
-    ("hello", "is not a roadmapctl backup: not JSON ("),
+    ("hello", ":1:1: not valid JSON: "),
     ("[1,2]", "is not a roadmapctl backup: expected an object\n"),
     (#"{"version":1,"counters":[]}"#, "is not a roadmapctl backup: it has no 'format'"),
     (
@@ -309,7 +309,7 @@ import VoteFirstAPI
     let data = directory.url.appendingPathComponent("data")
     let result = try await Roadmapctl.run(["restore", file.path, "--data-dir", data.path])
     #expect(result.exitCode == 1)
-    #expect(result.stderrText.hasPrefix("Error: \(file.path) "), "\(result.stderrText)")
+    #expect(result.stderrText.hasPrefix("Error: \(file.path)"), "\(result.stderrText)")
     #expect(result.stderrText.contains(message), "\(result.stderrText)")
     #expect(!result.stderrText.contains("DecodingError"))
     #expect(!FileManager.default.fileExists(atPath: data.path))

@@ -115,6 +115,10 @@ extension RestoreCommand {
       if let header = try? JSONDecoder().decode(Header.self, from: data) {
         try check(format: header.format, version: header.version, file: file)
       }
+      // Not JSON at all (a file cut short, say): where, as `votes import` says it.
+      if let syntax = JSONSyntaxCheck.describe(Array(data), file: file) {
+        throw .failure("\(syntax); it is not a roadmapctl backup")
+      }
       let reason = (error as? DecodingError)?.readableDescription ?? "\(error)"
       throw .failure("\(file) is not a roadmapctl backup: \(reason)")
     }

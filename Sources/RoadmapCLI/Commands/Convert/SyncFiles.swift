@@ -2,6 +2,7 @@ import Foundation
 import RoadmapFormat
 import RoadmapSync
 import VoteFirstAPI
+import VoteStore
 
 /// Reading and writing the documents of `convert`, `migrate`, `publish` and `reconcile`.
 enum SyncFiles {
@@ -37,6 +38,10 @@ enum SyncFiles {
     do {
       return try StatusMap.read(bytes)
     } catch {
+      // Not JSON at all (a file cut short, say): where, as `votes import` says it.
+      if let syntax = JSONSyntaxCheck.describe(bytes, file: path) {
+        throw .failure("cannot use the status map: \(syntax)")
+      }
       throw .failure("cannot use the status map '\(path)': \(error.message)")
     }
   }
@@ -49,6 +54,9 @@ enum SyncFiles {
     do {
       return try VoteFirstCoding.decode(ProjectExport.self, from: Data(loaded.bytes))
     } catch let error as DecodingError {
+      if let syntax = JSONSyntaxCheck.describe(loaded.bytes, file: loaded.displayPath) {
+        throw .failure("cannot read the VoteFirst export: \(syntax)")
+      }
       throw .failure(
         "cannot read the VoteFirst export '\(loaded.displayPath)': \(error.readableDescription)")
     } catch {

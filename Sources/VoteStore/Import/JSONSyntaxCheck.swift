@@ -1,0 +1,28 @@
+/// Where a document stops being JSON (RFC 8259), for messages: what `JSONDecoder` and
+/// `JSONSerialization` report without a place ("The given data was not valid JSON.").
+package enum JSONSyntaxCheck {
+  /// The first syntax error of `bytes`: its 1-based line and column (columns count
+  /// characters) and what was expected there; nil when `bytes` is one JSON value.
+  package static func firstError(in bytes: [UInt8]) -> (line: Int, column: Int, message: String)? {
+    var scanner = ExportJSONScanner(bytes)
+    let offset: Int
+    let message: String
+    do throws(ExportJSONScanner.SyntaxError) {
+      try scanner.skipValue()
+      guard !scanner.atEnd() else { return nil }
+      offset = scanner.offset
+      message = "text after the JSON value"
+    } catch {
+      offset = error.offset
+      message = error.message
+    }
+    let position = LineTable(bytes).position(of: offset)
+    return (position.line, position.column, message)
+  }
+
+  /// `FILE:LINE:COLUMN: not valid JSON: WHAT` for the first syntax error of `bytes` (as
+  /// `votes import` says it), or nil when `bytes` is JSON.
+  package static func describe(_ bytes: [UInt8], file: String) -> String? {
+    firstError(in: bytes).map { "\(file):\($0.line):\($0.column): not valid JSON: \($0.message)" }
+  }
+}
