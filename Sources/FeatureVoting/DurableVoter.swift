@@ -105,10 +105,12 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     await flushIfQueued()
     let raw = try await base.counts(for: features)
     let state = try? ledger.state()
+    let finished = Self.finishedIDs(features)
     var counts: [String: Int] = [:]
     for (id, count) in raw {
       lastKnown.set(id, count)
-      counts[id] = VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0)
+      counts[id] =
+        finished.contains(id) ? 0 : VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0)
     }
     return counts
   }
@@ -122,6 +124,7 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     await flushIfQueued()
     let raw = await base.countResults(for: features)
     let state = try? ledger.state()
+    let finished = Self.finishedIDs(features)
     var results: [String: Result<Int, VotingError>] = [:]
     for (id, result) in raw {
       guard case .success(let count) = result else {
@@ -129,7 +132,8 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
         continue
       }
       lastKnown.set(id, count)
-      results[id] = .success(VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0))
+      results[id] = .success(
+        finished.contains(id) ? 0 : VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0))
     }
     return results
   }
@@ -139,13 +143,21 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
     await flushIfQueued()
     let raw = await base.fetch(for: features)
     let state = try? ledger.state()
+    let finished = Self.finishedIDs(features)
     var counts: [String: Int] = [:]
     for (id, count) in raw {
       // A 0 here may be a failed read, which must not replace a count already seen.
       if count != 0 || lastKnown.get(id) == nil { lastKnown.set(id, count) }
-      counts[id] = VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0)
+      counts[id] =
+        finished.contains(id) ? 0 : VoteCount.adjusted(count, by: state?.pendingDelta(id) ?? 0)
     }
     return counts
+  }
+
+  /// The ids of the finished features among `features`: they count 0, as ``count(for:)``
+  /// says, whatever this voter queued for them before they were finished.
+  private static func finishedIDs(_ features: [RoadmapFeature]) -> Set<String> {
+    Set(features.lazy.filter { $0.isFinished == true }.map(\.id))
   }
 
   /// Whether this voter's vote for `feature` stands: accepted by the server, or queued.

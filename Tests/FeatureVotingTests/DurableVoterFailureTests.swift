@@ -32,6 +32,22 @@ struct DurableVoterFailureTests {
     #expect(try await anonymous(closed.url, directory).castVote(for: RoadmapFeature(id: id)) == 1)
   }
 
+  /// A feature finished since this voter queued a vote for it counts 0 in a board's read, as
+  /// `count(for:)` says (the board's read said 1: the queued vote added to the finished
+  /// feature's 0).
+  @Test("a finished feature counts 0 in a board read, whatever was queued for it")
+  func finishedFeatureIgnoresTheQueue() async throws {
+    let directory = try temporaryDirectory()
+    try await queueOffline("1", in: directory)
+    let durable = anonymous(try ClosedPort().url, directory)
+    let open = RoadmapFeature(id: "1")
+    let finished = RoadmapFeature(id: "1", isFinished: true)
+    #expect(await durable.fetch(for: [open]) == ["1": 1])
+    #expect(await durable.fetch(for: [finished]) == ["1": 0])
+    #expect(await durable.fetch(for: finished) == 0)
+    #expect(try await durable.count(for: finished) == 0)
+  }
+
   /// `ns1`'s counts in `service`'s store.
   func stored(_ service: LiveCounter, _ keys: String...) async throws -> [String: Int64] {
     try await service.store.values(namespace: "ns1", keys: keys)
