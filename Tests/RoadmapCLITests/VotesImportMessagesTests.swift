@@ -78,7 +78,18 @@ import Testing
         == "Error: FILE is empty; expected a 'roadmapctl votes export' file (JSON: {\"version\":2,\"voterKey\":…,\"counters\":[…]}).\n"
     )
     let binary = try await Self.refuse("", bytes: [0x50, 0x4B, 0x03, 0x04, 0x00, 0xFF, 0xFE])
-    #expect(binary.hasPrefix("Error: FILE is not a text file; expected "), "\(binary)")
+    #expect(
+      binary.hasPrefix(
+        "Error: FILE:1:5: not a text file (the byte 0x00 is not UTF-8 text there); expected "),
+      "\(binary)")
+    // One bad byte deep in an export is said with its place (it was said without one).
+    let stray = try await Self.refuse(
+      "", bytes: Array("{\"version\":1,\n  \"counters\": [\"caf".utf8) + [0xE9] + Array("\"]}".utf8)
+    )
+    #expect(
+      stray.hasPrefix(
+        "Error: FILE:2:20: not a text file (the byte 0xE9 is not UTF-8 text there); expected "),
+      "\(stray)")
   }
 
   @Test func aRefusedImportIntoANewDataDirLeavesNoStore() async throws {

@@ -25,4 +25,26 @@ package enum JSONSyntaxCheck {
   package static func describe(_ bytes: [UInt8], file: String) -> String? {
     firstError(in: bytes).map { "\(file):\($0.line):\($0.column): not valid JSON: \($0.message)" }
   }
+
+  /// The first byte of `bytes` that is not UTF-8 text (a NUL, or a byte no UTF-8 sequence
+  /// has there): its 1-based line and column and the byte; nil when `bytes` is text.
+  package static func firstNonText(in bytes: [UInt8]) -> (line: Int, column: Int, byte: UInt8)? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var iterator = bytes.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let encoded):
+        if encoded.count == 1 && encoded.first == 0 { break }
+        offset += encoded.count
+        continue
+      case .error:
+        break
+      case .emptyInput:
+        return nil
+      }
+      let position = LineTable(bytes).position(of: offset)
+      return (position.line, position.column, bytes[offset])
+    }
+  }
 }

@@ -74,8 +74,12 @@ extension VotesImportCommand {
   static func decode(_ bytes: [UInt8], file: String) throws(CommandError) -> VoteExport {
     let what =
       "a 'roadmapctl votes export' file (JSON: {\"version\":2,\"voterKey\":…,\"counters\":[…]})"
-    if bytes.contains(0) || String(bytes: bytes, encoding: .utf8) == nil {
-      throw .failure("\(file) is not a text file; expected \(what).")
+    if let stray = JSONSyntaxCheck.firstNonText(in: bytes) {
+      // Where: one bad byte in a large export is found at once.
+      let byte = String(stray.byte, radix: 16, uppercase: true)
+      throw .failure(
+        "\(file):\(stray.line):\(stray.column): not a text file (the byte 0x"
+          + "\(byte.count == 1 ? "0" : "")\(byte) is not UTF-8 text there); expected \(what).")
     }
     if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
       throw .failure("\(file) is empty; expected \(what).")
