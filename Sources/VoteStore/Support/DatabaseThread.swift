@@ -25,7 +25,7 @@ final class DatabaseThread: @unchecked Sendable {
   /// Foundation's `Thread.name`, which on Linux reaches the system only when the thread sets
   /// it after its creator recorded the thread's id, a race a thread that starts at once can
   /// win. On Linux the name goes to `/proc/thread-self/comm`, which keeps 15 bytes.
-  private static func nameForTheSystem(_ name: String) {
+  static func nameForTheSystem(_ name: String) {
     #if os(Linux)
       let file = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
       guard file >= 0 else { return }

@@ -29,6 +29,7 @@ final class JobQueue<Connection>: @unchecked Sendable {
     deadline = deadlineMilliseconds.map { UInt64(max(1, $0)) * 1_000_000 }
     guard deadline != nil else { return }
     let thread = Thread { [self] in
+      DatabaseThread.nameForTheSystem(name)
       while sweep() { usleep(100_000) }
     }
     thread.name = name
