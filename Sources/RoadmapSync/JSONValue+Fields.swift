@@ -24,7 +24,7 @@ extension JSONValue {
   /// One localized item as Roadmap JSON writes it: `language`, `value`, then its other keys.
   static func item(_ item: LocalizedValue) -> JSONValue {
     var object = JSONObject([("language", .string(item.language)), ("value", .string(item.value))])
-    object.members += item.extra.members.filter { $0.key != "language" && $0.key != "value" }
+    object.members += item.extra.members.filter { !LocalizedValue.isField($0.key) }
     return .object(object)
   }
 
@@ -66,7 +66,7 @@ extension JSONValue {
         guard case .object(let object) = element, case .string(let language)? = object["language"],
           case .string(let value)? = object["value"]
         else { return nil }
-        let extra = object.members.filter { $0.key != "language" && $0.key != "value" }
+        let extra = object.members.filter { !LocalizedValue.isField($0.key) }
         items.append(LocalizedValue(language: language, value: value, extra: JSONObject(extra)))
       }
       return .some(items)

@@ -25,7 +25,7 @@ public struct LocalizedValue: Sendable, Hashable {
   }
 
   /// Whether `key` is one of the item's own fields, which `extra` never writes.
-  static func isField(_ key: String) -> Bool {
+  package static func isField(_ key: String) -> Bool {
     key == "language" || key == "value"
   }
 }

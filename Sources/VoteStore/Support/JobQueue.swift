@@ -17,6 +17,8 @@ final class JobQueue<Connection>: @unchecked Sendable {
   private var closed = false
   /// The longest a caller waits for its job, in nanoseconds; nil for no limit.
   private let deadline: UInt64?
+  /// The deadline in seconds as the messages say it (`30`, `0.3`).
+  private let deadlineText: String
   /// The jobs queued with a deadline that are not settled yet, oldest first.
   private var watched: [DatabaseJob<Connection>] = []
   private var watchedHead = 0
@@ -27,6 +29,8 @@ final class JobQueue<Connection>: @unchecked Sendable {
   /// jobs that wait longer than that.
   init(deadlineMilliseconds: Int? = nil, name: String = "jobs watchdog") {
     deadline = deadlineMilliseconds.map { UInt64(max(1, $0)) * 1_000_000 }
+    let seconds = Double(max(1, deadlineMilliseconds ?? 0)) / 1000
+    deadlineText = seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
     guard deadline != nil else { return }
     let thread = Thread { [self] in
       DatabaseThread.nameForTheSystem(name)
@@ -128,8 +132,7 @@ final class JobQueue<Connection>: @unchecked Sendable {
     // Jobs answered before their thread took them are not run at all.
     while head < jobs.count && jobs[head].isExpired { head += 1 }
     compactJobs()
-    let seconds = Double(deadline / 1_000_000) / 1000
-    let waited = seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
+    let waited = deadlineText
     stall =
       stuck
       ? VoteStoreError(
