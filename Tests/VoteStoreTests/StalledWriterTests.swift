@@ -135,3 +135,28 @@ import Testing
     await store.close()
   }
 }
+
+/// A job newer than the watchdog's reading of the clock is not late. One queued between the
+/// watchdog's reading and its taking the queue's lock was: its age wrapped around past any
+/// deadline, and it was answered 503 at once (64 votes of a loaded full run, one per
+/// connection, and board writes in another test).
+@Suite struct WatchdogClockTests {
+  @Test func aJobNewerThanTheWatchdogsReadingIsNotLate() async throws {
+    let queue = JobQueue<Int>(deadlineMilliseconds: 600_000)
+    let answered = DispatchSemaphore(value: 0)
+    let job = DatabaseJob<Int>.make({ _ throws(VoteStoreError) in 1 }) { _ in answered.signal() }
+    #expect(queue.enqueue(job) == nil)
+    // A reading taken before the job was queued.
+    _ = queue.sweep(clock: { 0 })
+    // (A late job would have been taken out of the queue: the take below would wait forever.)
+    try #require(!job.isExpired)
+    #expect(queue.stalled == nil)
+    // Taken and run as usual.
+    let taken = try #require(queue.take(limit: 1))
+    #expect(taken.count == 1)
+    _ = taken[0].run(0)
+    taken[0].finish()
+    #expect(answered.wait(timeout: .now() + 60) == .success)
+    queue.close()
+  }
+}

@@ -105,11 +105,14 @@ final class JobQueue<Connection>: @unchecked Sendable {
 
   /// One look of the watchdog: answers the jobs past the deadline and says whether the queue
   /// still needs watching (false once it is closed and every job is settled).
-  private func sweep() -> Bool {
+  ///
+  /// `clock` is read under the lock (a job queued between an earlier reading and the lock
+  /// would be newer than it); a job newer than the reading all the same is not late.
+  func sweep(clock: () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) -> Bool {
     guard let deadline else { return false }
-    let now = DispatchTime.now().uptimeNanoseconds
     var late: [(job: DatabaseJob<Connection>, taken: Bool)] = []
     condition.lock()
+    let now = clock()
     while watchedHead < watched.count && watched[watchedHead].isSettled {
       watchedHead += 1
     }
@@ -123,7 +126,7 @@ final class JobQueue<Connection>: @unchecked Sendable {
         continue
       }
       // Oldest first: the first job within the deadline ends the look.
-      guard now &- job.enqueuedAt >= deadline else { break }
+      guard job.enqueuedAt <= now, now - job.enqueuedAt >= deadline else { break }
       if job.claimExpiry() {
         late.append((job, job.taken))
         stuck = stuck || job.taken
