@@ -144,7 +144,8 @@ import Testing
   @Test func aJobNewerThanTheWatchdogsReadingIsNotLate() async throws {
     let queue = JobQueue<Int>(deadlineMilliseconds: 600_000)
     let answered = DispatchSemaphore(value: 0)
-    let job = DatabaseJob<Int>.make({ _ throws(VoteStoreError) in 1 }) { _ in answered.signal() }
+    let job = DatabaseJob<Int>.make(
+      { _ throws(VoteStoreError) in 1 }, completion: { _ in answered.signal() })
     #expect(queue.enqueue(job) == nil)
     // A reading taken before the job was queued.
     _ = queue.sweep(clock: { 0 })

@@ -129,18 +129,17 @@ import Testing
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     try directory.write("roadmap.json", Self.roadmap)
-    // A server that was started and stopped: its port is closed.
-    let server = try await ServeProcess.start(
-      dataDirectory: directory.url.appendingPathComponent("data"))
-    #expect(try await server.stop() == 0)
+    // A port held and never listened on (a stopped server's port could be handed to another
+    // test's server, and was once, which then answered).
+    let port = try await SyncSupport.closedPort(in: directory)
     let result = try await Roadmapctl.run(
-      ["show", "roadmap.json", "--votes-from", "http://127.0.0.1:\(server.port)"],
+      ["show", "roadmap.json", "--votes-from", "http://127.0.0.1:\(port)"],
       workingDirectory: directory.url)
     #expect(result.exitCode == 1)
     #expect(result.stdoutText.isEmpty)
     #expect(
       result.stderrText.hasPrefix(
-        "Error: cannot read the votes from http://127.0.0.1:\(server.port): offline"))
+        "Error: cannot read the votes from http://127.0.0.1:\(port): offline"))
   }
 
   @Test func badOptionsAreUsageErrors() async throws {
