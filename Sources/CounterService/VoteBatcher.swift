@@ -56,8 +56,13 @@ final class VoteBatcher: @unchecked Sendable {
     lock.lock()
     let batch = pending
     let changes = mutations
-    pending.removeAll(keepingCapacity: true)
-    mutations.removeAll(keepingCapacity: true)
+    // New arrays, sized for a round like this one: the old ones go with the batch (keeping
+    // their capacity would have copied it into new ones, the largest round's size at every
+    // round).
+    pending = []
+    mutations = []
+    pending.reserveCapacity(batch.count)
+    mutations.reserveCapacity(batch.count)
     lock.unlock()
     guard let responder = batch.first?.responder else { return }
     let routes = self.routes

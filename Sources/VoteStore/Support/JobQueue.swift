@@ -92,12 +92,14 @@ final class JobQueue<Connection>: @unchecked Sendable {
     Self.compact(&jobs, head: &head)
   }
 
-  /// Drops the first `head` elements of `list` once they are all of it or many.
+  /// Drops the first `head` elements of `list` once they are all of it or at least half (so
+  /// each element is moved at most once on average, and a list holds at most twice what is
+  /// still in it).
   private static func compact(_ list: inout [DatabaseJob<Connection>], head: inout Int) {
     if head == list.count {
       list.removeAll(keepingCapacity: true)
       head = 0
-    } else if head > 4096 {
+    } else if head > 0 && head * 2 >= list.count {
       list.removeFirst(head)
       head = 0
     }
@@ -110,7 +112,7 @@ final class JobQueue<Connection>: @unchecked Sendable {
   /// would be newer than it); a job newer than the reading all the same is not late.
   func sweep(clock: () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }) -> Bool {
     guard let deadline else { return false }
-    var late: [(job: DatabaseJob<Connection>, taken: Bool)] = []
+    var late: [(answer: (VoteStoreError) -> Void, taken: Bool)] = []
     condition.lock()
     let now = clock()
     while watchedHead < watched.count && watched[watchedHead].isSettled {
@@ -127,8 +129,8 @@ final class JobQueue<Connection>: @unchecked Sendable {
       }
       // Oldest first: the first job within the deadline ends the look.
       guard job.enqueuedAt <= now, now - job.enqueuedAt >= deadline else { break }
-      if job.claimExpiry() {
-        late.append((job, job.taken))
+      if let answer = job.claimExpiry() {
+        late.append((answer, job.taken))
         stuck = stuck || job.taken
       }
     }
@@ -145,8 +147,8 @@ final class JobQueue<Connection>: @unchecked Sendable {
         publicDetail: "the database is not answering; nothing was changed") : nil
     let watching = !(closed && watchedHead == watched.count && head == jobs.count)
     condition.unlock()
-    for (job, taken) in late {
-      job.deliverExpiry(
+    for (answer, taken) in late {
+      answer(
         taken
           ? VoteStoreError(
             .timedOut,
