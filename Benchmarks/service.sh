@@ -416,6 +416,21 @@ if [ -s "$RESULTS" ]; then
   echo "CPU time stolen by the host during the rounds: $(stolen_percent "$STEAL_BEFORE" "$STEAL_AFTER")%"
   echo
   summarize
+  # The most memory each server held over all its rounds (a server that keeps what its votes
+  # handed over grows with them: serve did, to 350-700 MB, until 2026-12-05).
+  peak_mb() { # pid...: the sum of their VmHWM in MB
+    local kb=0 p v
+    for p in "$@"; do
+      v=$(awk '/^VmHWM/ {print $2}' "/proc/$p/status" 2>/dev/null || echo 0)
+      kb=$((kb + ${v:-0}))
+    done
+    awk -v kb="$kb" 'BEGIN { printf "%.1f", kb * 1024 / 1e6 }'
+  }
+  if has_row get || has_row hit; then
+    peaks="ours (serve, all its rows) $(peak_mb "$PID_OURS") MB"
+    has_row hit && peaks="$peaks; webdis + redis $(peak_mb "$PID_WEBDIS" "$PID_REDIS") MB"
+    echo "peak memory over the rounds (VmHWM, MB = 10^6 bytes): $peaks"
+  fi
 fi
 
 # ---------- idle connections ----------
