@@ -26,6 +26,12 @@ public final class CounterService: Sendable {
   /// The web board under `/b/` and `/assets/` (docs/web-board.md), when given boards.
   let webBoard: WebBoardFront?
 
+  /// What an admin call (the board API's, `/api/v1/…`) is told on a server started without an
+  /// admin token, where no token it could send would be taken: how to give the server one.
+  public static let noAdminTokenMessage =
+    "this server has no admin token configured: start roadmapctl serve with --admin-token "
+    + "or ROADMAPCTL_ADMIN_TOKEN"
+
   /// Creates the service over `store`; with `boards` (on the same database), it also serves
   /// the VoteFirst board API under `/api/v1/`.
   public init(

@@ -33,7 +33,9 @@ struct ServeCommand: Command {
 
   @Option(
     valueName: "token", environment: "ROADMAPCTL_ADMIN_TOKEN",
-    help: "The token for admin routes (/set), sent as 'Authorization: Bearer T' or token=T.")
+    help:
+      "The admin token: the key to the board API's admin calls (/api/v1/…: stages, features, suggestions, import; what migrate, votes pull and reconcile --apply send as --key) and to /set. Sent as 'Authorization: Bearer T' (/set: or token=T). Without one the board cannot be administered."
+  )
   var adminToken: String?
 
   @Flag(help: "Give keys made by /hit countapi's bounds [0, 1] (no unvote).")
