@@ -83,11 +83,12 @@ struct RoadmapSampleTests {
 
   static var canCompile: Bool { modules != nil && swiftc != nil }
 
-  /// The Swift block of the README's "Voting from the app" section.
-  static func readmeSnippet() throws -> String {
+  /// The first Swift block of the README's section `heading` ("Voting from the app" by
+  /// default).
+  static func readmeSnippet(_ heading: String = "## Voting from the app") throws -> String {
     let readme = try String(
       contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let section = try #require(readme.range(of: "## Voting from the app"))
+    let section = try #require(readme.range(of: heading))
     let rest = readme[section.upperBound...]
     let open = try #require(rest.range(of: "```swift\n"))
     let close = try #require(rest.range(of: "\n```", range: open.upperBound..<rest.endIndex))
@@ -129,6 +130,29 @@ struct RoadmapSampleTests {
       "Samples/RoadmapPackage/RoadmapBridgeVoter.swift")
     let (status, errors) = try await Self.typecheck([sample, snippet], in: directory)
     #expect(status == 0, "\(errors)")
+  }
+
+  @Test(
+    "the README's VoteFirst board snippet typechecks: VoteFirstVoter through the sample wrapper",
+    .enabled(if: canCompile, "needs swiftc and the built FeatureVoting module"))
+  func voteFirstSnippetCompiles() async throws {
+    let directory = try temporaryDirectory()
+    let snippet = directory.appendingPathComponent("Board.swift")
+    try Self.readmeSnippet("## A self-hosted VoteFirst board").write(
+      to: snippet, atomically: true, encoding: .utf8)
+    let sample = Self.packageRoot.appendingPathComponent(
+      "Samples/RoadmapPackage/RoadmapBridgeVoter.swift")
+    let (status, errors) = try await Self.typecheck([sample, snippet], in: directory)
+    #expect(status == 0, "\(errors)")
+    // Without the wrapper, as the README once put it, it does not compile: VoteFirstVoter is
+    // FeatureVoting's FeatureVoter, not the Roadmap package's.
+    let direct = try Self.readmeSnippet("## A self-hosted VoteFirst board")
+      .replacingOccurrences(
+        of: "RoadmapBridgeVoter(voter: VoteFirstVoter(client: client))",
+        with: "VoteFirstVoter(client: client)")
+    try direct.write(to: snippet, atomically: true, encoding: .utf8)
+    let (directStatus, _) = try await Self.typecheck([sample, snippet], in: directory)
+    #expect(directStatus != 0)
   }
 
   @Test(
