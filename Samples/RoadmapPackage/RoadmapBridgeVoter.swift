@@ -13,13 +13,18 @@
 // voted state per namespace, marked when the server accepted the vote; votes cast offline kept
 // and sent later; percent-encoded ids; timeouts and retries; and the rows' reads, which the
 // Roadmap package makes one by one, gathered into one request for the whole board.
+//
+// To vote on a VoteFirst board of `roadmapctl serve` instead, add the `VoteFirstAPI` product
+// too and pass the voter in: `RoadmapBridgeVoter(voter: VoteFirstVoter(client: client))`
+// (README, "A self-hosted VoteFirst board").
 import FeatureVoting
 import Foundation
 import Roadmap
 
-/// The Roadmap package's `FeatureVoter`, counting through `roadmapctl serve`.
+/// The Roadmap package's `FeatureVoter`, counting through `roadmapctl serve`, or through any
+/// FeatureVoting voter (`init(voter:)`).
 struct RoadmapBridgeVoter: Roadmap.FeatureVoter {
-  private let voter: CoalescingVoter<DurableVoter<CountingAPIVoter>>
+  private let voter: any FeatureVoting.FeatureVoter
 
   /// A voter for `namespace` on `server`.
   ///
@@ -42,6 +47,14 @@ struct RoadmapBridgeVoter: Roadmap.FeatureVoter {
     let counting = CountingAPIVoter(
       server: server, namespace: namespace, dialect: .roadmapBridge, identity: identity)
     voter = CoalescingVoter(base: DurableVoter(base: counting))
+  }
+
+  /// The Roadmap package's side of any FeatureVoting voter, such as a `VoteFirstVoter`: their
+  /// `FeatureVoter` is FeatureVoting's own protocol, which `RoadmapConfiguration` does not take.
+  ///
+  ///     RoadmapBridgeVoter(voter: VoteFirstVoter(client: client))
+  init(voter: some FeatureVoting.FeatureVoter) {
+    self.voter = voter
   }
 
   func fetch(for feature: Roadmap.RoadmapFeature) async -> Int {

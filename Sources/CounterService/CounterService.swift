@@ -26,6 +26,12 @@ public final class CounterService: Sendable {
   /// The web board under `/b/` and `/assets/` (docs/web-board.md), when given boards.
   let webBoard: WebBoardFront?
 
+  /// What an admin call (the board API's, `/api/v1/…`) is told on a server started without an
+  /// admin token, where no token it could send would be taken: how to give the server one.
+  public static let noAdminTokenMessage =
+    "this server has no admin token configured: start roadmapctl serve with --admin-token "
+    + "or ROADMAPCTL_ADMIN_TOKEN"
+
   /// Creates the service over `store`; with `boards` (on the same database), it also serves
   /// the VoteFirst board API under `/api/v1/`.
   public init(
@@ -165,10 +171,29 @@ public final class CounterService: Sendable {
     if let first { fields.append(first) }
     fields.append(("Access-Control-Allow-Origin", origin))
     fields.append(("Access-Control-Expose-Headers", "X-Path, Retry-After"))
-    fields.append(("X-Path", xPath))
+    fields.append(("X-Path", headerSafe(xPath)))
     fields.append(("Cache-Control", "no-store"))
     fields.append(("X-Content-Type-Options", "nosniff"))
     return fields
+  }
+
+  /// `path` with its control characters (a decoded `%00` or `%0A` in a refused name)
+  /// percent-encoded, `/ns/feature%00`: a field value cannot hold them, and the HTTP server
+  /// leaves out a field that does, so the answer would go without its `X-Path`.
+  static func headerSafe(_ path: String) -> String {
+    let isControl = { (byte: UInt8) in byte < 0x20 || byte == 0x7F }
+    guard path.utf8.contains(where: isControl) else { return path }
+    let hex = Array("0123456789ABCDEF".utf8)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(path.utf8.count + 8)
+    for byte in path.utf8 {
+      if isControl(byte) {
+        bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+      } else {
+        bytes.append(byte)
+      }
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// Records metrics and the access log line for an answered request.

@@ -2,8 +2,9 @@ import HTTPServer
 
 /// Everything that shapes how ``CounterService`` answers, with documented defaults.
 public struct CounterServiceConfiguration: Sendable {
-  /// The token that unlocks admin routes (`/set` on any key, counterapi `/set`); nil means
-  /// no admin access at all. Sent as `Authorization: Bearer T` or `?token=T`.
+  /// The token that unlocks admin calls: the board API's (`/api/v1/…`, `Authorization: Bearer
+  /// T`), `/set` on any key and counterapi `/set` (also `?token=T`); nil means no admin access
+  /// at all, and the board's admin calls say so (``CounterService/noAdminTokenMessage``).
   public var adminToken: String?
   /// Keys created by `/hit` get the original countapi bounds [0, 1] instead of [-1, 1],
   /// which makes the Roadmap package's unvote (`/update?amount=-1`) answer 403.

@@ -4,7 +4,9 @@ import RoadmapFormat
 /// Something that counts votes for the features of a roadmap.
 ///
 /// The first three methods are those of the Roadmap package's `FeatureVoter`, with the same
-/// meanings, so a voter written for that package ports by changing its import:
+/// meanings, so a voter written for that package ports with `import FeatureVoting` for
+/// `import Roadmap` and its feature type named ``VotingFeature`` (or `import RoadmapFormat`,
+/// where `RoadmapFeature` is declared):
 ///
 /// - ``fetch(for:)`` returns the feature's count, 0 on any failure;
 /// - ``vote(for:)`` and ``unvote(for:)`` return the new count, or nil on failure (the Roadmap

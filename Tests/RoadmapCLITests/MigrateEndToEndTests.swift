@@ -395,4 +395,39 @@ import Testing
     #expect(missing.exitCode == 1)
     #expect(missing.stderrText.contains("HTTP 404 board_not_found"))
   }
+
+  /// A server started without an admin token takes no admin call: its refusal, and migrate's
+  /// hint, say the server has none, not that the token sent is wrong.
+  @Test func aServerWithoutAnAdminTokenSaysItHasNone() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let data = directory.url.appendingPathComponent("board")
+    try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+    let board = try await ServeProcess.start(
+      dataDirectory: data, ["--read-limit", "0", "--write-limit", "0"],
+      environment: ["ROADMAPCTL_ADMIN_TOKEN": ""])
+    defer { board.process.kill() }
+    let none =
+      "this server has no admin token configured: start roadmapctl serve with --admin-token "
+      + "or ROADMAPCTL_ADMIN_TOKEN"
+    let wrong = try await board.get(
+      "/api/v1/demo-app/export", headers: ["Authorization": "Bearer anything"])
+    #expect(wrong.status == 403)
+    #expect(wrong.body == #"{"error":{"code":"forbidden","message":"\#(none)"}}"#)
+    let bare = try await board.get("/api/v1/demo-app/export")
+    #expect(bare.status == 401)
+    #expect(bare.body.contains("this call needs 'Authorization: Bearer TOKEN', and \(none)"))
+    let migrate = try await run(
+      [
+        "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+        "--key", "anything",
+      ], in: directory)
+    #expect(migrate.exitCode == 1)
+    #expect(
+      migrate.stderrText.contains(
+        "failed: HTTP 403 forbidden: \(none). Restart it with a token, and pass the same one here "
+          + "as --key."), "\(migrate.stderrText)")
+    #expect(!migrate.stderrText.contains("Is --key the server's admin token?"))
+  }
 }

@@ -144,4 +144,28 @@ import Testing
     #expect(values.last == #"{"value":50}"#)
     #expect(try await server.stop() == 0)
   }
+
+  /// A name holding a control character (`%00`, `%0A`, decoded) is refused with its `X-Path`
+  /// like any other error, the control characters percent-encoded: a field value cannot
+  /// hold them, and the answer used to go out without the header.
+  @Test func aControlCharacterInANameKeepsXPath() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await ServeProcess.start(
+      dataDirectory: directory.url, ["--read-limit", "0", "--write-limit", "0"])
+    defer { server.process.kill() }
+    for (target, xPath) in [
+      ("/get/app.example/feature%00", "/app.example/feature%00"),
+      ("/hit/app.example/feature%0A", "/app.example/feature%0A"),
+      ("/get/feature%0D%0AX-Injected:%201", "/default/feature%0D%0AX-Injected: 1"),
+      ("/v1/app.example/likes%7F", "/app.example/likes%7F"),
+    ] {
+      let answer = try await server.get(target)
+      #expect(answer.status == 400, "\(target)")
+      #expect(answer.header("X-Path") == xPath, "\(target)")
+      #expect(answer.header("X-Injected") == nil, "\(target)")
+      #expect(answer.header("Access-Control-Allow-Origin") == "*", "\(target)")
+    }
+    #expect(try await server.stop() == 0)
+  }
 }

@@ -205,9 +205,51 @@ import Testing
     #expect(!result.stderrText.contains("\r"))
   }
 
-  @Test(arguments: ["*", "null", "https://example.com", "http://127.0.0.1:8080", "app://x"])
+  @Test(arguments: [
+    "*", "null", "https://example.com", "http://127.0.0.1:8080", "app://x", "https://[::1]:8443",
+    "http://example.com:443", "https://xn--bcher-kva.example",
+  ])
   func anOriginIsTaken(_ origin: String) {
     #expect(ServeCommand.originProblem(origin) == nil)
+  }
+
+  /// An origin a browser sends in another form (it lowercases the scheme and a web host, drops
+  /// a user name, the default port and a port's leading zeros) never matches, byte for byte,
+  /// the one it sends: refused, with the form to write.
+  @Test(arguments: [
+    ("https://EXAMPLE.com", "https://example.com"),
+    ("HTTPS://example.com", "https://example.com"),
+    ("https://example.com:443", "https://example.com"),
+    ("http://example.com:80", "http://example.com"),
+    ("https://example.com:", "https://example.com"),
+    ("https://user@example.com", "https://example.com"),
+    ("https://user:secret@Example.com:443", "https://example.com"),
+    ("http://localhost:08080", "http://localhost:8080"),
+    ("https://[::ABCD]", "https://[::abcd]"),
+  ])
+  func anOriginBrowsersSendOtherwiseIsAUsageError(_ origin: String, _ browsers: String)
+    async throws
+  {
+    // A data directory of its own: a server that wrongly started must not share one.
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let result = try await Roadmapctl.run(
+      ["serve", "--port", "0", "--data-dir", directory.url.path, "--cors-origin", origin],
+      timeout: .seconds(20))
+    #expect(result.exitCode == 64, "\(result.stderrText)")
+    #expect(
+      result.stderrText.hasPrefix(
+        "Error: --cors-origin takes one origin, such as https://example.com, or *: browsers send "
+          + "it as \(browsers) and would refuse every answer to '\(origin)'; write it as "
+          + "\(browsers)."), "\(result.stderrText)")
+  }
+
+  @Test(arguments: [
+    "https://example.com:99999", "https://example.com:https", "https://example.com:80:90",
+    "https://user@", "https://[::1", "https://[::1]x", "https://[]",
+  ])
+  func anAuthorityThatIsNoHostAndPortIsRefused(_ origin: String) {
+    #expect(ServeCommand.originProblem(origin)?.contains("' is not one (a host") == true)
   }
 
   @Test func aListIsNamedAsOne() {

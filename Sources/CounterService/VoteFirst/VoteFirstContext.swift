@@ -176,17 +176,25 @@ struct VoteFirstContext: Sendable {
     }
   }
 
-  /// 401 without `Authorization: Bearer …`, 403 with a wrong token or none configured.
+  /// 401 without `Authorization: Bearer …`, 403 with a wrong token or none configured; a
+  /// server without a token says so (``CounterService/noAdminTokenMessage``), since no token
+  /// sent could help.
   private func authorize(_ request: HTTPRequest) throws {
     let header = request.headers[VoteFirstContract.Header.authorization] ?? ""
     let parts = header.split(separator: " ", maxSplits: 1)
     guard parts.count == 2, parts[0].lowercased() == "bearer" else {
       throw VoteFirstFailure(
-        401, Code.unauthorized, "this call needs 'Authorization: Bearer TOKEN' (--admin-token)")
+        401, Code.unauthorized,
+        configuration.adminToken == nil
+          ? "this call needs 'Authorization: Bearer TOKEN', and "
+            + CounterService.noAdminTokenMessage
+          : "this call needs 'Authorization: Bearer TOKEN' (--admin-token)")
+    }
+    guard let expected = configuration.adminToken else {
+      throw VoteFirstFailure(403, Code.forbidden, CounterService.noAdminTokenMessage)
     }
     let presented = parts[1].trimmingCharacters(in: .whitespaces)
-    guard let expected = configuration.adminToken, ConstantTime.equals(presented, expected)
-    else {
+    guard ConstantTime.equals(presented, expected) else {
       throw VoteFirstFailure(403, Code.forbidden, "the admin token is wrong")
     }
   }

@@ -1,3 +1,4 @@
+import CounterService
 import Foundation
 import RoadmapSync
 import VoteFirstAPI
@@ -135,7 +136,10 @@ struct BoardClient: Sendable {
     if error.kind == .timedOut {
       text += " (--server-timeout or ROADMAPCTL_SERVER_TIMEOUT sets this limit)"
     }
-    if error.kind == .unauthorized || error.status == 403 && error.code == "forbidden" {
+    if error.reason?.message.hasSuffix(CounterService.noAdminTokenMessage) == true {
+      // No --key can help: the server takes none.
+      text += ". Restart it with a token, and pass the same one here as --key."
+    } else if error.kind == .unauthorized || error.status == 403 && error.code == "forbidden" {
       text += ". Is --key the server's admin token?"
     } else if error.status == nil {
       // No answer (a lost connection, a server stopped midway): each write is whole or not

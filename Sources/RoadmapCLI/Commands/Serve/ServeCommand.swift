@@ -33,7 +33,9 @@ struct ServeCommand: Command {
 
   @Option(
     valueName: "token", environment: "ROADMAPCTL_ADMIN_TOKEN",
-    help: "The token for admin routes (/set), sent as 'Authorization: Bearer T' or token=T.")
+    help:
+      "The admin token: the key to the board API's admin calls (/api/v1/…: stages, features, suggestions, import; what migrate, votes pull and reconcile --apply send as --key) and to /set. Sent as 'Authorization: Bearer T' (/set: or token=T). Without one the board cannot be administered."
+  )
   var adminToken: String?
 
   @Flag(help: "Give keys made by /hit countapi's bounds [0, 1] (no unvote).")
@@ -61,7 +63,9 @@ struct ServeCommand: Command {
   var writeLimit: Int = 60
 
   @Option(
-    valueName: "origin", help: "The Access-Control-Allow-Origin value of every answer.",
+    valueName: "origin",
+    help:
+      "The Access-Control-Allow-Origin value of every answer: *, null, or one origin as browsers send it (https://example.com: lowercase, no default port).",
     validate: Self.originProblem)
   var corsOrigin: String = "*"
 
@@ -108,9 +112,10 @@ struct ServeCommand: Command {
   }
 
   /// Why `origin` cannot be an `Access-Control-Allow-Origin` value, or nil: it must be `*`,
-  /// `null` or one origin (`scheme://host[:port]`, no path). Browsers refuse a list, and a
-  /// value with a line break or another control character would not even be sent, so either
-  /// would fail every cross-origin call without a word.
+  /// `null` or one origin (`scheme://host[:port]`, no path), written as browsers send it
+  /// (lowercase, no user name, no default port). Browsers refuse a list, compare an origin
+  /// byte for byte, and a value with a line break or another control character would not
+  /// even be sent, so any of those would fail every cross-origin call without a word.
   @Sendable static func originProblem(_ origin: String) -> String? {
     if origin == "*" || origin == "null" { return nil }
     let usage = "--cors-origin takes one origin, such as https://example.com, or *"
@@ -134,7 +139,58 @@ struct ServeCommand: Command {
         ? "\(usage): browsers refuse a list ('\(shown)'); answer several origins at a proxy."
         : "\(usage) (no path, spaces or control characters); '\(shown)' is not one."
     }
+    // A browser compares the value with the origin it sends, byte for byte, and sends it
+    // serialized: scheme (and a web host) in lowercase, no user name, no default port.
+    guard let browsers = serializedOrigin(scheme: scheme, authority: authority) else {
+      return
+        "\(usage): '\(origin)' is not one (a host, and a port from 0 to 65535 if any; an IPv6 "
+        + "address in brackets)."
+    }
+    if browsers != origin {
+      return
+        "\(usage): browsers send it as \(browsers) and would refuse every answer to "
+        + "'\(origin)'; write it as \(browsers)."
+    }
     return nil
+  }
+
+  /// The schemes whose hosts browsers lowercase, with their default ports.
+  static let defaultPorts = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21]
+
+  /// The origin `scheme://authority` as a browser sends it in `Origin`: the scheme lowercased,
+  /// a user name dropped, a web scheme's host lowercased, its default port and a port's
+  /// leading zeros dropped; nil when the authority has no host, or a port that is not one.
+  static func serializedOrigin(scheme: Substring, authority: Substring) -> String? {
+    let scheme = scheme.lowercased()
+    var rest = authority
+    if let at = rest.lastIndex(of: "@") { rest = rest[rest.index(after: at)...] }
+    let host: Substring
+    if rest.hasPrefix("[") {
+      guard let close = rest.firstIndex(of: "]") else { return nil }
+      host = rest[...close]
+      rest = rest[rest.index(after: close)...]
+    } else {
+      let colon = rest.firstIndex(of: ":") ?? rest.endIndex
+      host = rest[..<colon]
+      rest = rest[colon...]
+    }
+    guard !host.isEmpty, host != "[]" else { return nil }
+    let defaultPort = defaultPorts[scheme]
+    var serialized = scheme + "://" + (defaultPort == nil ? String(host) : host.lowercased())
+    if !rest.isEmpty {
+      // ":PORT"; ":" alone is no port.
+      let port = rest.dropFirst()
+      guard rest.first == ":", port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+        return nil
+      }
+      if !port.isEmpty {
+        let digits = port.drop(while: { $0 == "0" })
+        guard digits.count <= 5, let number = digits.isEmpty ? 0 : Int(digits), number <= 65535
+        else { return nil }
+        if number != defaultPort { serialized += ":\(number)" }
+      }
+    }
+    return serialized
   }
 
   @Sendable private static func checkRateLimit(_ perMinute: Int) -> String? {
