@@ -2,7 +2,10 @@
 ///
 /// Each call runs on one of its own connections (each on a dedicated thread), in one
 /// transaction; writes that create ids lock the project's sequence row, so instances sharing
-/// the database never hand out one id twice.
+/// the database never hand out one id twice, and the service's writes hold the project's
+/// advisory lock (``BoardTables/lockProject(_:)``), so that two of them never both decide
+/// on what they read before the other committed (two approvals of one suggestion, two
+/// stages of one name, two features of one ref).
 public final class PostgresBoardStore: BoardStore {
   private let pool: ConnectionPool<PostgresConnection>
   private let voterKey: VoterKey
@@ -55,7 +58,9 @@ public final class PostgresBoardStore: BoardStore {
     return try box.unwrap(result)
   }
 
-  /// Runs `body` in one transaction.
+  /// Runs `body` in one transaction. Bodies that read before they decide call
+  /// ``BoardTables/lockProject(_:)`` first, so that writers of one project, on any instance,
+  /// run one after the other.
   public func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
     let box = BodyErrorBox()
     let key = voterKey
