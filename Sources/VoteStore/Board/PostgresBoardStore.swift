@@ -58,15 +58,20 @@ public final class PostgresBoardStore: BoardStore {
     return try box.unwrap(result)
   }
 
-  /// Runs `body` in one transaction. Bodies that read before they decide call
-  /// ``BoardTables/lockProject(_:)`` first, so that writers of one project, on any instance,
-  /// run one after the other.
+  /// Runs `body` in one transaction.
+  ///
+  /// The body may run more than once: again on a fresh connection when the connection was
+  /// lost before anything that could change data was sent (a database restart closed it),
+  /// and up to three times more when a concurrent transaction made it fail
+  /// (``VoteStoreError/Kind/conflict``); each failed run was rolled back, so only one is
+  /// kept. Bodies that read before they decide call ``BoardTables/lockProject(_:)`` first,
+  /// so that writers of one project, on any instance, run one after the other.
   public func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
     let box = BodyErrorBox()
     let key = voterKey
     let log = BoardWriteLog()
     let result = await pool.runCatching { db throws(VoteStoreError) in
-      try db.writing { () throws(VoteStoreError) in
+      try db.retryingWrite { () throws(VoteStoreError) in
         try db.transaction { () throws(VoteStoreError) in
           try box.run { try body(BoardTables(db: db, voterKey: key, log: log)) }
         }
