@@ -28,6 +28,11 @@ RB_LAZY_FORWARD_VOID(rb_pq_library, PQfinish, (PGconn *connection), (connection)
 RB_LAZY_FORWARD(rb_pq_library, ConnStatusType, PQstatus, (const PGconn *connection),
   (connection))
 RB_LAZY_FORWARD(rb_pq_library, char *, PQerrorMessage, (const PGconn *connection), (connection))
+RB_LAZY_FORWARD(rb_pq_library, PGTransactionStatusType, PQtransactionStatus,
+  (const PGconn *connection), (connection))
+RB_LAZY_FORWARD(rb_pq_library, PQnoticeProcessor, PQsetNoticeProcessor,
+  (PGconn *connection, PQnoticeProcessor processor, void *argument),
+  (connection, processor, argument))
 RB_LAZY_FORWARD(rb_pq_library, int, PQsocket, (const PGconn *connection), (connection))
 RB_LAZY_FORWARD(rb_pq_library, int, PQsetnonblocking, (PGconn *connection, int argument),
   (connection, argument))

@@ -84,7 +84,8 @@ struct ServiceError: ResponseError, CustomStringConvertible {
   static func storeRefused(_ error: VoteStoreError) -> ServiceError {
     ServiceError(
       .storeRefused, error.kind == .outOfRange ? 409 : 400,
-      "the write was refused: \(error.message); nothing was changed", cause: error.description)
+      "the write was refused: \(error.publicDetail ?? error.message); nothing was changed",
+      cause: error.description)
   }
 
   /// A number in the request outside what the parameter allows: 400.

@@ -106,14 +106,27 @@ final class ServiceMetrics: Sendable {
   }
 
   /// Records a failed store call described by `line`; returns the lines to log now (the
-  /// first of a burst, then a summary at most once per interval, see ``LogThrottle``).
+  /// first of a burst, then a summary at most once per interval, see ``LogThrottle``), each
+  /// one line (``oneLine(_:)``).
   func recordStoreError(_ line: String, now: Double = RateLimiter.now()) -> [String] {
-    state.withLock { s in
+    let line = Self.oneLine(line)
+    return state.withLock { s in
       s.storeErrors += 1
       let lines = s.storeErrorLog.record(line, now: now)
       if lines.isEmpty { s.storeErrorLinesSuppressed += 1 }
       return lines
     }
+  }
+
+  /// `text` on one line, so that a log keeps one line per event: each line break, with the
+  /// blanks around it, becomes one space (a database's message may run over several lines:
+  /// `\tIs the server running…`, `DETAIL: …`).
+  static func oneLine(_ text: String) -> String {
+    guard text.contains(where: \.isNewline) else { return text }
+    return text.split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+      .joined(separator: " ")
   }
 
   /// Requests answered since start.

@@ -113,6 +113,9 @@ public enum VoteFirstContract {
     public static let boardInUse = "board_in_use"
     /// 409: a suggestion already approved or rejected.
     public static let alreadyDecided = "already_decided"
+    /// 409: a concurrent change to the same data got in first and the store could not
+    /// make this one fit after it; nothing was changed, and the same call may succeed again.
+    public static let conflict = "conflict"
     /// 413: a batch or body too large.
     public static let tooLarge = "too_large"
     /// 422: a value breaks a limit or is missing.

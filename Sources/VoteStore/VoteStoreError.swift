@@ -31,6 +31,11 @@ public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     public static let outcomeUnknown = Kind(name: "outcome-unknown")
     /// The store was closed.
     public static let closed = Kind(name: "closed")
+    /// A concurrent write got in first and the database refused this one for it (PostgreSQL:
+    /// a unique key another transaction had just taken, a serialization failure, a
+    /// deadlock); nothing was changed. The PostgreSQL stores retry such a write a few times
+    /// before they report one; the same request made again may succeed.
+    public static let conflict = Kind(name: "conflict")
     /// The input (an import file, a key) is invalid.
     public static let invalid = Kind(name: "invalid")
     /// The write would take a count, or an update bound, outside ±(2^53−1); nothing changed.
@@ -74,6 +79,7 @@ public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
     case .notDurable: return "a commit could not be made durable"
     case .closed: return "the vote store is closed"
     case .incompatible: return "the database is not one this build can use"
+    case .conflict: return "a concurrent change to the same data got in first; nothing was changed"
     default: return "the database reported an error"
     }
   }
@@ -99,8 +105,9 @@ public struct VoteStoreError: Error, Sendable, Equatable, CustomStringConvertibl
   }
 
   /// Whether this is a failure of the store itself (disk, database, connection), the kind
-  /// of error that counts against its health; false for refusals and a closed store.
-  public var isStoreFailure: Bool { !isRefusal && kind != .closed }
+  /// of error that counts against its health; false for refusals, a closed store and a
+  /// conflict with a concurrent write (``Kind/conflict``).
+  public var isStoreFailure: Bool { !isRefusal && kind != .closed && kind != .conflict }
 
   /// `kind: message`.
   public var description: String { "\(kind): \(message)" }

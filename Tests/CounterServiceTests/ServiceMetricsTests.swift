@@ -19,6 +19,21 @@ import Testing
     "roadmap_http_requests_total{route=\"\(route)\",status=\"\(status)\"}"
   }
 
+  /// Bug (audit of `serve`, defect 5): a store error whose database message ran over
+  /// several lines (libpq's "\tIs the server running…", "DETAIL: …") put them into serve's
+  /// log as lines of their own. Each store error line is now one line.
+  @Test func aStoreErrorIsLoggedOnOneLine() {
+    let metrics = ServiceMetrics()
+    let lines = metrics.recordStoreError(
+      "store error on GET /hit/a/b: io: connection to server failed: No such file\n"
+        + "\tIs the server running locally?\nDETAIL:  more\n")
+    #expect(
+      lines == [
+        "store error on GET /hit/a/b: io: connection to server failed: No such file "
+          + "Is the server running locally? DETAIL:  more"
+      ])
+  }
+
   @Test func runsAndInterleavedAnswersAreCountedExactly() {
     let metrics = ServiceMetrics()
     let sequence: [(String, Int)] =

@@ -57,11 +57,15 @@ import VoteStore
     let store = try PostgresVoteStore(
       connectionString: try #require(handle.connectionString), poolSize: 1)
     _ = try await store.create(CounterCreation(namespace: "ns", key: "k"))
+    // A connection the server ended while idle is replaced before a write uses it (the
+    // write then succeeds); here no new one is let in either, so the write fails.
     _ = try await TestPostgres.shared.administer(
-      database: database,
+      database: "postgres", "ALTER DATABASE \(database) ALLOW_CONNECTIONS false")
+    _ = try await TestPostgres.shared.administer(
+      database: "postgres",
       """
       SELECT pg_terminate_backend(pid) FROM pg_stat_activity
-      WHERE datname = current_database() AND pid <> pg_backend_pid()
+      WHERE datname = '\(database)' AND pid <> pg_backend_pid()
       """)
     var failure: VoteStoreError?
     for _ in 0..<50 where failure == nil {
@@ -74,6 +78,8 @@ import VoteStore
     #expect(store.writeHealth().isFailing)
     let check = await storeError { () throws(VoteStoreError) in try await store.checkHealth() }
     #expect(check?.kind == .io)
+    _ = try await TestPostgres.shared.administer(
+      database: "postgres", "ALTER DATABASE \(database) ALLOW_CONNECTIONS true")
     _ = try await store.apply(CounterMutation(namespace: "ns", key: "k", delta: 1))
     #expect(store.writeHealth().isFailing == false)
     try await store.checkHealth()

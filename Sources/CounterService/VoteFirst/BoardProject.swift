@@ -60,6 +60,10 @@ struct BoardProject: Sendable {
   /// The project, created with default settings and the roadmap board when missing (the
   /// first admin call creates it).
   static func ensure(_ tables: BoardTables, _ project: String, now: Int64) throws -> BoardProject {
+    // First: every admin write reads the project and decides on what it read (a suggestion
+    // still pending, no stage or ref of that name yet), so writes of one project run one
+    // after the other, on every instance sharing a PostgreSQL database.
+    try tables.lockProject(project)
     if let existing = try load(tables, project) { return existing }
     try tables.createProject(
       BoardProjectRow(

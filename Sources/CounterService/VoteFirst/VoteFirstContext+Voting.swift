@@ -72,6 +72,7 @@ extension VoteFirstContext {
       throw VoteFirstFailure.validation(problem)
     }
     let receipt = try await boards.write { tables in
+      try tables.lockProject(call.project)
       guard let project = try BoardProject.load(tables, call.project) else {
         throw VoteFirstFailure.projectNotFound(call.project)
       }

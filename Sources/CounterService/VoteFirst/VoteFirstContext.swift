@@ -204,7 +204,12 @@ struct VoteFirstContext: Sendable {
     if error is DecodingError { return VoteFirstFailure.decoding(error) }
     if let error = error as? VoteStoreError {
       if error.kind == .outOfRange || error.kind == .invalid {
-        return VoteFirstFailure(422, Code.validationFailed, error.message)
+        // Our own words: a refusal the database made carries its text in `message` (for the
+        // log), and what a client may read in `publicDetail`.
+        return VoteFirstFailure(422, Code.validationFailed, error.publicDetail ?? error.message)
+      }
+      if error.kind == .conflict {
+        return VoteFirstFailure(409, Code.conflict, error.publicMessage)
       }
       let line = "store error on \(request.method) \(request.path): \(error)"
       for line in metrics.recordStoreError(line) { configuration.log(line) }

@@ -8,6 +8,9 @@ protocol BoardSQL {
   /// Runs `sql` and returns how many rows it changed.
   @discardableResult
   func run(_ sql: String, _ values: [BoardValue]) throws(VoteStoreError) -> Int
+  /// Holds `project`'s write lock until the transaction ends (see
+  /// ``BoardTables/lockProject(_:)``).
+  func lockProject(_ project: String) throws(VoteStoreError)
 }
 
 extension BoardSQL {

@@ -27,6 +27,17 @@ public struct BoardTables {
     }
   }
 
+  /// Makes the rest of this write wait until no other write of `project` is in progress,
+  /// and keeps others waiting until it commits or rolls back: call it first in a write that
+  /// reads what it then decides on (a suggestion still pending, a stage or a ref not there
+  /// yet), so that two such writes at once run one after the other, on every instance of a
+  /// shared database. On PostgreSQL a transaction-level advisory lock (each statement after
+  /// it sees what the writes before committed); on SQLite nothing, as its one writer runs
+  /// writes one at a time.
+  public func lockProject(_ project: String) throws(VoteStoreError) {
+    try db.lockProject(project)
+  }
+
   /// Creates the project; false (nothing changed) when it exists.
   @discardableResult
   public func createProject(_ row: BoardProjectRow) throws(VoteStoreError) -> Bool {

@@ -2,7 +2,10 @@
 ///
 /// Each call runs on one of its own connections (each on a dedicated thread), in one
 /// transaction; writes that create ids lock the project's sequence row, so instances sharing
-/// the database never hand out one id twice.
+/// the database never hand out one id twice, and the service's writes hold the project's
+/// advisory lock (``BoardTables/lockProject(_:)``), so that two of them never both decide
+/// on what they read before the other committed (two approvals of one suggestion, two
+/// stages of one name, two features of one ref).
 public final class PostgresBoardStore: BoardStore {
   private let pool: ConnectionPool<PostgresConnection>
   private let voterKey: VoterKey
@@ -56,12 +59,19 @@ public final class PostgresBoardStore: BoardStore {
   }
 
   /// Runs `body` in one transaction.
+  ///
+  /// The body may run more than once: again on a fresh connection when the connection was
+  /// lost before anything that could change data was sent (a database restart closed it),
+  /// and up to three times more when a concurrent transaction made it fail
+  /// (``VoteStoreError/Kind/conflict``); each failed run was rolled back, so only one is
+  /// kept. Bodies that read before they decide call ``BoardTables/lockProject(_:)`` first,
+  /// so that writers of one project, on any instance, run one after the other.
   public func write<T>(_ body: @escaping (BoardTables) throws -> T) async throws -> T {
     let box = BodyErrorBox()
     let key = voterKey
     let log = BoardWriteLog()
     let result = await pool.runCatching { db throws(VoteStoreError) in
-      try db.writing { () throws(VoteStoreError) in
+      try db.retryingWrite { () throws(VoteStoreError) in
         try db.transaction { () throws(VoteStoreError) in
           try box.run { try body(BoardTables(db: db, voterKey: key, log: log)) }
         }

@@ -23,6 +23,10 @@ extension SQLiteConnection: BoardSQL {
     try statement(sql).run(values.map(\.sqlite))
     return Int(changes)
   }
+
+  /// Nothing: one writer thread runs every write to the file, one transaction at a time
+  /// (and other processes wait for SQLite's write lock), so a write already runs alone.
+  func lockProject(_ project: String) throws(VoteStoreError) {}
 }
 
 extension BoardValue {

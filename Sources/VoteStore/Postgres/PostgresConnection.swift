@@ -5,7 +5,10 @@ import Foundation
 ///
 /// A lost connection fails the call in progress with `.io`, or with `.outcomeUnknown` inside
 /// ``writing(_:)`` once a statement that may change data was sent; the next call reconnects
-/// first.
+/// first. A connection the server closed while it sat idle in the pool (a restart,
+/// `pg_terminate_backend`) is found before anything is sent on it and replaced
+/// (``ensureConnected()``), and ``retryingWrite(_:)`` runs a write once more on a fresh
+/// connection when it was lost before it sent anything that could change data.
 final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   private let connectionString: String
   private var handle: OpaquePointer?
@@ -95,6 +98,10 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     }
     handle = connection
     availability.up()
+    // libpq's default prints notices, and the last words of a server that ends an idle
+    // session, to stderr: lines of their own in serve's log. What matters reaches the caller
+    // as an error.
+    PQsetNoticeProcessor(connection, { _, _ in }, nil)
     guard PQsetnonblocking(connection, 1) == 0 else {
       close()
       throw VoteStoreError(.io, "cannot make the PostgreSQL connection non-blocking")
@@ -152,9 +159,27 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   /// Whether the connection is (as far as libpq knows) alive.
   var isConnected: Bool { handle != nil && PQstatus(handle) == CONNECTION_OK }
 
-  /// Reconnects when the last call found the connection lost.
+  /// Reconnects when the last call found the connection lost, or when an idle connection
+  /// turns out to be dead before anything is sent on it.
+  ///
+  /// Outside a transaction nothing should arrive on the socket; a server that ended the
+  /// session (restarted, or `pg_terminate_backend`) has sent its farewell (`FATAL: terminating
+  /// connection due to administrator command`) and closed it, which libpq only learns when it
+  /// next reads. So a readable idle socket means the connection is dropped and a fresh one made
+  /// first: the call then runs as if the pool had never held the dead one. Inside a transaction
+  /// the connection is never replaced (that would run the rest outside it).
   func ensureConnected() throws(VoteStoreError) {
+    if isConnected, PQtransactionStatus(handle) == PQTRANS_IDLE, !idleSocketIsQuiet() {
+      close()
+    }
     if !isConnected { try connect() }
+  }
+
+  /// Whether the idle connection's socket has nothing to read (one `poll` that does not wait).
+  private func idleSocketIsQuiet() -> Bool {
+    guard let handle else { return false }
+    var descriptor = pollfd(fd: PQsocket(handle), events: Int16(POLLIN), revents: 0)
+    return poll(&descriptor, 1, 0) == 0
   }
 
   /// Runs `sql` with `parameters` ($1…) bound as text; prepared once per connection.
@@ -211,6 +236,30 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     writeSent = false
     defer { writeSent = nil }
     return try body()
+  }
+
+  /// Runs `attempt`, one whole write (its own transaction, inside ``writing(_:)``), and runs
+  /// it again when it failed in a way that left nothing changed and a new attempt can mend:
+  ///
+  /// - once, on a fresh connection, when the connection was lost before the write sent
+  ///   anything that could change data (`.io` with the connection gone: it failed at its
+  ///   `BEGIN`, or connecting). A write that had sent more is never run again
+  ///   (`.outcomeUnknown`: it may have committed);
+  /// - up to three times when a concurrent transaction got in first (``VoteStoreError/Kind/conflict``:
+  ///   a unique key it had just taken, a serialization failure, a deadlock). The server
+  ///   rolled this one back, so nothing of it was kept.
+  func retryingWrite<T>(_ attempt: () throws(VoteStoreError) -> T) throws(VoteStoreError) -> T {
+    var reconnected = false
+    var conflicts = 0
+    while true {
+      do throws(VoteStoreError) {
+        return try writing(attempt)
+      } catch  where error.kind == .io && !isConnected && !reconnected {
+        reconnected = true
+      } catch  where error.kind == .conflict && conflicts < 3 {
+        conflicts += 1
+      }
+    }
   }
 
   /// The error for a connection lost while `sql` ran: `.outcomeUnknown` when a write had
@@ -346,11 +395,14 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
       let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
       let message = Self.message(PQresultErrorMessage(result))
-      if !isConnected || state == nil {
+      guard isConnected, let state, !Self.endsSession(sqlState: state) else {
+        // The server ended the session (a restart, `pg_terminate_backend`): the socket is
+        // about to close, if libpq has not seen it yet.
+        close()
+        availability.probeEnded()
         throw connectionLost("PostgreSQL connection lost: \(message)")
       }
-      throw VoteStoreError(
-        Self.kind(sqlState: state ?? ""), "PostgreSQL [\(state ?? "")]: \(message)")
+      throw Self.failure(sqlState: state, message: message)
     }
     let rowCount = PQntuples(result)
     let columnCount = PQnfields(result)
@@ -372,12 +424,38 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     return PostgresRows(rows: rows, affected: affected)
   }
 
+  /// The store error for an error the server reported with `sqlState` and `message` (its
+  /// text, for the log): the message keeps it, and what a client may be told is in our own
+  /// words (``VoteStoreError/publicDetail``), never the database's.
+  static func failure(sqlState: String, message: String) -> VoteStoreError {
+    let kind = kind(sqlState: sqlState)
+    let detail: String? =
+      switch kind {
+      case .invalid:
+        "the database refused the values of this change (SQLSTATE \(sqlState)); nothing was changed"
+      case .conflict:
+        "a concurrent change to the same data got in first; nothing was changed, try again"
+      default: nil
+      }
+    return VoteStoreError(kind, "PostgreSQL [\(sqlState)]: \(message)", publicDetail: detail)
+  }
+
+  /// Whether an error with this SQLSTATE ends the session: a connection exception (08…) or
+  /// an operator intervention that terminates it (57P01 admin shutdown, 57P02 crash
+  /// shutdown, 57P04 database dropped, 57P05 idle session timeout).
+  static func endsSession(sqlState: String) -> Bool {
+    sqlState.hasPrefix("08") || ["57P01", "57P02", "57P04", "57P05"].contains(sqlState)
+  }
+
   /// The store error kind for a SQLSTATE.
   static func kind(sqlState: String) -> VoteStoreError.Kind {
     switch sqlState {
     case "53100": return .full  // disk_full
-    case "40001", "40P01", "55P03", "57014", "53300": return .busy  // serialization, deadlock,
-    // lock timeout, statement timeout, too many connections
+    // unique_violation, serialization_failure, deadlock_detected: a concurrent transaction
+    // got in first; this one was rolled back.
+    case "23505", "40001", "40P01": return .conflict
+    case "55P03", "57014", "53300": return .busy  // lock timeout, statement timeout,
+    // too many connections
     case "XX001", "XX002": return .corrupt  // data_corrupted, index_corrupted
     case "25006": return .io  // read_only_sql_transaction (a standby)
     default:
@@ -391,7 +469,17 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
 
   private static func message(_ text: UnsafePointer<CChar>?) -> String {
     guard let text else { return "unknown error" }
-    return String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+    return oneLine(String(cString: text))
+  }
+
+  /// libpq's text on one line: its messages run over several (`\tIs the server running…`,
+  /// `DETAIL: …`), and a log keeps one line per event. Each line break, with the blanks
+  /// around it, becomes one space.
+  static func oneLine(_ text: String) -> String {
+    text.split(whereSeparator: \.isNewline)
+      .map { $0.trimmingCharacters(in: .whitespaces) }
+      .filter { !$0.isEmpty }
+      .joined(separator: " ")
   }
 
   /// Closes the connection.

@@ -9,7 +9,11 @@
 /// A lost connection fails the call in progress: a write with `.outcomeUnknown` once it has
 /// sent a statement that may change data (its `COMMIT` may have been carried out before the
 /// connection went), else with `.io` (nothing was changed); the next call on that connection
-/// reconnects. Reads are retried once on a fresh connection; writes never are.
+/// reconnects. A pooled connection the server closed while it was idle (a restart) is
+/// replaced before a call uses it. Reads are retried once on a fresh connection, and so is a
+/// write that was lost before it sent anything that could change data; a write that may have
+/// committed never is. A write that a concurrent transaction made fail (``VoteStoreError/Kind/conflict``)
+/// is run again, up to three times.
 public final class PostgresVoteStore: VoteStore {
   private let pool: ConnectionPool<PostgresConnection>
   private let health = WriteHealthTracker()
@@ -71,7 +75,9 @@ public final class PostgresVoteStore: VoteStore {
   ) async throws(VoteStoreError) -> T {
     try await health.tracking { () async throws(VoteStoreError) -> T in
       try await pool.run { db throws(VoteStoreError) in
-        try db.writing { () throws(VoteStoreError) in try work(PostgresCounterTable(db: db)) }
+        try db.retryingWrite { () throws(VoteStoreError) in
+          try work(PostgresCounterTable(db: db))
+        }
       }
     }
   }
