@@ -10,7 +10,8 @@ import Testing
   /// `/get/:ns/:key` answered immediately unless the key is `slow`; the ordinary route
   /// answers differently, so every answer says who gave it.
   private func startServer(
-    accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil, gate: DispatchSemaphore? = nil
+    accessLog: (@Sendable (AccessLogEntry) -> Void)? = nil, gate: DispatchSemaphore? = nil,
+    arrived: DispatchSemaphore? = nil
   ) throws -> (HTTPServer, ImmediateCount) {
     var router = testRouter()
     let count = ImmediateCount()
@@ -20,8 +21,10 @@ import Testing
       return .response(.json(#"{"immediate":"\#(request.parameter("key")!)"}"#))
     }
     addLaterRoutes(to: &router)
-    // Held until the test opens `gate`, then answered inside an `onIOThread` body.
+    // Says it `arrived`, is held until the test opens `gate`, then answered inside an
+    // `onIOThread` body.
     router.immediate("/held-io") { _, responder in
+      arrived?.signal()
       Thread {
         gate?.wait()
         responder.onIOThread { responder.respond(.json(#"{"held-io":true}"#)) }
@@ -156,15 +159,20 @@ import Testing
   /// last answer still carries `Connection: close`, as one given from any other thread does.
   @Test func anAnswerOnTheIOThreadDuringShutdownIsTheLast() async throws {
     let gate = DispatchSemaphore(value: 0)
-    let (server, _) = try startServer(gate: gate)
+    let arrived = DispatchSemaphore(value: 0)
+    let (server, _) = try startServer(gate: gate, arrived: arrived)
     let port = server.port
     let client = try await offPool { () -> RawClient in
       let client = try RawClient(port: port)
       try client.send("GET /held-io HTTP/1.1\r\nHost: a\r\n\r\n")
       return client
     }
-    try await Task.sleep(for: .milliseconds(150))
-    async let shutdown: Void = server.shutdown(gracePeriod: .seconds(10))
+    // The request is in the handler's hands before the shutdown begins (a set wait was not
+    // always enough in a loaded full run: the connection was closed unanswered).
+    let inHand = try await offPool { arrived.wait(timeout: .now() + 120) == .success }
+    try #require(inHand, "the request never reached its handler")
+    // A long grace: the answer comes as soon as the gate opens; a loaded run may take its time.
+    async let shutdown: Void = server.shutdown(gracePeriod: .seconds(120))
     // The shutdown has begun once the listening socket is closed; only then is the answer
     // given.
     let closed = (try? await connectionsGetRefused(port: port)) ?? false
