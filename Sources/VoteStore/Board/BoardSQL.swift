@@ -11,6 +11,9 @@ protocol BoardSQL {
   /// Holds `project`'s write lock until the transaction ends (see
   /// ``BoardTables/lockProject(_:)``).
   func lockProject(_ project: String) throws(VoteStoreError)
+  /// What ends a `SELECT` that locks the rows it reads until the transaction ends: ` FOR
+  /// UPDATE` on PostgreSQL, nothing on SQLite (its one writer runs writes one at a time).
+  var rowLock: String { get }
 }
 
 extension BoardSQL {

@@ -551,6 +551,10 @@ public struct BoardTables {
   /// `CounterLimits.maximum`), the identified voters are united (a voter in both counts
   /// once), the applied updates add up, and `target` keeps what its last import set (or
   /// takes `source`'s when it has none). Returns `target`'s new value.
+  ///
+  /// Both counters' rows are locked before they are read (on PostgreSQL; a vote locks its
+  /// counter's row too): a vote on `source` in flight is waited for and merged, and one made
+  /// after finds `source` gone and makes it again.
   @discardableResult
   public func mergeCounter(
     _ namespace: String, from source: String, into target: String, now: Int64
@@ -559,8 +563,8 @@ public struct BoardTables {
   {
     guard source != target,
       let old = try db.first(
-        "SELECT id, anonymous, updates, imported FROM counters WHERE namespace = ?1 AND key = ?2",
-        [.text(namespace), .text(source)])
+        "SELECT id, anonymous, updates, imported FROM counters WHERE namespace = ?1 AND key = ?2"
+          + db.rowLock, [.text(namespace), .text(source)])
     else { return try votes(namespace, key: target) }
     log?.touched(namespace: namespace, key: source)
     log?.touched(namespace: namespace, key: target)
@@ -572,7 +576,7 @@ public struct BoardTables {
       """, [.text(namespace), .text(target), .integer(now)])
     let targetID =
       try db.first(
-        "SELECT id FROM counters WHERE namespace = ?1 AND key = ?2",
+        "SELECT id FROM counters WHERE namespace = ?1 AND key = ?2" + db.rowLock,
         [.text(namespace), .text(target)])?[0].integer ?? 0
     try db.run(
       """

@@ -16,4 +16,7 @@ extension PostgresConnection: BoardSQL {
   func lockProject(_ project: String) throws(VoteStoreError) {
     try query("SELECT pg_advisory_xact_lock(7214002, hashtext($1))", [project])
   }
+
+  /// The rows read are locked until COMMIT or ROLLBACK, as a vote locks its counter's row.
+  var rowLock: String { " FOR UPDATE" }
 }

@@ -27,6 +27,9 @@ extension SQLiteConnection: BoardSQL {
   /// Nothing: one writer thread runs every write to the file, one transaction at a time
   /// (and other processes wait for SQLite's write lock), so a write already runs alone.
   func lockProject(_ project: String) throws(VoteStoreError) {}
+
+  /// Nothing: the one writer holds the whole database.
+  var rowLock: String { "" }
 }
 
 extension BoardValue {
