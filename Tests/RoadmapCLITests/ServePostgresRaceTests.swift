@@ -1,4 +1,5 @@
 import Foundation
+import TestProcess
 import Testing
 
 /// Admin writes sent at once to two `roadmapctl serve` instances on one PostgreSQL database
@@ -209,27 +210,5 @@ import Testing
     if admin { fields.append((name: "Authorization", value: "Bearer \(token)")) }
     if json != nil { fields.append((name: "Content-Type", value: "application/json")) }
     return fields
-  }
-}
-
-/// Holds threads until `count` of them have arrived (or 60 s passed, so that a thread that
-/// never comes cannot hang the test), then lets all go at once.
-final class StartLine: @unchecked Sendable {
-  private let condition = NSCondition()
-  private let count: Int
-  private var arrived = 0
-
-  init(_ count: Int) { self.count = count }
-
-  func arriveAndWait() {
-    condition.lock()
-    defer { condition.unlock() }
-    arrived += 1
-    if arrived >= count {
-      condition.broadcast()
-      return
-    }
-    let deadline = Date(timeIntervalSinceNow: 60)
-    while arrived < count && condition.wait(until: deadline) {}
   }
 }

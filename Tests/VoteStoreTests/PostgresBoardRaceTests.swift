@@ -1,4 +1,5 @@
 import Foundation
+import TestProcess
 import Testing
 
 @testable import VoteStore
@@ -27,7 +28,7 @@ import Testing
       }
       // Eight bodies, one per connection, held until all have started: then each reads and
       // decides at once.
-      let start = BodyStartLine(8)
+      let start = StartLine(8)
       let decisions = try await withThrowingTaskGroup(of: Bool.self) { group in
         for index in 0..<8 {
           group.addTask {
@@ -116,26 +117,4 @@ private final class AttemptCount: @unchecked Sendable {
 
   func add() { lock.withLock { count += 1 } }
   var value: Int { lock.withLock { count } }
-}
-
-/// Holds database threads until `count` bodies have arrived (at most 60 s, so that one that
-/// never comes cannot hang the test), then lets all go at once.
-private final class BodyStartLine: @unchecked Sendable {
-  private let condition = NSCondition()
-  private let count: Int
-  private var arrived = 0
-
-  init(_ count: Int) { self.count = count }
-
-  func arriveAndWait() {
-    condition.lock()
-    defer { condition.unlock() }
-    arrived += 1
-    if arrived >= count {
-      condition.broadcast()
-      return
-    }
-    let deadline = Date(timeIntervalSinceNow: 60)
-    while arrived < count && condition.wait(until: deadline) {}
-  }
 }
