@@ -37,24 +37,7 @@ import VoteFirstAPI
   }
 
   @Test func twoInstancesReadEachOthersBoardWritesAtOnce() async throws {
-    let url = try await ServePostgres.shared.newDatabase()
-    let a = try await VoteFirstServer.start(["--postgres", url])
-    let b: VoteFirstServer
-    do {
-      b = try await VoteFirstServer.start(["--postgres", url])
-    } catch {
-      try? await a.stop()
-      throw error
-    }
-    do {
-      try await Self.exchange(a, b)
-    } catch {
-      try? await a.stop()
-      try? await b.stop()
-      throw error
-    }
-    try await a.stop()
-    try await b.stop()
+    try await ServePostgresRaceTests.withTwoInstances { a, b in try await Self.exchange(a, b) }
   }
 
   /// Writes through one instance and reads through the other, in turns.

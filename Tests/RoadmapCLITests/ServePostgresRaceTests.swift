@@ -154,6 +154,13 @@ import Testing
 
   /// Runs `body` with the ports of two `serve` instances on one new database.
   static func withTwoServers(_ body: ([Int]) async throws -> Void) async throws {
+    try await withTwoInstances { try await body([$0.serve.port, $1.serve.port]) }
+  }
+
+  /// Runs `body` with two `serve` instances on one new database, and stops them after.
+  static func withTwoInstances(
+    _ body: (VoteFirstServer, VoteFirstServer) async throws -> Void
+  ) async throws {
     let url = try await ServePostgres.shared.newDatabase()
     let a = try await VoteFirstServer.start(["--postgres", url])
     let b: VoteFirstServer
@@ -164,7 +171,7 @@ import Testing
       throw error
     }
     do {
-      try await body([a.serve.port, b.serve.port])
+      try await body(a, b)
     } catch {
       try? await a.stop()
       try? await b.stop()
