@@ -161,7 +161,12 @@ public struct MigrationPlan: Sendable, Hashable {
     let kept = originals(current).object.members.first { $0.key == "votes" }
     var (index, object) = originals(wanted)
     object.members.removeAll { $0.key == "votes" }
-    if let kept { object.members.append(kept) }
+    if let kept {
+      // In its own place, not last: the originals the mapping writes put `votes` before
+      // `statusStage`, and the same members in another order were a change on every rerun.
+      object.members.append(kept)
+      object = RoadmapMapping.inOriginalsOrder(object)
+    }
     var content = wanted
     var extra = content.extra ?? []
     let member = ExtraMember(
@@ -204,7 +209,7 @@ public struct MigrationPlan: Sendable, Hashable {
     if a.localizedTitle != b.localizedTitle { fields.append("localizedTitle") }
     if a.localizedDescription != b.localizedDescription { fields.append("localizedDescription") }
     if a.localizedStatus != b.localizedStatus { fields.append("localizedStatus") }
-    if (a.extra ?? []) != (b.extra ?? []) { fields.append("extra") }
+    if !ExtraMember.areSameValues(a.extra ?? [], b.extra ?? []) { fields.append("extra") }
     return fields
   }
 }

@@ -195,6 +195,8 @@ public struct ReconcilePlan: Sendable, Hashable {
       Self.firstKeys(roadmap.extra)
       + Self.firstKeys(voteFirst.extra).filter { leftExtra[$0] == nil }
     for key in keys {
+      // The same value with its object's members in another order is no drift.
+      if let l = leftExtra[key], let r = rightExtra[key], l.isSameValue(as: r) { continue }
       let l = leftExtra[key].map(JSONValueText.text(of:))
       let r = rightExtra[key].map(JSONValueText.text(of:))
       if l != r {

@@ -286,6 +286,26 @@ public struct RoadmapMapping: Sendable {
   /// or description (`{"title": {"text": "Maps", "languages": ["en"]}}`).
   static let mirrorsField = "mirrors"
 
+  /// The order the members of the kept originals are written in (``upsert(for:stage:votes:)``
+  /// appends them so); a member put back from the board goes in its place, so the same
+  /// originals are always the same text.
+  static let originalsOrder = [
+    "title", "status", "description", "isFinished", "votes", "localizedTitle", "localizedStatus",
+    "localizedDescription", statusStageField, localizedStatusStageField, mirrorsField,
+  ]
+
+  /// `object`'s members in ``originalsOrder`` (members it does not name last, in their order).
+  static func inOriginalsOrder(_ object: JSONObject) -> JSONObject {
+    let rank = Dictionary(
+      uniqueKeysWithValues: originalsOrder.enumerated().map { ($0.element, $0.offset) })
+    let sorted = object.members.enumerated().sorted { a, b in
+      let left = rank[a.element.key] ?? originalsOrder.count
+      let right = rank[b.element.key] ?? originalsOrder.count
+      return left != right ? left < right : a.offset < b.offset
+    }
+    return JSONObject(sorted.map(\.element))
+  }
+
   /// The members of the kept originals that are not a field's original value.
   static let followingFields: Set<String> = [
     statusStageField, localizedStatusStageField, mirrorsField,

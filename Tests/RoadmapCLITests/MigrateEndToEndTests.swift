@@ -101,6 +101,46 @@ import Testing
     #expect(level.exitCode == 0, "\(level.stdoutText)")
   }
 
+  /// A negative `votes` beside another kept original (a status with a trailing space, a
+  /// translation): the second run of the same file, and `reconcile --apply to-votefirst`,
+  /// change nothing (the second run wrote the mapping's own member again, in another key
+  /// order: "update feature n1: extra").
+  @Test func aKeptNegativeCountBesideOtherOriginalsIsUnchangedOnARerun() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      "min.json",
+      #"[{"id":"n1","title":"x","status":"Available ","votes":-3},"#
+        + #"{"id":"a2","title":"y","votes":-1,"localizedTitle":[{"language":"de","value":"Y"}]}]"#)
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let server = ["--server", SyncSupport.url(board), "--project", "idem.app"]
+    let migrate = ["migrate", "min.json"] + server + ["--key", SyncSupport.token]
+    let first = try await run(migrate, in: directory)
+    #expect(first.exitCode == 0, "\(first.stderrText)")
+    let exported = try await SyncSupport.export(board, "idem.app")
+    for _ in 0..<2 {
+      let again = try await run(migrate, in: directory)
+      #expect(again.exitCode == 0, "\(again.stderrText)")
+      #expect(!again.stdoutText.contains("update feature"), "\(again.stdoutText)")
+      #expect(
+        again.stdoutText.contains("0 features to create, 0 to change, 2 unchanged"),
+        "\(again.stdoutText)")
+    }
+    let applied = try await run(
+      ["reconcile", "min.json"] + server + ["--apply", "to-votefirst", "--key", SyncSupport.token],
+      in: directory)
+    #expect(applied.exitCode == 0, "\(applied.stdoutText)\(applied.stderrText)")
+    #expect(!applied.stdoutText.contains("update feature"), "\(applied.stdoutText)")
+    // What the board holds is what the first run wrote.
+    let features = { (export: [String: Any]) in
+      (export["features"] as? [[String: Any]])?.map { feature in
+        (feature["extra"] as? [[String: Any]])?.map { "\($0["key"] ?? "")=\($0["json"] ?? "")" }
+      }
+    }
+    #expect(features(try await SyncSupport.export(board, "idem.app")) == features(exported))
+  }
+
   @Test func votesCastOnTheBoardsCounterSurviveARerun() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -7,15 +7,19 @@ enum SyncSupport {
   /// The admin token the tests' servers are started with.
   static let token = "sync-test-token"
 
-  /// Starts `roadmapctl serve` with the admin token, no rate limits, in `directory/name`.
+  /// Starts `roadmapctl serve` with the admin token in `directory/name`, without rate limits
+  /// unless `readLimit` or `writeLimit` (per minute, as `serve` takes them) set one.
   static func serve(
-    in directory: TemporaryDirectory, name: String, writeLimit: Int = 0
+    in directory: TemporaryDirectory, name: String, readLimit: Int = 0, writeLimit: Int = 0
   ) async throws -> ServeProcess {
     let data = directory.url.appendingPathComponent(name)
     try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
     return try await ServeProcess.start(
       dataDirectory: data,
-      ["--admin-token", token, "--read-limit", "0", "--write-limit", String(writeLimit)])
+      [
+        "--admin-token", token, "--read-limit", String(readLimit), "--write-limit",
+        String(writeLimit),
+      ])
   }
 
   /// The project's export document, read with the admin token.

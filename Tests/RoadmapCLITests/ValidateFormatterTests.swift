@@ -119,6 +119,22 @@ import Testing
     #expect(lines[3] == "dir,1/a:b.json: 2 features, 1 error, 1 warning, 1 note (invalid)")
   }
 
+  /// Under `--strict` a warning fails the job, so GitHub is told it is an error (it was a
+  /// `::warning` annotation on a failed step).
+  @Test func githubAnnotatesWarningsAsErrorsUnderStrict() {
+    let warning = Diagnostic(
+      code: "w", severity: .warning, message: "m", path: "", line: 1, column: 1)
+    let info = Diagnostic(code: "i", severity: .info, message: "n", path: "", line: 1, column: 1)
+    let strict = GitHubFormatter.render([Self.file([warning, info])], strict: true)
+    #expect(
+      strict.split(separator: "\n").prefix(2) == [
+        "::error file=r.json,line=1,col=1,title=w::m",
+        "::notice file=r.json,line=1,col=1,title=i::n",
+      ])
+    let plain = GitHubFormatter.render([Self.file([warning])])
+    #expect(plain.hasPrefix("::warning file=r.json,line=1,col=1,title=w::m\n"))
+  }
+
   @Test func jsonHasExactlyTheDocumentedShape() {
     let tricky = Diagnostic(
       code: "c", severity: .warning, message: "quote \" backslash \\ newline \n tab \t bell \u{7}",

@@ -5,8 +5,8 @@ import Testing
 @testable import RoadmapFormat
 
 /// UTF-16 and UTF-32 documents, which the Roadmap package's JSONDecoder reads (it converts them
-/// to UTF-8 first): read as it reads them, and reported by the validator as an error with every
-/// other rule still run on the text.
+/// to UTF-8 first): read as it reads them, and reported by the validator as an error (a warning
+/// when it judges as the app reads, `--compatible`) with every other rule still run on the text.
 @Suite struct TextEncodingTests {
   /// A document with one problem (a wrong type on line 3).
   static let text = """
@@ -88,6 +88,21 @@ import Testing
       }
     }
     #expect(utf8.convertedText == nil)
+  }
+
+  @Test("judged as the app reads (compatible), an encoding it converts is a warning")
+  func compatibleWarns() throws {
+    let compatible = RoadmapValidator(options: ValidationOptions(compatible: true))
+    for (name, bytes, _) in Self.encodings(Self.valid) {
+      let report = compatible.validate(bytes)
+      #expect(report.codes == ["invalid-encoding"], "\(name)")
+      #expect(report.diagnostics.first?.severity == .warning, "\(name)")
+      #expect(!report.hasErrors && report.features.count == 2, "\(name)")
+      // Read leniently, it stays an error: JSON must be UTF-8.
+      #expect(RoadmapValidator().validate(bytes).diagnostics.first?.severity == .error)
+    }
+    let misread = compatible.validate(Self.utf32(Self.valid, little: true, mark: true))
+    #expect(misread.hasErrors && misread.featureCount == 0)
   }
 
   @Test("a previous version in UTF-16 is compared as its text")

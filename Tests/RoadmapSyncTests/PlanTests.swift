@@ -152,6 +152,58 @@ struct PlanTests {
     #expect(more.items[0].upsert.importedVotes == 5)
   }
 
+  @Test(
+    "a rerun changes nothing for a kept negative count beside other kept originals, written in any key order"
+  )
+  func keptNegativeCountBesideOtherOriginals() throws {
+    let features = try SyncFixtures.features(
+      """
+      [{"id":"n1","title":"x","status":"Available ","votes":-3},
+       {"id":"n2","title":"y","votes":-2,"localizedTitle":[{"language":"en","value":"Y"}]},
+       {"id":"n3","title":"z","status":"s","votes":-1,"localizedStatus":[{"language":"de","value":"S"}]}]
+      """)
+    let mapping = RoadmapMapping()
+    var board = applied(
+      MigrationPlan.make(features: features, mapping: mapping, board: .empty), to: .empty)
+    let second = MigrationPlan.make(features: features, mapping: mapping, board: board)
+    #expect(second.items.map(\.action) == [.unchanged, .unchanged, .unchanged], "\(second.items)")
+    #expect(second.writesNothing)
+    // A board an earlier version wrote the originals' members to in another order (its
+    // reruns put `votes` last): the same values, no change either.
+    for index in board.features.indices {
+      var extra = try #require(board.features[index].content.extra)
+      let at = try #require(extra.firstIndex { $0.key == ExtraKeys.originals })
+      guard case .object(let object)? = JSONValueText.value(of: extra[at].json) else {
+        Issue.record("unreadable originals: \(extra[at].json)")
+        return
+      }
+      extra[at].json = JSONValueText.text(of: .object(JSONObject(object.members.reversed())))
+      board.features[index].content.extra = extra
+    }
+    let reordered = MigrationPlan.make(features: features, mapping: mapping, board: board)
+    #expect(reordered.writesNothing, "\(reordered.items)")
+    #expect(ReconcilePlan.make(roadmap: features, board: board).inSync)
+    // A real change to the kept values still is one.
+    let edited = try SyncFixtures.features(
+      #"[{"id":"n1","title":"x","status":"Available  ","votes":-3}]"#)
+    let edit = MigrationPlan.make(features: edited, mapping: mapping, board: board)
+    #expect(edit.items[0].action != .unchanged)
+  }
+
+  @Test("reconcile: an extra key's object with its members in another order is no drift")
+  func extraObjectKeyOrderIsNoDrift() throws {
+    let features = try SyncFixtures.features(#"[{"id":"1","meta":{"a":1,"b":[{"c":2,"d":3}]}}]"#)
+    let mapping = RoadmapMapping()
+    let board = applied(
+      MigrationPlan.make(features: features, mapping: mapping, board: .empty), to: .empty)
+    let reordered = try SyncFixtures.features(#"[{"id":"1","meta":{"b":[{"d":3,"c":2}],"a":1}}]"#)
+    #expect(ReconcilePlan.make(roadmap: reordered, board: board).inSync)
+    #expect(MigrationPlan.make(features: reordered, mapping: mapping, board: board).writesNothing)
+    let changed = try SyncFixtures.features(#"[{"id":"1","meta":{"b":[{"d":3,"c":2}],"a":1.0}}]"#)
+    #expect(!ReconcilePlan.make(roadmap: changed, board: board).inSync)
+    #expect(!MigrationPlan.make(features: changed, mapping: mapping, board: board).writesNothing)
+  }
+
   @Test("reconcile: in sync right after a migration")
   func inSync() throws {
     let features = try SyncFixtures.features(Self.roadmap)

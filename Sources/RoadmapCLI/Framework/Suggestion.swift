@@ -1,6 +1,8 @@
 /// "Did you mean" suggestions and quoted lists for error messages.
 enum Suggestion {
-  /// The candidate closest to `input` by edit distance, if it is close enough to be a typo.
+  /// The candidate closest to `input` by edit distance, if it is close enough to be a typo;
+  /// else one that starts with what `input` says (`--pre` for `--previous`), or that `input`
+  /// starts with (`--output` for `--out`).
   static func closest(to input: String, in candidates: [String]) -> String? {
     let lowered = input.lowercased()
     var best: (name: String, distance: Int)? = nil
@@ -19,7 +21,12 @@ enum Suggestion {
     {
       return prefixed
     }
-    return nil
+    // A longer spelling of a name (`--output` for `--out`): the longest name it starts with.
+    let within = candidates.filter {
+      let name = $0.lowercased().drop(while: { $0 == "-" })
+      return name.count >= 3 && stripped.hasPrefix(name)
+    }
+    return within.max { $0.count < $1.count }
   }
 
   /// `'a', 'b' or 'c'`.

@@ -180,7 +180,13 @@ public struct RoadmapValidator: Sendable {
       var (report, rejected) = converted.utf8.withUnsafeBufferPointer {
         run($0, previous: previous, keepFeatures: keepFeatures, converted: true)
       }
-      report.diagnostics.insert(converted.diagnostic, at: 0)
+      var diagnostic = converted.diagnostic
+      if options.compatible {
+        // The app converts it and loads it: under --compatible that is a warning, as a
+        // trailing comma is (a misread UTF-32 mark, which it rejects, is handled above).
+        diagnostic.severity = .warning
+      }
+      report.diagnostics.insert(diagnostic, at: 0)
       report.convertedText = converted.utf8
       return (report, rejected)
     }

@@ -243,6 +243,47 @@ import Testing
     #expect(policy.stdoutText.contains("error: status \"later\""))
   }
 
+  /// A UTF-16 or UTF-32 file, which the app's JSONDecoder converts and loads: under
+  /// `--compatible` a warning (it was an error, with "1 feature" and exit status 1); UTF-32
+  /// little-endian with its mark, which JSONDecoder takes for UTF-16's and rejects, stays an
+  /// error that loads no feature.
+  @Test func compatibleTakesAnEncodingTheAppConvertsAsAWarning() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let text = #"[{"id":"1","title":"A"}]"# + "\n"
+    let utf16: [UInt8] =
+      [0xFF, 0xFE]
+      + text.utf16.flatMap { unit -> [UInt8] in
+        [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+      }
+    let utf16BigEndian: [UInt8] = text.utf16.flatMap { unit -> [UInt8] in
+      [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+    }
+    let utf32: [UInt8] = text.unicodeScalars.flatMap { scalar -> [UInt8] in
+      (0..<4).map { UInt8((scalar.value >> (8 * $0)) & 0xFF) }
+    }
+    try directory.write("utf16.json", bytes: utf16)
+    try directory.write("utf16be.json", bytes: utf16BigEndian)
+    try directory.write("utf32.json", bytes: utf32)
+    try directory.write("utf32mark.json", bytes: [0xFF, 0xFE, 0, 0] + utf32)
+    for name in ["utf16.json", "utf16be.json", "utf32.json"] {
+      let loaded = try await validate(["--compatible", name], in: directory)
+      #expect(loaded.exitCode == 0, "\(loaded.stdoutText)")
+      #expect(loaded.stdoutText.contains("\(name):1:1: warning: the file is UTF-"))
+      #expect(
+        loaded.stdoutText.hasSuffix("\(name): 1 feature, 1 warning\n"), "\(loaded.stdoutText)")
+      let strict = try await validate(["--compatible", "--strict", name], in: directory)
+      #expect(strict.exitCode == 1)
+      let plain = try await validate([name], in: directory)
+      #expect(plain.exitCode == 1)
+      #expect(plain.stdoutText.hasSuffix("\(name): 1 feature, 1 error (invalid)\n"))
+    }
+    let rejected = try await validate(["--compatible", "utf32mark.json"], in: directory)
+    #expect(rejected.exitCode == 1)
+    #expect(rejected.stdoutText.contains("utf32mark.json:1:1: error: the file is UTF-32"))
+    #expect(rejected.stdoutText.hasSuffix("utf32mark.json: 0 features, 1 error (invalid)\n"))
+  }
+
   /// An empty name (an unset variable in a CI step), and a directory or nothing at all as
   /// standard input, are said in words (they were "it is a directory", Foundation's "The
   /// operation could not be completed. Is a directory", and "Invalid argument").

@@ -4,17 +4,19 @@ import RoadmapFormat
 /// GitHub Actions workflow commands: `::error file=…,line=…,col=…,title=code::message`, which
 /// GitHub shows as annotations on the pull request, then a plain summary line per file.
 ///
+/// Under `--strict` (`strict`), warnings fail the job, so they are `::error` annotations too.
+///
 /// Escaping follows GitHub's rules: in the message `%`, `\r`, `\n` become `%25`, `%0D`, `%0A`; in
 /// property values `:` and `,` also become `%3A` and `%2C`.
 enum GitHubFormatter {
-  static func render(_ files: [ValidatedFile]) -> String {
+  static func render(_ files: [ValidatedFile], strict: Bool = false) -> String {
     var output = ""
     for file in files {
       for diagnostic in file.diagnostics {
         let command: String
         switch diagnostic.severity {
         case .error: command = "error"
-        case .warning: command = "warning"
+        case .warning: command = strict ? "error" : "warning"
         case .info: command = "notice"
         }
         var message = diagnostic.message

@@ -36,7 +36,9 @@ struct ValidateCommand: Command {
 
   @Option(
     valueName: "old",
-    help: "The version already published (file or URL): removed ids orphan their votes.")
+    help:
+      "The version already published (file, URL, or - for standard input): removed ids orphan their votes."
+  )
   var previous: String?
 
   @Flag(help: "With --previous, accept features that were removed.")
@@ -99,7 +101,7 @@ struct ValidateCommand: Command {
         allValid = allValid && file.isValid
         switch format {
         case .json: context.stdout.write((written > 0 ? "," : "") + JSONFormatter.renderFile(file))
-        case .github: context.stdout.write(GitHubFormatter.render([file]))
+        case .github: context.stdout.write(GitHubFormatter.render([file], strict: strict))
         case .human: context.stdout.write(HumanFormatter.render([file]))
         }
         written += 1
