@@ -89,7 +89,9 @@ extension CounterRoutes {
       // A count set by anyone is an anonymous write of any size: on a server that refuses
       // anonymous votes, a key made with enable_reset would be a way around that rule.
       return Dialect.countapi.error(
-        403, "this server refuses anonymous votes: setting a count needs the admin token")
+        403,
+        needsAdminToken(
+          "this server refuses anonymous votes: setting a count needs the admin token"))
     }
     if !admin {
       guard let record = try await store.record(namespace: namespace, key: key) else {
@@ -97,7 +99,9 @@ extension CounterRoutes {
       }
       guard record.enableReset else {
         return Dialect.countapi.error(
-          403, "this key was not created with enable_reset; setting it needs the admin token")
+          403,
+          needsAdminToken(
+            "this key was not created with enable_reset; setting it needs the admin token"))
       }
     }
     guard

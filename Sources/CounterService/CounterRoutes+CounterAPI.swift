@@ -46,7 +46,9 @@ extension CounterRoutes {
     }
     guard isAdmin(request) else {
       var reply = Dialect.counterapi.error(
-        401, "setting a count needs the admin token (Authorization: Bearer T or token=T)")
+        401,
+        needsAdminToken(
+          "setting a count needs the admin token (Authorization: Bearer T or token=T)"))
       reply.headers.append((name: "WWW-Authenticate", value: "Bearer"))
       return reply
     }

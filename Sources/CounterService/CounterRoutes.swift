@@ -82,6 +82,13 @@ struct CounterRoutes: Sendable {
 
   /// Whether the request carries the admin token (`Authorization: Bearer T` or `?token=T`),
   /// compared in constant time.
+  /// `refusal`, a call that needs the admin token, told on a server without one that no
+  /// token would do, and how to give it one (``CounterService/noAdminTokenMessage``).
+  func needsAdminToken(_ refusal: String) -> String {
+    configuration.adminToken == nil
+      ? refusal + " (" + CounterService.noAdminTokenMessage + ")" : refusal
+  }
+
   func isAdmin(_ request: HTTPRequest) -> Bool {
     guard let expected = configuration.adminToken else { return false }
     var presented: String?

@@ -127,6 +127,25 @@ import Testing
     await h.tearDown()
   }
 
+  /// A server started without an admin token says so when `/set` needs one (no token sent
+  /// could do), in both dialects, as the board's admin calls do.
+  @Test func setOnAServerWithoutAnAdminTokenSaysItHasNone() async throws {
+    let h = try ServiceHarness { $0.adminToken = nil }
+    let none = CounterService.noAdminTokenMessage
+    await h.run([
+      Step("/hit/ns1/feature1", 200, #"{"value":1}"#),
+      Step(
+        "/set/ns1/feature1?value=5&token=anything", 403,
+        #"{"error":"this key was not created with enable_reset; setting it needs the admin token ("#
+          + none + #")"}"#),
+      Step(
+        "/v1/ns1/likes/set?count=3", 401,
+        #"{"code":401,"message":"setting a count needs the admin token (Authorization: Bearer T or token=T) ("#
+          + none + #")"}"#),
+    ])
+    await h.tearDown()
+  }
+
   @Test func setNeedsTheAdminTokenOrEnableReset() async throws {
     let h = try ServiceHarness()
     let wrong: HTTPHeaders = ["Authorization": "Bearer nope"]
