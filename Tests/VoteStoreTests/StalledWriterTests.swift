@@ -96,17 +96,21 @@ import Testing
     #expect(store.writeHealth().isFailing)
 
     // Once the writer lets go, writes are taken again; the refused vote was not counted.
+    // (A vote the writer did not finish within the deadline on a loaded machine may or may
+    // not count: allowed for.)
     release.signal()
     var last: VoteStoreError?
+    var unsure = 0
     #expect(
-      await Self.eventually(within: 10) {
+      await Self.eventually {
         last = await storeError { () throws(VoteStoreError) in
           _ = try await store.apply(CounterMutation(namespace: "ns", key: "k", delta: 1))
         }
+        if last?.outcomeIsUnknown == true { unsure += 1 }
         return last == nil
       }, "\(String(describing: last))")
-    let record = try await store.record(namespace: "ns", key: "k")
-    #expect(record?.value == 2, "\(String(describing: record))")
+    let value = try await store.record(namespace: "ns", key: "k")?.value ?? 0
+    #expect(value >= 2 && value <= 2 + Int64(unsure), "\(value) after \(unsure) unsure answers")
     await store.close()
   }
 
@@ -126,9 +130,13 @@ import Testing
     #expect(queued?.outcomeIsUnknown == false)
     release.signal()
     _ = await held.value
+    // (Made, or already made by an earlier try the writer finished after its deadline.)
     #expect(
       await Self.eventually {
-        (try? await store.create(CounterCreation(namespace: "ns", key: "after"))) != nil
+        if (try? await store.create(CounterCreation(namespace: "ns", key: "after"))) != nil {
+          return true
+        }
+        return (try? await store.record(namespace: "ns", key: "after")) != nil
       })
     #expect(try await store.record(namespace: "ns", key: "queued") == nil)
     #expect(try await store.record(namespace: "ns", key: "after") != nil)
