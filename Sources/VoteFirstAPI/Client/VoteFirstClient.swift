@@ -50,11 +50,21 @@ extension VoteFirstClient {
     async throws(VoteFirstError)
     -> [Feature]
   {
+    try await allFeatures(query) { page throws(VoteFirstError) in try await features(page) }
+  }
+
+  /// Every feature matching `query` as ``allFeatures(_:)`` reads them, each page read by
+  /// `read` (given the page's query, at the largest page size): a caller that retries a call
+  /// (after a 429, say) retries that page, not the listing from its first page.
+  public func allFeatures<Failure: Error>(
+    _ query: FeatureQuery,
+    readingPagesWith read: (FeatureQuery) async throws(Failure) -> FeaturePage
+  ) async throws(Failure) -> [Feature] {
     var query = query
     query.limit = VoteFirstLimits.maxPageSize
     var features: [Feature] = []
     while true {
-      let page = try await self.features(query)
+      let page = try await read(query)
       features += page.features
       guard let next = page.next else { return features }
       query.cursor = next

@@ -33,21 +33,16 @@ struct BoardClient: Sendable {
     }
     var features: [Feature] = []
     var seen = Set<Int>()
-    for var query in queries {
-      // Page by page, each page its own call: a 429 part way sends that page again, where
-      // `allFeatures` as one call started over from the first page and, on a board of more
-      // pages than the server's read limit lets through at once, never finished.
-      query.limit = VoteFirstLimits.maxPageSize
-      while true {
-        let page = try await attempt("GET the features of '\(board)'") {
-          () throws(VoteFirstError) in try await client.features(query)
+    for query in queries {
+      // Each page its own call: a 429 part way sends that page again, where `allFeatures` as
+      // one call started over from the first page and, on a board of more pages than the
+      // server's read limit lets through at once, never finished.
+      let listed = try await client.allFeatures(query) { page throws(CommandError) in
+        try await attempt("GET the features of '\(board)'") { () throws(VoteFirstError) in
+          try await client.features(page)
         }
-        for feature in page.features where seen.insert(feature.id).inserted {
-          features.append(feature)
-        }
-        guard let next = page.next else { break }
-        query.cursor = next
       }
+      for feature in listed where seen.insert(feature.id).inserted { features.append(feature) }
     }
     return BoardState(
       stages: snapshot.stages,
