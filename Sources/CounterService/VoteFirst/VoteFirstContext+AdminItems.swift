@@ -323,7 +323,7 @@ extension VoteFirstContext {
     throws -> String
   {
     if let asked {
-      if let other = try tables.feature(project, ref: asked) {
+      if let other = try feature(tables, project, ref: asked) {
         throw VoteFirstFailure(
           409, Code.refConflict, "feature \(other.id) already has the ref \(asked)",
           field: "ref")
