@@ -117,18 +117,36 @@ extension WebBoardPages {
 
   /// The project's name as the board shows it.
   static func projectName(_ snapshot: BoardSnapshot) -> String {
-    if let name = snapshot.settings.name, !name.isEmpty { return name }
+    if let name = snapshot.settings.name, !showsNothing(name) { return name }
     return snapshot.project
   }
 
-  /// A feature's title, or a placeholder for a feature without one.
+  /// A feature's title, or a placeholder for a feature without one that shows anything (an
+  /// empty title, or one of spaces or zero-width characters alone, which drew a link and a
+  /// heading with nothing to read, click or announce).
   static func displayTitle(_ feature: Feature) -> String {
-    feature.title.isEmpty ? "Untitled feature \(feature.id)" : feature.title
+    showsNothing(feature.title) ? "Untitled feature \(feature.id)" : feature.title
+  }
+
+  /// Whether `text` draws nothing: empty, or only white space, control characters and
+  /// characters that are invisible by default (zero-width spaces and joiners, direction
+  /// marks).
+  static func showsNothing(_ text: String) -> Bool {
+    text.unicodeScalars.allSatisfy { scalar in
+      scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint
+        || scalar.properties.generalCategory == .control
+    }
+  }
+
+  /// The `lang` of a shown text: its language, unless the text shows nothing (then the page
+  /// draws a placeholder in its own words, or another text).
+  static func lang(of text: String?, _ language: String?) -> HTML {
+    lang(text.map(showsNothing) == false ? language : nil)
   }
 
   /// The status a feature shows: its own text, else its stage's name.
   static func statusText(_ feature: Feature, _ stage: Stage?) -> String? {
-    if let status = feature.status, !status.isEmpty { return status }
+    if let status = feature.status, !showsNothing(status) { return status }
     return stage?.name
   }
 
@@ -173,7 +191,7 @@ extension WebBoardPages {
     let tag = HTML(trusted: "h\(headingLevel)")
     var meta: [HTML] = []
     if let status = statusText(feature, stage) {
-      let language = lang(feature.status?.isEmpty == false ? shown.statusLanguage : nil)
+      let language = lang(of: feature.status, shown.statusLanguage)
       meta.append(
         "<span class=\"stage-badge stage-\(stage?.id ?? 0)\"\(language)>\(status)</span>")
     }
@@ -195,7 +213,7 @@ extension WebBoardPages {
       <article class="card" data-feature-card="\(feature.id)" aria-labelledby="\(titleID)">
       \(voteControl(feature, context, titleID: titleID))
       <div class="card-body">
-      <\(tag) class="card-title" id="\(titleID)"><a href="\(WebBoardPaths.feature(project, id: feature.id))"\(lang(feature.title.isEmpty ? nil : shown.titleLanguage))>\(displayTitle(feature))</a></\(tag)>
+      <\(tag) class="card-title" id="\(titleID)"><a href="\(WebBoardPaths.feature(project, id: feature.id))"\(lang(of: feature.title, shown.titleLanguage))>\(displayTitle(feature))</a></\(tag)>
       \(description)\(tagList(feature, context))
       <p class="meta">\(HTML.join(meta, separator: " "))</p>
       </div>

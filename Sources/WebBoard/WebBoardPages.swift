@@ -101,7 +101,7 @@ public enum WebBoardPages {
     var facts: [HTML] = []
     if let status = statusText(feature, stage) {
       facts.append(
-        "<div><dt>Stage</dt><dd><span class=\"stage-badge stage-\(stage?.id ?? 0)\"\(lang(feature.status?.isEmpty == false ? shown.statusLanguage : nil))>\(status)</span></dd></div>"
+        "<div><dt>Stage</dt><dd><span class=\"stage-badge stage-\(stage?.id ?? 0)\"\(lang(of: feature.status, shown.statusLanguage))>\(status)</span></dd></div>"
       )
     }
     if feature.isFinished(stageFinished: stage?.isFinished ?? false) {
@@ -151,7 +151,7 @@ public enum WebBoardPages {
       <article class="feature-detail" aria-labelledby="feature-title">
       <div class="detail-head">
       \(voteControl(feature, context, titleID: "feature-title"))
-      <h1 id="feature-title"\(lang(feature.title.isEmpty ? nil : shown.titleLanguage))>\(displayTitle(feature))</h1>
+      <h1 id="feature-title"\(lang(of: feature.title, shown.titleLanguage))>\(displayTitle(feature))</h1>
       </div>
       <div class="description"\(lang(feature.description.isEmpty ? nil : shown.descriptionLanguage))>\(description)</div>
       <dl class="facts">\(HTML.join(facts))</dl>
@@ -177,7 +177,7 @@ public enum WebBoardPages {
         let items = HTML.join(
           carried.map {
             let shown = shown($0, resolver)
-            let language = lang(shown.feature.title.isEmpty ? nil : shown.titleLanguage)
+            let language = lang(of: shown.feature.title, shown.titleLanguage)
             return
               "<li><a href=\"\(WebBoardPaths.feature(project, id: $0.id))\"\(language)>\(displayTitle(shown.feature))</a></li>"
           })

@@ -188,6 +188,30 @@ import WebBoard
     #expect(!html.contains("vote-button"))
   }
 
+  /// Bug: a title of spaces or zero-width characters alone (the API keeps it, as it keeps an
+  /// empty one) drew a link and a heading with nothing to read, click or announce, and a
+  /// project name of spaces left the header's link empty.
+  @Test func aTitleThatShowsNothingGetsANameToo() {
+    let blank = ["   ", "\u{200B}", "\n\t", "\u{200E}\u{2060} "]
+    let features = blank.enumerated().map { Fixtures.feature($0.offset + 1, $0.element) }
+    let board = Fixtures.boardPage(
+      snapshot: Fixtures.snapshot(settings: ProjectSettings(name: "  ")), features: features)
+    for id in 1...blank.count {
+      #expect(board.contains("<a href=\"/b/demo-app/features/\(id)\">Untitled feature \(id)</a>"))
+    }
+    #expect(board.contains("<a href=\"/b/demo-app\">demo-app</a>"))
+    let page = WebBoardPages.feature(
+      FeaturePageContent(snapshot: Fixtures.snapshot(), feature: Fixtures.feature(9, " \u{200B} "))
+    ).text
+    #expect(page.contains("<h1 id=\"feature-title\">Untitled feature 9</h1>"))
+    #expect(page.contains("<title>Untitled feature 9 · Demo App</title>"))
+    // Visible text with invisible characters around it is kept as it is.
+    let kept = WebBoardPages.feature(
+      FeaturePageContent(snapshot: Fixtures.snapshot(), feature: Fixtures.feature(9, "\u{200B}A"))
+    ).text
+    #expect(kept.contains("<h1 id=\"feature-title\">\u{200B}A</h1>"))
+  }
+
   @Test func changelogListsReleasesAsGivenWithDatesAndFeatures() {
     let releases = [
       Release(
