@@ -203,6 +203,11 @@ extension VoteFirstContext {
     guard body.count >= 0 else {
       throw VoteFirstFailure.validation("count", "count cannot be negative")
     }
+    // Said here with its field: the store's own refusal of a count past its bound named none.
+    guard Int64(body.count) <= CounterLimits.maximum else {
+      throw VoteFirstFailure.validation(
+        "count", "count lies between 0 and \(CounterLimits.maximum)")
+    }
     let votes = try await boards.write { tables in
       _ = try BoardProject.ensure(tables, call.project, now: call.now)
       guard let row = try tables.feature(call.project, id: Int64(id)) else {
