@@ -83,3 +83,37 @@ import VoteFirstAPI
     }
   }
 }
+
+/// Readers see a release's features that are on public boards only: a feature on a board that
+/// is not public is not found for them, and its id is not theirs to see in a release either.
+@Suite struct ReleaseVisibilityTests {
+  /// Bug: `GET /releases` and `GET /releases/{id}` listed the ids of features on a board that
+  /// is not public (each a 404 for the reader who followed it).
+  @Test(arguments: [true, false])
+  func aReleaseListsOnlyWhatReadersMaySee(memoryCache: Bool) async throws {
+    try await BoardHarness.with(memoryCache: memoryCache) { harness in
+      await harness.admin(
+        .put, "/boards/inside", #"{"slug":"inside","name":"Inside","isPublic":false}"#)
+      await harness.admin(.put, "/features/ref/one", #"{"title":"One"}"#)
+      await harness.admin(.put, "/features/ref/two", #"{"title":"Two","board":"inside"}"#)
+      await harness.admin(.put, "/features/ref/three", #"{"title":"Three"}"#)
+      let date = #""date":"2026-11-30T00:00:00Z""#
+      let created = await harness.admin(
+        .post, "/releases", #"{"title":"1.0",\#(date),"features":[1,2,3]}"#)
+      #expect(created.object["features"] as? [Int] == [1, 2, 3], "the admin sees them all")
+
+      let one = await harness.get("/releases/1")
+      #expect(one.object["features"] as? [Int] == [1, 3], "\(one.body)")
+      let all = await harness.get("/releases")
+      #expect(all.list("releases").first?["features"] as? [Int] == [1, 3], "\(all.body)")
+
+      // The export keeps the whole relation, and the board made public shows it again.
+      let export = await harness.admin(.get, "/export")
+      #expect(export.body.contains(#""features":[1,2,3]"#), "\(export.body)")
+      await harness.admin(
+        .put, "/boards/inside", #"{"slug":"inside","name":"Inside","isPublic":true}"#)
+      let shown = await harness.get("/releases/1")
+      #expect(shown.object["features"] as? [Int] == [1, 2, 3], "\(shown.body)")
+    }
+  }
+}
