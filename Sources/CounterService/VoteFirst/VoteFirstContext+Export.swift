@@ -151,6 +151,43 @@ extension VoteFirstContext {
           path + ".importedVotes", "importedVotes cannot be negative")
       }
     }
+    // Names no admin call stores (empty, past 254), and a stage on a board the export does not
+    // hold: imported, the board drew them, and `roadmapctl restore` refused every backup of
+    // the project after.
+    func name(_ text: String, _ field: String) throws {
+      if let problem = VoteFirstLimits.problems(inName: text, field: field).first {
+        throw VoteFirstFailure.validation(problem)
+      }
+    }
+    for (index, board) in document.boards.enumerated() {
+      try name(board.name, "boards[\(index)].name")
+    }
+    let slugs = Set(document.boards.map(\.slug)).union([Board.roadmapSlug])
+    for (index, stage) in document.stages.enumerated() {
+      try name(stage.name, "stages[\(index)].name")
+      guard slugs.contains(stage.board) else {
+        throw VoteFirstFailure.validation(
+          "stages[\(index)].board", "there is no board \(stage.board) in the export")
+      }
+    }
+    for (index, tag) in document.tags.enumerated() {
+      try name(tag.name, "tags[\(index)].name")
+    }
+    for (index, release) in document.releases.enumerated() {
+      try name(release.title, "releases[\(index)].title")
+      if release.notes.unicodeScalars.count > VoteFirstLimits.maxNotes {
+        throw VoteFirstFailure.validation(
+          "releases[\(index)].notes",
+          "notes are longer than \(VoteFirstLimits.maxNotes) characters")
+      }
+    }
+    for (index, suggestion) in document.suggestions.enumerated() {
+      let draft = SuggestionDraft(title: suggestion.title, description: suggestion.description)
+      if let problem = VoteFirstLimits.problems(in: draft).first {
+        throw VoteFirstFailure.validation(
+          "suggestions[\(index)]." + (problem.field ?? "title"), problem.message)
+      }
+    }
     // References to features the project will not hold: no admin call leaves them behind
     // (deleting a feature takes it off every release), and a board would show them dangling.
     let features = Set(document.features.map(\.feature.id))

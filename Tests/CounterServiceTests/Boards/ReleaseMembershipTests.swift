@@ -82,6 +82,41 @@ import VoteFirstAPI
       #expect(whole.status == 200, "\(whole.body)")
     }
   }
+
+  /// Bug: names no admin call stores (empty, longer than 254) and a stage on a board the
+  /// export does not hold were imported; the board drew them, and `roadmapctl restore`
+  /// refused every backup of the project after ("stage 1 … is on board nope, which the
+  /// project does not have").
+  @Test func namesPastTheirLimitsAndAStageOnNoBoardAreRefused() async throws {
+    try await BoardHarness.with { harness in
+      await harness.seed()
+      await harness.admin(.put, "/boards/ideas", #"{"slug":"ideas","name":"Ideas"}"#)
+      await harness.admin(.post, "/stages", #"{"name":"Later","position":1,"board":"ideas"}"#)
+      let export = await harness.admin(.get, "/export").body
+      let long = String(repeating: "x", count: 255)
+      let cases: [(String, String, String)] = [
+        (#""name":"Planned""#, #""name":"""#, "stages[0].name"),
+        (#""name":"Planned""#, #""name":"\#(long)""#, "stages[0].name"),
+        (#""board":"ideas","id":2"#, #""board":"nope","id":2"#, "stages[1].board"),
+        (#""name":"iOS""#, #""name":"""#, "tags[0].name"),
+        (#""name":"Ideas""#, #""name":"""#, "boards[1].name"),
+        (#""title":"1.0""#, #""title":"""#, "releases[0].title"),
+        (#""title":"Dark mode""#, #""title":"""#, "suggestions[0].title"),
+        (#""description":"Please""#, #""description":"""#, "suggestions[0].description"),
+      ]
+      for (index, (original, broken, field)) in cases.enumerated() {
+        #expect(export.contains(original), "\(original) in \(export)")
+        let answer = await harness.call(
+          .post, "/api/v1/copy-\(index)/import",
+          json: export.replacingOccurrences(of: original, with: broken), admin: true)
+        #expect(answer.status == 422, "\(field): \(answer.body)")
+        #expect(answer.body.contains(#""field":"\#(field)""#), "\(answer.body)")
+        #expect((await harness.get("/board", project: "copy-\(index)")).status == 404)
+      }
+      let whole = await harness.call(.post, "/api/v1/copy-ok/import", json: export, admin: true)
+      #expect(whole.status == 200, "\(whole.body)")
+    }
+  }
 }
 
 /// Readers see a release's features that are on public boards only: a feature on a board that
