@@ -37,8 +37,9 @@ extension VoteFirstContext {
   /// one transaction. A feature's counter that does not exist yet is created with the
   /// feature's `votes` as anonymous votes; one that exists is left alone.
   func importProject(_ call: Call) async throws -> Answer {
-    let document = try call.body(ProjectExport.self)
+    var document = try call.body(ProjectExport.self)
     try Self.check(document)
+    Self.joinReleases(&document)
     let result = try await boards.write { tables in
       let existing = try BoardProject.ensure(tables, call.project, now: call.now)
       guard try tables.isEmpty(call.project) else {
@@ -116,6 +117,41 @@ extension VoteFirstContext {
         suggestions: document.suggestions.count)
     }
     return try .json(result)
+  }
+
+  /// Makes an export's release relation one, as every write keeps it. A feature is in the
+  /// release its `release` names, else in the first release (as exported: newest first) that
+  /// lists it; a release lists its features in its own order, then the others it gained by
+  /// id. Exports of builds before the relation was kept can disagree (a release listing a
+  /// feature that names none, a feature naming a release that does not list it), and were
+  /// imported so, the two sides disagreeing for good. A release that does not exist is left
+  /// named, for the import to refuse.
+  static func joinReleases(_ document: inout ProjectExport) {
+    let releases = Set(document.releases.map(\.id))
+    var member: [Int: Int] = [:]
+    for exported in document.features {
+      if let release = exported.feature.content.release, releases.contains(release) {
+        member[exported.feature.id] = release
+      }
+    }
+    for release in document.releases {
+      for feature in release.features where member[feature] == nil {
+        member[feature] = release.id
+      }
+    }
+    for index in document.features.indices {
+      let id = document.features[index].feature.id
+      if let release = member[id] { document.features[index].feature.content.release = release }
+    }
+    for index in document.releases.indices {
+      let id = document.releases[index].id
+      var listed = Set<Int>()
+      let kept = document.releases[index].features.filter {
+        member[$0] == id && listed.insert($0).inserted
+      }
+      let gained = member.filter { $0.value == id && !listed.contains($0.key) }.keys.sorted()
+      document.releases[index].features = kept + gained
+    }
   }
 
   /// An export's own consistency: positive unique ids, unique refs, limits.

@@ -83,6 +83,48 @@ import VoteFirstAPI
     }
   }
 
+  /// Bug: an export whose two sides of the release relation disagree (as builds before the
+  /// relation was kept wrote them: a release listing a feature that names no release, a
+  /// feature naming a release that does not list it) was imported as it was, so
+  /// `GET /features/{id}` and `GET /releases/{id}` disagreed for good.
+  @Test func anExportWhoseReleaseSidesDisagreeIsImportedAsOneRelation() async throws {
+    try await BoardHarness.with { harness in
+      for ref in ["one", "two", "three", "four"] {
+        await harness.admin(.put, "/features/ref/\(ref)", #"{"title":"\#(ref)"}"#)
+      }
+      let date = #""date":"2026-11-30T00:00:00Z""#
+      await harness.admin(.post, "/releases", #"{"title":"1.0",\#(date),"features":[1,4]}"#)
+      await harness.admin(.post, "/releases", #"{"title":"2.0",\#(date),"features":[2]}"#)
+      let export = await harness.admin(.get, "/export").body
+      // Feature 4 names no release (release 1 lists it); feature 3 names release 2, which
+      // does not list it; release 2 lists feature 1 too, which names release 1.
+      let changes = [
+        (#""ref":"four","release":1,"#, #""ref":"four","#),
+        (#""ref":"three","#, #""ref":"three","release":2,"#),
+        (#""features":[2]"#, #""features":[2,1]"#),
+      ]
+      var broken = export
+      for (original, changed) in changes {
+        #expect(broken.contains(original), "\(original) in \(export)")
+        broken = broken.replacingOccurrences(of: original, with: changed)
+      }
+      let answer = await harness.call(.post, "/api/v1/copy/import", json: broken, admin: true)
+      #expect(answer.status == 200, "\(answer.body)")
+      func release(_ id: Int) async -> [Int] {
+        await harness.get("/releases/\(id)", project: "copy").object["features"] as? [Int] ?? []
+      }
+      func feature(_ id: Int) async -> Int? {
+        await harness.get("/features/\(id)", project: "copy").object["release"] as? Int
+      }
+      #expect(await release(1) == [1, 4])
+      #expect(await release(2) == [2, 3])
+      #expect(await feature(1) == 1)
+      #expect(await feature(2) == 2)
+      #expect(await feature(3) == 2)
+      #expect(await feature(4) == 1)
+    }
+  }
+
   /// Bug: names no admin call stores (empty, longer than 254) and a stage on a board the
   /// export does not hold were imported; the board drew them, and `roadmapctl restore`
   /// refused every backup of the project after ("stage 1 … is on board nope, which the
