@@ -30,20 +30,25 @@ extension WebBoardPages {
     var statusLanguage: String?
   }
 
-  /// `feature` as the reader of `languages` sees it.
+  /// `feature` as the reader of `languages` sees it. A localized text that shows nothing
+  /// (translation tools leave untranslated strings empty) gives way to the next of the
+  /// reader's languages, then to the plain field.
   static func shown(_ feature: Feature, _ resolver: LanguageResolver?) -> Shown {
     guard let resolver else { return Shown(feature: feature) }
     var shown = Shown(feature: feature)
     let content = feature.content
-    if let title = resolver.choose(content.localizedTitle, language: \.language) {
+    func choose(_ items: [LocalizedText]?) -> LocalizedText? {
+      resolver.choose(items?.filter { !showsNothing($0.value) }, language: \.language)
+    }
+    if let title = choose(content.localizedTitle) {
       shown.feature.content.title = title.value
       shown.titleLanguage = title.language
     }
-    if let text = resolver.choose(content.localizedDescription, language: \.language) {
+    if let text = choose(content.localizedDescription) {
       shown.feature.content.description = text.value
       shown.descriptionLanguage = text.language
     }
-    if let status = resolver.choose(content.localizedStatus, language: \.language) {
+    if let status = choose(content.localizedStatus) {
       shown.feature.content.status = status.value
       shown.statusLanguage = status.language
     }
