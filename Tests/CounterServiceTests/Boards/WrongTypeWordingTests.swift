@@ -59,3 +59,35 @@ import Testing
     }
   }
 }
+
+/// A `409 …_in_use` says what holds the object, counted in good English, and what to do.
+@Suite struct InUseWordingTests {
+  /// Bug: "stage 1 holds 1 features", "1 features carry tag 1", "board b holds 1 features and
+  /// 1 columns", and none said how to get the object free.
+  @Test func theRefusalCountsAndSaysWhatToDo() async throws {
+    try await BoardHarness.with { harness in
+      await harness.admin(.put, "/boards/side", #"{"slug":"side","name":"Side"}"#)
+      await harness.admin(.post, "/stages", #"{"name":"Planned","position":0,"board":"side"}"#)
+      await harness.admin(.post, "/tags", #"{"name":"iOS"}"#)
+      await harness.admin(
+        .put, "/features/ref/one", #"{"title":"One","board":"side","stage":1,"tags":[1]}"#)
+      let expected = [
+        (
+          "/stages/1",
+          "stage 1 holds 1 feature: give it another stage (or none) or delete it first"
+        ),
+        ("/tags/1", "1 feature carries tag 1: take it off that feature first"),
+        ("/boards/side", "board side holds 1 feature and 1 column: move or delete them first"),
+      ]
+      for (path, message) in expected {
+        let answer = await harness.call(.delete, "/api/v1/demo-app" + path, admin: true)
+        #expect(answer.status == 409, "\(answer.body)")
+        let error = answer.object["error"] as? [String: Any]
+        #expect(error?["message"] as? String == message, "\(answer.body)")
+      }
+      await harness.admin(.put, "/features/ref/two", #"{"title":"Two","tags":[1]}"#)
+      let two = await harness.call(.delete, "/api/v1/demo-app/tags/1", admin: true)
+      #expect(two.body.contains("2 features carry tag 1: take it off them first"), "\(two.body)")
+    }
+  }
+}
