@@ -154,14 +154,20 @@ extension VoteFirstContext {
     }
   }
 
+  /// The largest id an import takes: 2^53 − 1.
+  static let maxImportedID: Int64 = 9_007_199_254_740_991
+
   /// An export's own consistency: positive unique ids, unique refs, limits.
   static func check(_ document: ProjectExport) throws {
     func unique(_ ids: [Int], _ field: String) throws {
       var seen = Set<Int>()
       for (index, id) in ids.enumerated() {
-        guard id > 0, seen.insert(id).inserted else {
+        // At most 2^53 − 1, what a JavaScript client reads exactly. An id near Int64.max was
+        // stored, and its sequence's next id overflowed: the trap ended `roadmapctl serve`.
+        guard id > 0, Int64(id) <= maxImportedID, seen.insert(id).inserted else {
           throw VoteFirstFailure.validation(
-            "\(field)[\(index)].id", "ids must be positive and unique (\(id))")
+            "\(field)[\(index)].id",
+            "ids must be positive, unique and at most \(maxImportedID) (\(id))")
         }
       }
     }
@@ -185,6 +191,14 @@ extension VoteFirstContext {
       if exported.importedVotes < 0 {
         throw VoteFirstFailure.validation(
           path + ".importedVotes", "importedVotes cannot be negative")
+      }
+      // Said here with their fields: the store's own refusal named none.
+      for (name, count) in [
+        ("votes", exported.feature.votes), ("importedVotes", exported.importedVotes),
+      ]
+      where Int64(count) > CounterLimits.maximum {
+        throw VoteFirstFailure.validation(
+          path + "." + name, "\(name) lies between 0 and \(CounterLimits.maximum)")
       }
     }
     // Names no admin call stores (empty, past 254), and a stage on a board the export does not

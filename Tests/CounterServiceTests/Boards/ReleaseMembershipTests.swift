@@ -83,6 +83,49 @@ import VoteFirstAPI
     }
   }
 
+  /// Bug: an id near Int64.max was imported, and reserving the id after it overflowed: the
+  /// trap ended `roadmapctl serve`. Counts past the counters' bound were refused by the
+  /// store, without a `field`.
+  @Test func idsAndCountsPastTheirBoundsAreRefusedWithTheirField() async throws {
+    try await BoardHarness.with { harness in
+      await harness.seed()
+      let export = await harness.admin(.get, "/export").body
+      let top = "9223372036854775807"
+      let cases: [(String, String, String)] = [
+        (#""id":1,"importedVotes""#, #""id":\#(top),"importedVotes""#, "features[0].id"),
+        (#""id":1,"isArchived""#, #""id":\#(top),"isArchived""#, "stages[0].id"),
+        (#""id":1,"name":"iOS""#, #""id":\#(top),"name":"iOS""#, "tags[0].id"),
+        (#""features":[1],"id":1"#, #""features":[1],"id":\#(top)"#, "releases[0].id"),
+        (
+          #""description":"Please","id":1"#, #""description":"Please","id":\#(top)"#,
+          "suggestions[0].id"
+        ),
+        (
+          #""id":1,"importedVotes":0"#, #""id":1,"importedVotes":9007199254740992"#,
+          "features[0].importedVotes"
+        ),
+        (#""votes":0"#, #""votes":4611686018427387904"#, "features[0].votes"),
+      ]
+      for (index, (original, broken, field)) in cases.enumerated() {
+        guard export.contains(original) else {
+          Issue.record("\(original) not in \(export)")
+          continue
+        }
+        let answer = await harness.call(
+          .post, "/api/v1/copy-\(index)/import",
+          json: export.replacingOccurrences(of: original, with: broken), admin: true)
+        #expect(answer.status == 422, "\(field): \(answer.body)")
+        #expect(answer.body.contains(#""field":"\#(field)""#), "\(answer.body)")
+      }
+      let most = export.replacingOccurrences(
+        of: #""id":1,"importedVotes""#, with: #""id":9007199254740991,"importedVotes""#
+      ).replacingOccurrences(
+        of: #""features":[1],"id":1"#, with: #""features":[9007199254740991],"id":1"#)
+      let taken = await harness.call(.post, "/api/v1/copy-most/import", json: most, admin: true)
+      #expect(taken.status == 200, "\(taken.body)")
+    }
+  }
+
   /// Bug: an export whose two sides of the release relation disagree (as builds before the
   /// relation was kept wrote them: a release listing a feature that names no release, a
   /// feature naming a release that does not list it) was imported as it was, so
