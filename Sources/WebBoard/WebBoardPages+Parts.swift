@@ -84,7 +84,7 @@ extension WebBoardPages {
     where custom.slug != Board.roadmapSlug && !WebBoardPaths.pageNames.contains(custom.slug) {
       links.append(
         link(
-          WebBoardPaths.board(project, board: custom.slug), custom.name,
+          WebBoardPaths.board(project, board: custom.slug), named(custom.name, custom.slug),
           current == .board(custom.slug)))
     }
     links.append(link(WebBoardPaths.changelog(project), "Changelog", current == .changelog))
@@ -133,6 +133,15 @@ extension WebBoardPages {
     showsNothing(feature.title) ? "Untitled feature \(feature.id)" : feature.title
   }
 
+  /// `name`, or `fallback` when it shows nothing (a stage, tag, board or release named with
+  /// spaces alone drew an empty heading, option, tag or link).
+  static func named(_ name: String, _ fallback: @autoclosure () -> String) -> String {
+    showsNothing(name) ? fallback() : name
+  }
+
+  /// A stage's name as the page shows it.
+  static func stageName(_ stage: Stage) -> String { named(stage.name, "Stage \(stage.id)") }
+
   /// Whether `text` draws nothing: empty, or only white space, control characters and
   /// characters that are invisible by default (zero-width spaces and joiners, direction
   /// marks).
@@ -152,7 +161,7 @@ extension WebBoardPages {
   /// The status a feature shows: its own text, else its stage's name.
   static func statusText(_ feature: Feature, _ stage: Stage?) -> String? {
     if let status = feature.status, !showsNothing(status) { return status }
-    return stage?.name
+    return stage.map(stageName)
   }
 
   /// Why voting on `feature` is refused, or nil when it is allowed (the API's order: project,
@@ -232,7 +241,7 @@ extension WebBoardPages {
     guard !tags.isEmpty else { return .empty }
     let items = HTML.join(
       tags.map {
-        "<li class=\"tag tag-\($0.id)\"><span class=\"tag-dot\" aria-hidden=\"true\"></span>\($0.name)</li>"
+        "<li class=\"tag tag-\($0.id)\"><span class=\"tag-dot\" aria-hidden=\"true\"></span>\(named($0.name, "Tag \($0.id)"))</li>"
       })
     return "<ul class=\"tags\" aria-label=\"Tags\">\(items)</ul>"
   }
@@ -256,8 +265,9 @@ extension WebBoardPages {
         : "<option value=\"\(value)\">\(name)</option>"
     }
     let stageOptions = HTML.join(
-      snapshot.stages.map { option($0.id, $0.name, $0.id == query.stage) })
-    let tagOptions = HTML.join(snapshot.tags.map { option($0.id, $0.name, $0.id == query.tag) })
+      snapshot.stages.map { option($0.id, stageName($0), $0.id == query.stage) })
+    let tagOptions = HTML.join(
+      snapshot.tags.map { option($0.id, named($0.name, "Tag \($0.id)"), $0.id == query.tag) })
     let action = WebBoardPaths.board(snapshot.project, board: snapshot.board.slug) + "#feedback"
     return """
       <form class="filters" method="get" action="\(action)" role="search" aria-label="Filter feedback">

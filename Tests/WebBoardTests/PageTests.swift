@@ -212,6 +212,29 @@ import WebBoard
     #expect(kept.contains("<h1 id=\"feature-title\">\u{200B}A</h1>"))
   }
 
+  /// Bug: a stage, tag, board or release named with spaces alone (the API takes such a name)
+  /// drew an empty column heading, filter option, tag, navigation link and release heading.
+  @Test func namesThatShowNothingGetOneToo() {
+    let snapshot = Fixtures.snapshot(
+      stages: [Stage(id: 3, name: "  ", position: 0)],
+      tags: [FeatureTag(id: 1, name: "\u{200B}")],
+      boards: [Board(slug: "ideas", name: " ")])
+    let board = Fixtures.boardPage(
+      snapshot: snapshot, features: [Fixtures.feature(1, "Alpha", tags: [1])])
+    #expect(board.contains("</span>Stage 3 <span class=\"column-count\">1</span></h3>"))
+    #expect(board.contains("<option value=\"3\">Stage 3</option>"))
+    #expect(board.contains("<option value=\"1\">Tag 1</option>"))
+    #expect(board.contains("</span>Tag 1</li>"))
+    #expect(board.contains("<span class=\"stage-badge stage-3\">Stage 3</span>"))
+    #expect(board.contains(">ideas</a>"), "the custom board's link")
+    let changelog = WebBoardPages.changelog(
+      ChangelogPageContent(
+        snapshot: Fixtures.snapshot(),
+        releases: [Release(id: 4, title: " ", date: Fixtures.date)], features: [:])
+    ).text
+    #expect(changelog.contains("<h2 id=\"release-4-title\">Release 4</h2>"))
+  }
+
   @Test func changelogListsReleasesAsGivenWithDatesAndFeatures() {
     let releases = [
       Release(
