@@ -12,7 +12,8 @@ import VoteFirstAPI
 /// **Readability.** The accent colours links and vote counts, on cards and on the page
 /// background, so an accent that does not reach 4.5:1 on both is lightened (dark mode) or
 /// darkened (light mode) until it does:
-/// `#0A58CA` stays itself on white and becomes a lighter blue on the dark palette.
+/// `#0A58CA` stays itself on white and becomes a lighter blue on the dark palette. The text
+/// and secondary text colours are made readable on both the same way.
 public struct PageStyle: Sendable, Hashable {
   /// Buttons, links, the vote count.
   public var accent: ThemeColor?
@@ -70,11 +71,15 @@ public struct PageStyle: Sendable, Hashable {
     let white = ThemeColor(red: 255, green: 255, blue: 255)
     let background = ColorMath.over(self.background ?? base.background, white)
     let card = ColorMath.over(self.card ?? base.card, background)
-    let text = self.text ?? base.text
+    // Text is drawn on cards and on the page background: the owner's is made readable on
+    // both as the accent is (a text colour equal to the background drew an empty-looking
+    // page), and so is the secondary text derived from it.
+    let text = ColorMath.readable(self.text ?? base.text, on: [card, background], mode: mode)
     let opaqueText = ColorMath.over(text, card)
     let ownsSurface = self.background != nil || self.card != nil || self.text != nil
-    let secondary =
-      secondaryText ?? (ownsSurface ? ColorMath.mix(opaqueText, card, 0.3) : base.secondaryText)
+    let secondary = ColorMath.readable(
+      secondaryText ?? (ownsSurface ? ColorMath.mix(opaqueText, card, 0.3) : base.secondaryText),
+      on: [card, background], mode: mode)
     let border = self.border ?? (ownsSurface ? ColorMath.mix(card, opaqueText, 0.3) : base.border)
     // Links are drawn on cards and on the page background: readable on both.
     let accent = ColorMath.readable(

@@ -30,20 +30,25 @@ extension WebBoardPages {
     var statusLanguage: String?
   }
 
-  /// `feature` as the reader of `languages` sees it.
+  /// `feature` as the reader of `languages` sees it. A localized text that shows nothing
+  /// (translation tools leave untranslated strings empty) gives way to the next of the
+  /// reader's languages, then to the plain field.
   static func shown(_ feature: Feature, _ resolver: LanguageResolver?) -> Shown {
     guard let resolver else { return Shown(feature: feature) }
     var shown = Shown(feature: feature)
     let content = feature.content
-    if let title = resolver.choose(content.localizedTitle, language: \.language) {
+    func choose(_ items: [LocalizedText]?) -> LocalizedText? {
+      resolver.choose(items?.filter { !showsNothing($0.value) }, language: \.language)
+    }
+    if let title = choose(content.localizedTitle) {
       shown.feature.content.title = title.value
       shown.titleLanguage = title.language
     }
-    if let text = resolver.choose(content.localizedDescription, language: \.language) {
+    if let text = choose(content.localizedDescription) {
       shown.feature.content.description = text.value
       shown.descriptionLanguage = text.language
     }
-    if let status = resolver.choose(content.localizedStatus, language: \.language) {
+    if let status = choose(content.localizedStatus) {
       shown.feature.content.status = status.value
       shown.statusLanguage = status.language
     }
@@ -79,7 +84,7 @@ extension WebBoardPages {
     where custom.slug != Board.roadmapSlug && !WebBoardPaths.pageNames.contains(custom.slug) {
       links.append(
         link(
-          WebBoardPaths.board(project, board: custom.slug), custom.name,
+          WebBoardPaths.board(project, board: custom.slug), named(custom.name, custom.slug),
           current == .board(custom.slug)))
     }
     links.append(link(WebBoardPaths.changelog(project), "Changelog", current == .changelog))
@@ -117,19 +122,46 @@ extension WebBoardPages {
 
   /// The project's name as the board shows it.
   static func projectName(_ snapshot: BoardSnapshot) -> String {
-    if let name = snapshot.settings.name, !name.isEmpty { return name }
+    if let name = snapshot.settings.name, !showsNothing(name) { return name }
     return snapshot.project
   }
 
-  /// A feature's title, or a placeholder for a feature without one.
+  /// A feature's title, or a placeholder for a feature without one that shows anything (an
+  /// empty title, or one of spaces or zero-width characters alone, which drew a link and a
+  /// heading with nothing to read, click or announce).
   static func displayTitle(_ feature: Feature) -> String {
-    feature.title.isEmpty ? "Untitled feature \(feature.id)" : feature.title
+    showsNothing(feature.title) ? "Untitled feature \(feature.id)" : feature.title
+  }
+
+  /// `name`, or `fallback` when it shows nothing (a stage, tag, board or release named with
+  /// spaces alone drew an empty heading, option, tag or link).
+  static func named(_ name: String, _ fallback: @autoclosure () -> String) -> String {
+    showsNothing(name) ? fallback() : name
+  }
+
+  /// A stage's name as the page shows it.
+  static func stageName(_ stage: Stage) -> String { named(stage.name, "Stage \(stage.id)") }
+
+  /// Whether `text` draws nothing: empty, or only white space, control characters and
+  /// characters that are invisible by default (zero-width spaces and joiners, direction
+  /// marks).
+  static func showsNothing(_ text: String) -> Bool {
+    text.unicodeScalars.allSatisfy { scalar in
+      scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint
+        || scalar.properties.generalCategory == .control
+    }
+  }
+
+  /// The `lang` of a shown text: its language, unless the text shows nothing (then the page
+  /// draws a placeholder in its own words, or another text).
+  static func lang(of text: String?, _ language: String?) -> HTML {
+    lang(text.map(showsNothing) == false ? language : nil)
   }
 
   /// The status a feature shows: its own text, else its stage's name.
   static func statusText(_ feature: Feature, _ stage: Stage?) -> String? {
-    if let status = feature.status, !status.isEmpty { return status }
-    return stage?.name
+    if let status = feature.status, !showsNothing(status) { return status }
+    return stage.map(stageName)
   }
 
   /// Why voting on `feature` is refused, or nil when it is allowed (the API's order: project,
@@ -173,7 +205,7 @@ extension WebBoardPages {
     let tag = HTML(trusted: "h\(headingLevel)")
     var meta: [HTML] = []
     if let status = statusText(feature, stage) {
-      let language = lang(feature.status?.isEmpty == false ? shown.statusLanguage : nil)
+      let language = lang(of: feature.status, shown.statusLanguage)
       meta.append(
         "<span class=\"stage-badge stage-\(stage?.id ?? 0)\"\(language)>\(status)</span>")
     }
@@ -195,7 +227,7 @@ extension WebBoardPages {
       <article class="card" data-feature-card="\(feature.id)" aria-labelledby="\(titleID)">
       \(voteControl(feature, context, titleID: titleID))
       <div class="card-body">
-      <\(tag) class="card-title" id="\(titleID)"><a href="\(WebBoardPaths.feature(project, id: feature.id))"\(lang(feature.title.isEmpty ? nil : shown.titleLanguage))>\(displayTitle(feature))</a></\(tag)>
+      <\(tag) class="card-title" id="\(titleID)"><a href="\(WebBoardPaths.feature(project, id: feature.id))"\(lang(of: feature.title, shown.titleLanguage))>\(displayTitle(feature))</a></\(tag)>
       \(description)\(tagList(feature, context))
       <p class="meta">\(HTML.join(meta, separator: " "))</p>
       </div>
@@ -209,7 +241,7 @@ extension WebBoardPages {
     guard !tags.isEmpty else { return .empty }
     let items = HTML.join(
       tags.map {
-        "<li class=\"tag tag-\($0.id)\"><span class=\"tag-dot\" aria-hidden=\"true\"></span>\($0.name)</li>"
+        "<li class=\"tag tag-\($0.id)\"><span class=\"tag-dot\" aria-hidden=\"true\"></span>\(named($0.name, "Tag \($0.id)"))</li>"
       })
     return "<ul class=\"tags\" aria-label=\"Tags\">\(items)</ul>"
   }
@@ -233,8 +265,9 @@ extension WebBoardPages {
         : "<option value=\"\(value)\">\(name)</option>"
     }
     let stageOptions = HTML.join(
-      snapshot.stages.map { option($0.id, $0.name, $0.id == query.stage) })
-    let tagOptions = HTML.join(snapshot.tags.map { option($0.id, $0.name, $0.id == query.tag) })
+      snapshot.stages.map { option($0.id, stageName($0), $0.id == query.stage) })
+    let tagOptions = HTML.join(
+      snapshot.tags.map { option($0.id, named($0.name, "Tag \($0.id)"), $0.id == query.tag) })
     let action = WebBoardPaths.board(snapshot.project, board: snapshot.board.slug) + "#feedback"
     return """
       <form class="filters" method="get" action="\(action)" role="search" aria-label="Filter feedback">

@@ -30,13 +30,13 @@ public enum WebBoardPages {
       let more: HTML =
         column.hasMore
         ? """
-        <p class="more"><a href="\(WebBoardPaths.board(project, board: board.slug, query: FeatureQuery(stage: stage.id)))#feedback">All of \(stage.name)</a></p>
+        <p class="more"><a href="\(WebBoardPaths.board(project, board: board.slug, query: FeatureQuery(stage: stage.id)))#feedback">All of \(stageName(stage))</a></p>
         """ : .empty
       let empty: HTML =
         column.features.isEmpty ? "<p class=\"empty\">Nothing here yet.</p>" : .empty
       columns += """
         <section class="column stage-\(stage.id)" aria-labelledby="stage-\(stage.id)-title" data-votes="\(WebBoardPaths.apiQueryString(FeatureQuery(board: board.slug, stage: stage.id, limit: WebBoardRoutes.columnLimit)))">
-        <h3 id="stage-\(stage.id)-title"><span class="stage-dot" aria-hidden="true"></span>\(stage.name) <span class="column-count">\(column.features.count)\(column.hasMore ? "+" : "")</span></h3>
+        <h3 id="stage-\(stage.id)-title"><span class="stage-dot" aria-hidden="true"></span>\(stageName(stage)) <span class="column-count">\(column.features.count)\(column.hasMore ? "+" : "")</span></h3>
         \(empty)<ol class="cards">\(cards)</ol>\(more)
         </section>
 
@@ -63,7 +63,7 @@ public enum WebBoardPages {
         """
     }
 
-    let title = board.slug == Board.roadmapSlug ? "Roadmap" : board.name
+    let title = board.slug == Board.roadmapSlug ? "Roadmap" : named(board.name, board.slug)
     let main: HTML = """
       <h1>\(title)</h1>
       <section class="roadmap" aria-labelledby="columns-title">
@@ -101,7 +101,7 @@ public enum WebBoardPages {
     var facts: [HTML] = []
     if let status = statusText(feature, stage) {
       facts.append(
-        "<div><dt>Stage</dt><dd><span class=\"stage-badge stage-\(stage?.id ?? 0)\"\(lang(feature.status?.isEmpty == false ? shown.statusLanguage : nil))>\(status)</span></dd></div>"
+        "<div><dt>Stage</dt><dd><span class=\"stage-badge stage-\(stage?.id ?? 0)\"\(lang(of: feature.status, shown.statusLanguage))>\(status)</span></dd></div>"
       )
     }
     if feature.isFinished(stageFinished: stage?.isFinished ?? false) {
@@ -121,7 +121,7 @@ public enum WebBoardPages {
     if let release = content.release {
       facts.append(
         """
-        <div><dt>Shipped in</dt><dd><a href="\(WebBoardPaths.changelog(project, release: release.id, page: content.releasePage))">\(release.title)</a></dd></div>
+        <div><dt>Shipped in</dt><dd><a href="\(WebBoardPaths.changelog(project, release: release.id, page: content.releasePage))">\(named(release.title, "Release \(release.id)"))</a></dd></div>
         """)
     }
     if snapshot.settings.commentsEnabled {
@@ -147,11 +147,11 @@ public enum WebBoardPages {
       ? "<p class=\"empty\">No description.</p>" : paragraphs(feature.description)
     let backTarget = feature.board == snapshot.board.slug ? snapshot.board.slug : Board.roadmapSlug
     let main: HTML = """
-      <p class="back"><a href="\(WebBoardPaths.board(project, board: backTarget))">Back to \(backTarget == Board.roadmapSlug ? "the roadmap" : snapshot.board.name)</a></p>
+      <p class="back"><a href="\(WebBoardPaths.board(project, board: backTarget))">Back to \(backTarget == Board.roadmapSlug ? "the roadmap" : named(snapshot.board.name, snapshot.board.slug))</a></p>
       <article class="feature-detail" aria-labelledby="feature-title">
       <div class="detail-head">
       \(voteControl(feature, context, titleID: "feature-title"))
-      <h1 id="feature-title"\(lang(feature.title.isEmpty ? nil : shown.titleLanguage))>\(displayTitle(feature))</h1>
+      <h1 id="feature-title"\(lang(of: feature.title, shown.titleLanguage))>\(displayTitle(feature))</h1>
       </div>
       <div class="description"\(lang(feature.description.isEmpty ? nil : shown.descriptionLanguage))>\(description)</div>
       <dl class="facts">\(HTML.join(facts))</dl>
@@ -177,7 +177,7 @@ public enum WebBoardPages {
         let items = HTML.join(
           carried.map {
             let shown = shown($0, resolver)
-            let language = lang(shown.feature.title.isEmpty ? nil : shown.titleLanguage)
+            let language = lang(of: shown.feature.title, shown.titleLanguage)
             return
               "<li><a href=\"\(WebBoardPaths.feature(project, id: $0.id))\"\(language)>\(displayTitle(shown.feature))</a></li>"
           })
@@ -188,7 +188,7 @@ public enum WebBoardPages {
       let anchor = WebBoardPaths.releaseAnchor(release.id)
       releases += """
         <article class="release card" id="\(anchor)" aria-labelledby="\(anchor)-title">
-        <h2 id="\(anchor)-title">\(release.title)</h2>
+        <h2 id="\(anchor)-title">\(named(release.title, "Release \(release.id)"))</h2>
         <p class="release-date"><time datetime="\(isoDay(release.date))">\(dayText(release.date))</time></p>
         <div class="notes">\(Markdown.render(release.notes))</div>
         \(shipped)

@@ -188,6 +188,53 @@ import WebBoard
     #expect(!html.contains("vote-button"))
   }
 
+  /// Bug: a title of spaces or zero-width characters alone (the API keeps it, as it keeps an
+  /// empty one) drew a link and a heading with nothing to read, click or announce, and a
+  /// project name of spaces left the header's link empty.
+  @Test func aTitleThatShowsNothingGetsANameToo() {
+    let blank = ["   ", "\u{200B}", "\n\t", "\u{200E}\u{2060} "]
+    let features = blank.enumerated().map { Fixtures.feature($0.offset + 1, $0.element) }
+    let board = Fixtures.boardPage(
+      snapshot: Fixtures.snapshot(settings: ProjectSettings(name: "  ")), features: features)
+    for id in 1...blank.count {
+      #expect(board.contains("<a href=\"/b/demo-app/features/\(id)\">Untitled feature \(id)</a>"))
+    }
+    #expect(board.contains("<a href=\"/b/demo-app\">demo-app</a>"))
+    let page = WebBoardPages.feature(
+      FeaturePageContent(snapshot: Fixtures.snapshot(), feature: Fixtures.feature(9, " \u{200B} "))
+    ).text
+    #expect(page.contains("<h1 id=\"feature-title\">Untitled feature 9</h1>"))
+    #expect(page.contains("<title>Untitled feature 9 · Demo App</title>"))
+    // Visible text with invisible characters around it is kept as it is.
+    let kept = WebBoardPages.feature(
+      FeaturePageContent(snapshot: Fixtures.snapshot(), feature: Fixtures.feature(9, "\u{200B}A"))
+    ).text
+    #expect(kept.contains("<h1 id=\"feature-title\">\u{200B}A</h1>"))
+  }
+
+  /// Bug: a stage, tag, board or release named with spaces alone (the API takes such a name)
+  /// drew an empty column heading, filter option, tag, navigation link and release heading.
+  @Test func namesThatShowNothingGetOneToo() {
+    let snapshot = Fixtures.snapshot(
+      stages: [Stage(id: 3, name: "  ", position: 0)],
+      tags: [FeatureTag(id: 1, name: "\u{200B}")],
+      boards: [Board(slug: "ideas", name: " ")])
+    let board = Fixtures.boardPage(
+      snapshot: snapshot, features: [Fixtures.feature(1, "Alpha", tags: [1])])
+    #expect(board.contains("</span>Stage 3 <span class=\"column-count\">1</span></h3>"))
+    #expect(board.contains("<option value=\"3\">Stage 3</option>"))
+    #expect(board.contains("<option value=\"1\">Tag 1</option>"))
+    #expect(board.contains("</span>Tag 1</li>"))
+    #expect(board.contains("<span class=\"stage-badge stage-3\">Stage 3</span>"))
+    #expect(board.contains(">ideas</a>"), "the custom board's link")
+    let changelog = WebBoardPages.changelog(
+      ChangelogPageContent(
+        snapshot: Fixtures.snapshot(),
+        releases: [Release(id: 4, title: " ", date: Fixtures.date)], features: [:])
+    ).text
+    #expect(changelog.contains("<h2 id=\"release-4-title\">Release 4</h2>"))
+  }
+
   @Test func changelogListsReleasesAsGivenWithDatesAndFeatures() {
     let releases = [
       Release(

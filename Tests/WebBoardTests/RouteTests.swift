@@ -187,6 +187,28 @@ struct FixtureBoardSource: WebBoardSource {
     }
   }
 
+  /// Bug: a localized text that shows nothing (translation tools leave untranslated strings
+  /// empty) won over the next language and the plain field: a French reader of a feature with
+  /// `{"language":"fr","value":""}` saw "Untitled feature 1" and no description at all.
+  @Test func aLocalizedTextThatShowsNothingGivesWayToTheNext() async {
+    var source = FixtureBoardSource()
+    var alpha = source.features[0]
+    alpha.content.description = "Plain description"
+    alpha.content.localizedTitle = [
+      LocalizedText(language: "fr", value: ""), LocalizedText(language: "de", value: "Alpha DE"),
+    ]
+    alpha.content.localizedDescription = [LocalizedText(language: "fr", value: " \u{200B} ")]
+    source.features[0] = alpha
+    let french: HTTPHeaders = ["Accept-Language": "fr, de;q=0.5"]
+    let board = Self.body(await Self.get("/b/demo-app", headers: french, source: source))
+    #expect(board.contains("<a href=\"/b/demo-app/features/1\" lang=\"de\">Alpha DE</a>"))
+    #expect(board.contains("<p class=\"excerpt\">Plain description</p>"))
+    let page = Self.body(
+      await Self.get("/b/demo-app/features/1", headers: ["Accept-Language": "fr"], source: source))
+    #expect(page.contains("<h1 id=\"feature-title\">Alpha</h1>"), "the plain title")
+    #expect(page.contains("<div class=\"description\"><p>Plain description</p></div>"))
+  }
+
   @Test(
     arguments: [
       (nil, []), ("", []), ("de", ["de"]), ("en-US,en;q=0.9,de;q=0.8", ["en-US", "en", "de"]),

@@ -100,6 +100,30 @@ import WebBoard
     #expect(css.contains("--text:#000000"))
   }
 
+  /// Bug: the owner's text colour was drawn as set, however it read: a text colour equal to
+  /// the background (or near it) drew a page that looked empty, and the secondary text
+  /// derived from it was no better. Now every text reads at 4.5:1 on cards and background.
+  @Test(
+    arguments: [
+      ("#000000", "#000000", nil), ("#FFFFFF", "#FFFFFF", nil), ("#222222", "#333333", nil),
+      ("#FFFFFF", "#EEEEEE", "#FFFFFF"), ("#101820", "#1A2430", "#202A36"),
+    ] as [(String, String, String?)])
+  func everyTextReadsWhateverTheOwnerSets(background: String, text: String, card: String?) {
+    let style = PageStyle(
+      background: ThemeColor(css: background), card: card.flatMap { ThemeColor(css: $0) },
+      text: ThemeColor(css: text))
+    for mode in style.modes {
+      let palette = style.palette(for: mode)
+      for (name, foreground, surface) in Self.pairs(palette) {
+        let ratio = ColorMath.contrast(foreground, on: surface)
+        #expect(ratio >= 4.5, "\(background)/\(text) \(mode) \(name): \(ratio)")
+      }
+    }
+    // A readable text colour is drawn as the owner set it.
+    let kept = PageStyle(background: ThemeColor(css: "#FFFFFF"), text: ThemeColor(css: "#333333"))
+    #expect(kept.palette(for: .light).text == ThemeColor(css: "#333333"))
+  }
+
   @Test func aReadableAccentIsKeptAndAnUnreadableOneAdjustedPerMode() {
     let blue = ThemeColor(css: "#0A58CA")!
     let style = PageStyle(accent: blue)

@@ -158,9 +158,13 @@ struct BoardModel: Sendable {
           boards: boards.filter { $0.isPublic && $0.slug != Board.roadmapSlug }))
     }
     self.boardBodies = boardBodies
-    releasesBody = try VoteFirstCoding.encode(ReleaseList(releases: releases))
+    // Readers see the features of a release that they may see (on a public board).
+    let readable = releases.map { release in
+      VoteFirstContext.readable(release) { id in index[id].map { items[$0].isVisible } ?? false }
+    }
+    releasesBody = try VoteFirstCoding.encode(ReleaseList(releases: readable))
     var releaseBodies: [Int: Data] = [:]
-    for release in releases { releaseBodies[release.id] = try VoteFirstCoding.encode(release) }
+    for release in readable { releaseBodies[release.id] = try VoteFirstCoding.encode(release) }
     self.releaseBodies = releaseBodies
     settingsBody = try VoteFirstCoding.encode(settings)
   }

@@ -58,7 +58,8 @@ struct FeatureListing: Sendable {
   func key(votes: Int64, createdAt: Int64, comments: Int64) -> Double {
     switch order {
     case .trending:
-      let ageDays = max(0, Double(at - createdAt) / 86_400_000)
+      // In Double: `at` comes from the reader's cursor, and any Int64 in it must not trap.
+      let ageDays = max(0, (Double(at) - Double(createdAt)) / 86_400_000)
       return Double(votes) / pow(ageDays + 2, 1.5)
     case .newest: return Double(createdAt)
     case .discussed: return Double(comments)

@@ -143,11 +143,14 @@ extension VoteFirstContext {
         throw VoteFirstFailure.notFound(Code.featureNotFound, "feature \(id)", call.project)
       }
       if !namesRef { content.ref = existing.ref }
-      if let ref = content.ref, let other = try tables.feature(call.project, ref: ref),
-        other.id != existing.id
-      {
-        throw VoteFirstFailure(
-          409, Code.refConflict, "feature \(other.id) already has the ref \(ref)", field: "ref")
+      if let ref = content.ref, let other = try Self.feature(tables, call.project, ref: ref) {
+        guard other.id == existing.id else {
+          throw VoteFirstFailure(
+            409, Code.refConflict, "feature \(other.id) already has the ref \(ref)",
+            field: "ref")
+        }
+        // Its own ref in another Unicode form: it keeps the stored one, and its counter.
+        content.ref = other.ref
       }
       let releases = try Self.releaseIDs(tables, call.project)
       if let problem = project.referenceProblems(content, releases: releases).first {
@@ -200,6 +203,11 @@ extension VoteFirstContext {
     guard body.count >= 0 else {
       throw VoteFirstFailure.validation("count", "count cannot be negative")
     }
+    // Said here with its field: the store's own refusal of a count past its bound named none.
+    guard Int64(body.count) <= CounterLimits.maximum else {
+      throw VoteFirstFailure.validation(
+        "count", "count lies between 0 and \(CounterLimits.maximum)")
+    }
     let votes = try await boards.write { tables in
       _ = try BoardProject.ensure(tables, call.project, now: call.now)
       guard let row = try tables.feature(call.project, id: Int64(id)) else {
@@ -247,7 +255,7 @@ extension VoteFirstContext {
   static func store(
     _ upsert: FeatureUpsert, _ tables: BoardTables, _ project: BoardProject, now: Int64
   ) throws -> (id: Int, change: Change) {
-    let existing = try upsert.content.ref.flatMap { try tables.feature(project.id, ref: $0) }
+    let existing = try upsert.content.ref.flatMap { try feature(tables, project.id, ref: $0) }
     var known = BatchState(
       byRef: [:], imported: [:], releases: ReleaseMembership(project: project.id))
     if let existing, let ref = existing.ref { known.byRef[ref] = existing }
@@ -266,10 +274,13 @@ extension VoteFirstContext {
     _ upsert: FeatureUpsert, _ tables: BoardTables, _ project: BoardProject, now: Int64,
     known: inout BatchState
   ) throws -> (id: Int, change: Change) {
-    let content = upsert.content
+    var content = upsert.content
     var change = Change.unchanged
     let row: BoardFeatureRow
     if let ref = content.ref, let existing = known.byRef[ref] {
+      // `byRef` finds a ref in another Unicode form too (Swift's string equality): the
+      // feature keeps the ref it was stored with, so its votes stay in its counter.
+      content.ref = existing.ref
       row = try BoardJSON.row(
         content, id: Int(existing.id), project: project, createdAt: existing.createdAt)
       if row != existing {
@@ -303,6 +314,31 @@ extension VoteFirstContext {
       if change == .unchanged { change = .updated }
     }
     return (Int(row.id), change)
+  }
+
+  /// The feature whose ref is `ref`: the one with these bytes, else one whose ref is the same
+  /// text in another Unicode form (`é` precomposed, or `e` and a combining accent).
+  ///
+  /// Swift's strings compare so, and with them the Roadmap package's ids, a batch and an
+  /// import; the store compares bytes. A single write that went by the bytes alone made a
+  /// second feature for the other form, whose reads showed the first one's votes (counts are
+  /// looked up by string) and whose project's export could not be imported.
+  static func feature(_ tables: BoardTables, _ project: String, ref: String) throws
+    -> BoardFeatureRow?
+  {
+    if let exact = try tables.feature(project, ref: ref) { return exact }
+    guard mayHaveOtherForms(ref) else { return nil }
+    return try tables.features(project).first { $0.ref == ref }
+  }
+
+  /// Whether text of `ref` could be written with other code points. ASCII has no other form
+  /// but for three letters that are the decomposition of one other character each: `K`
+  /// (U+212A KELVIN SIGN), `;` (U+037E GREEK QUESTION MARK) and `` ` `` (U+1FEF GREEK VARIA).
+  static func mayHaveOtherForms(_ ref: String) -> Bool {
+    ref.utf8.contains { byte in
+      byte >= 0x80 || byte == UInt8(ascii: "K") || byte == UInt8(ascii: ";")
+        || byte == UInt8(ascii: "`")
+    }
   }
 
   /// The ids of the project's releases.

@@ -46,6 +46,11 @@ extension VoteFirstContext {
     return try .json(stored, status: creating && !reused ? 201 : 200)
   }
 
+  /// `1 feature`, `2 features`: a count and its noun, as a message says it.
+  static func count(_ number: some BinaryInteger, _ noun: String) -> String {
+    "\(number) \(noun)\(number == 1 ? "" : "s")"
+  }
+
   /// `DELETE …/stages/:id`: 409 while features are in it.
   func deleteStage(_ call: Call) async throws -> Answer {
     let id = try call.id()
@@ -53,7 +58,10 @@ extension VoteFirstContext {
       _ = try BoardProject.ensure(tables, call.project, now: call.now)
       let inUse = try tables.featureCount(call.project, stage: Int64(id))
       if inUse > 0 {
-        throw VoteFirstFailure(409, Code.stageInUse, "stage \(id) holds \(inUse) features")
+        throw VoteFirstFailure(
+          409, Code.stageInUse,
+          "stage \(id) holds \(Self.count(inUse, "feature")): give \(inUse == 1 ? "it" : "them") "
+            + "another stage (or none) or delete \(inUse == 1 ? "it" : "them") first")
       }
       guard try tables.delete(.stage, call.project, id: Int64(id)) else {
         throw VoteFirstFailure.notFound(Code.stageNotFound, "stage \(id)", call.project)
@@ -96,7 +104,10 @@ extension VoteFirstContext {
       _ = try BoardProject.ensure(tables, call.project, now: call.now)
       let inUse = try tables.featureCount(call.project, tag: Int64(id))
       if inUse > 0 {
-        throw VoteFirstFailure(409, Code.tagInUse, "\(inUse) features carry tag \(id)")
+        throw VoteFirstFailure(
+          409, Code.tagInUse,
+          "\(Self.count(inUse, "feature")) \(inUse == 1 ? "carries" : "carry") tag \(id): take "
+            + "it off \(inUse == 1 ? "that feature" : "them") first")
       }
       guard try tables.delete(.tag, call.project, id: Int64(id)) else {
         throw VoteFirstFailure.notFound(Code.tagNotFound, "tag \(id)", call.project)
@@ -146,7 +157,9 @@ extension VoteFirstContext {
       let columns = project.stages.filter { $0.board == slug }.count
       if features > 0 || columns > 0 {
         throw VoteFirstFailure(
-          409, Code.boardInUse, "board \(slug) holds \(features) features and \(columns) columns")
+          409, Code.boardInUse,
+          "board \(slug) holds \(Self.count(Int(features), "feature")) and "
+            + "\(Self.count(columns, "column")): move or delete them first")
       }
       try tables.delete(.board, call.project, id: row.id)
     }
@@ -323,7 +336,7 @@ extension VoteFirstContext {
     throws -> String
   {
     if let asked {
-      if let other = try tables.feature(project, ref: asked) {
+      if let other = try feature(tables, project, ref: asked) {
         throw VoteFirstFailure(
           409, Code.refConflict, "feature \(other.id) already has the ref \(asked)",
           field: "ref")

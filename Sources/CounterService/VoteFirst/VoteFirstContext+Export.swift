@@ -37,8 +37,9 @@ extension VoteFirstContext {
   /// one transaction. A feature's counter that does not exist yet is created with the
   /// feature's `votes` as anonymous votes; one that exists is left alone.
   func importProject(_ call: Call) async throws -> Answer {
-    let document = try call.body(ProjectExport.self)
+    var document = try call.body(ProjectExport.self)
     try Self.check(document)
+    Self.joinReleases(&document)
     let result = try await boards.write { tables in
       let existing = try BoardProject.ensure(tables, call.project, now: call.now)
       guard try tables.isEmpty(call.project) else {
@@ -118,14 +119,55 @@ extension VoteFirstContext {
     return try .json(result)
   }
 
+  /// Makes an export's release relation one, as every write keeps it. A feature is in the
+  /// release its `release` names, else in the first release (as exported: newest first) that
+  /// lists it; a release lists its features in its own order, then the others it gained by
+  /// id. Exports of builds before the relation was kept can disagree (a release listing a
+  /// feature that names none, a feature naming a release that does not list it), and were
+  /// imported so, the two sides disagreeing for good. A release that does not exist is left
+  /// named, for the import to refuse.
+  static func joinReleases(_ document: inout ProjectExport) {
+    let releases = Set(document.releases.map(\.id))
+    var member: [Int: Int] = [:]
+    for exported in document.features {
+      if let release = exported.feature.content.release, releases.contains(release) {
+        member[exported.feature.id] = release
+      }
+    }
+    for release in document.releases {
+      for feature in release.features where member[feature] == nil {
+        member[feature] = release.id
+      }
+    }
+    for index in document.features.indices {
+      let id = document.features[index].feature.id
+      if let release = member[id] { document.features[index].feature.content.release = release }
+    }
+    for index in document.releases.indices {
+      let id = document.releases[index].id
+      var listed = Set<Int>()
+      let kept = document.releases[index].features.filter {
+        member[$0] == id && listed.insert($0).inserted
+      }
+      let gained = member.filter { $0.value == id && !listed.contains($0.key) }.keys.sorted()
+      document.releases[index].features = kept + gained
+    }
+  }
+
+  /// The largest id an import takes: 2^53 − 1.
+  static let maxImportedID: Int64 = 9_007_199_254_740_991
+
   /// An export's own consistency: positive unique ids, unique refs, limits.
   static func check(_ document: ProjectExport) throws {
     func unique(_ ids: [Int], _ field: String) throws {
       var seen = Set<Int>()
       for (index, id) in ids.enumerated() {
-        guard id > 0, seen.insert(id).inserted else {
+        // At most 2^53 − 1, what a JavaScript client reads exactly. An id near Int64.max was
+        // stored, and its sequence's next id overflowed: the trap ended `roadmapctl serve`.
+        guard id > 0, Int64(id) <= maxImportedID, seen.insert(id).inserted else {
           throw VoteFirstFailure.validation(
-            "\(field)[\(index)].id", "ids must be positive and unique (\(id))")
+            "\(field)[\(index)].id",
+            "ids must be positive, unique and at most \(maxImportedID) (\(id))")
         }
       }
     }
@@ -149,6 +191,51 @@ extension VoteFirstContext {
       if exported.importedVotes < 0 {
         throw VoteFirstFailure.validation(
           path + ".importedVotes", "importedVotes cannot be negative")
+      }
+      // Said here with their fields: the store's own refusal named none.
+      for (name, count) in [
+        ("votes", exported.feature.votes), ("importedVotes", exported.importedVotes),
+      ]
+      where Int64(count) > CounterLimits.maximum {
+        throw VoteFirstFailure.validation(
+          path + "." + name, "\(name) lies between 0 and \(CounterLimits.maximum)")
+      }
+    }
+    // Names no admin call stores (empty, past 254), and a stage on a board the export does not
+    // hold: imported, the board drew them, and `roadmapctl restore` refused every backup of
+    // the project after.
+    func name(_ text: String, _ field: String) throws {
+      if let problem = VoteFirstLimits.problems(inName: text, field: field).first {
+        throw VoteFirstFailure.validation(problem)
+      }
+    }
+    for (index, board) in document.boards.enumerated() {
+      try name(board.name, "boards[\(index)].name")
+    }
+    let slugs = Set(document.boards.map(\.slug)).union([Board.roadmapSlug])
+    for (index, stage) in document.stages.enumerated() {
+      try name(stage.name, "stages[\(index)].name")
+      guard slugs.contains(stage.board) else {
+        throw VoteFirstFailure.validation(
+          "stages[\(index)].board", "there is no board \(stage.board) in the export")
+      }
+    }
+    for (index, tag) in document.tags.enumerated() {
+      try name(tag.name, "tags[\(index)].name")
+    }
+    for (index, release) in document.releases.enumerated() {
+      try name(release.title, "releases[\(index)].title")
+      if release.notes.unicodeScalars.count > VoteFirstLimits.maxNotes {
+        throw VoteFirstFailure.validation(
+          "releases[\(index)].notes",
+          "notes are longer than \(VoteFirstLimits.maxNotes) characters")
+      }
+    }
+    for (index, suggestion) in document.suggestions.enumerated() {
+      let draft = SuggestionDraft(title: suggestion.title, description: suggestion.description)
+      if let problem = VoteFirstLimits.problems(in: draft).first {
+        throw VoteFirstFailure.validation(
+          "suggestions[\(index)]." + (problem.field ?? "title"), problem.message)
       }
     }
     // References to features the project will not hold: no admin call leaves them behind

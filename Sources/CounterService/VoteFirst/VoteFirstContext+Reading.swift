@@ -137,7 +137,11 @@ extension VoteFirstContext {
       guard try tables.project(call.project) != nil else {
         throw VoteFirstFailure.projectNotFound(call.project)
       }
-      return ReleaseList(releases: try Self.releases(tables, call.project))
+      let visible = try Self.visibleFeatureIDs(tables, call.project)
+      return ReleaseList(
+        releases: try Self.releases(tables, call.project).map {
+          Self.readable($0, isVisible: visible.contains)
+        })
     }
     return try .json(list)
   }
@@ -158,7 +162,9 @@ extension VoteFirstContext {
       guard let row = try tables.item(.release, call.project, id: Int64(id)) else {
         throw VoteFirstFailure.notFound(Code.releaseNotFound, "release \(id)", call.project)
       }
-      return try BoardJSON.decode(Release.self, row.doc)
+      let visible = try Self.visibleFeatureIDs(tables, call.project)
+      return Self.readable(
+        try BoardJSON.decode(Release.self, row.doc), isVisible: visible.contains)
     }
     return try .json(release)
   }
@@ -167,6 +173,24 @@ extension VoteFirstContext {
   static func releases(_ tables: BoardTables, _ project: String) throws -> [Release] {
     try tables.items(.release, project).map { try BoardJSON.decode(Release.self, $0.doc) }
       .sorted { ($0.date, $0.id) > ($1.date, $1.id) }
+  }
+
+  /// `release` as readers see it: only the features they may see (on a public board) in its
+  /// list. A feature on a board that is not public is not found for them, so its id is not
+  /// theirs to see here either (the export and the admin's answers keep the whole list).
+  static func readable(_ release: Release, isVisible: (Int64) -> Bool) -> Release {
+    var shown = release
+    shown.features = release.features.filter { isVisible(Int64($0)) }
+    return shown
+  }
+
+  /// The ids of the project's features that readers may see: those on a public board.
+  static func visibleFeatureIDs(_ tables: BoardTables, _ project: String) throws -> Set<Int64> {
+    guard let loaded = try BoardProject.load(tables, project) else { return [] }
+    let visible = Set(loaded.boards.filter(\.isPublic).map(\.slug))
+    return Set(
+      try tables.summaries(project, BoardFeatureFilter()).filter { visible.contains($0.board) }
+        .map(\.id))
   }
 
   /// The project and the feature `id`, when readers may see it (it is on a public board).

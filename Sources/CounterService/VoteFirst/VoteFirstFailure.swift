@@ -66,12 +66,63 @@ struct VoteFirstFailure: Error, Sendable {
       return VoteFirstFailure(
         400, Code.invalidJSON, "\(field ?? "the body"): \(context.debugDescription)",
         field: field)
-    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+    case .typeMismatch(let type, let context), .valueNotFound(let type, let context):
+      // Said in JSON's words, not Foundation's (which named Swift types, such as
+      // `Dictionary<String, Any>`, and differ between platforms).
+      var found: String?
+      if case .valueNotFound = error {
+        found = "null"
+      } else if let body {
+        found = jsonKind(in: body, at: context.codingPath)
+      }
       return VoteFirstFailure(
         400, Code.invalidJSON,
-        "\(field ?? "the body") has the wrong type: \(context.debugDescription)", field: field)
+        "\(field ?? "the body") has the wrong type: expected \(jsonName(of: type))"
+          + (found.map { ", found " + $0 } ?? ""), field: field)
     @unknown default:
       return VoteFirstFailure(400, Code.invalidJSON, "the body does not decode", field: field)
+    }
+  }
+
+  /// What a JSON document holds where `type` was expected: a string, a number, an array, an
+  /// object.
+  static func jsonName(of type: Any.Type) -> String {
+    switch type {
+    case is String.Type: return "a string"
+    case is Bool.Type: return "true or false"
+    case is any BinaryInteger.Type: return "a whole number"
+    case is any BinaryFloatingPoint.Type: return "a number"
+    default:
+      let name = "\(type)"
+      return name.hasPrefix("Array<") || name.contains("Unkeyed") ? "an array" : "an object"
+    }
+  }
+
+  /// What `body` holds at `path` (a string, a number, true or false, null, an array, an
+  /// object), or nil when it cannot be read there.
+  static func jsonKind(in body: [UInt8], at path: [any CodingKey]) -> String? {
+    guard
+      var value = try? JSONSerialization.jsonObject(
+        with: Data(body), options: [.fragmentsAllowed])
+    else { return nil }
+    for key in path {
+      if let index = key.intValue, let array = value as? [Any], array.indices.contains(index) {
+        value = array[index]
+      } else if let object = value as? [String: Any], let member = object[key.stringValue] {
+        value = member
+      } else {
+        return nil
+      }
+    }
+    switch value {
+    case is NSNull: return "null"
+    case is String: return "a string"
+    case is [Any]: return "an array"
+    case is [String: Any]: return "an object"
+    case let number as NSNumber:
+      // A JSON `true` or `false` is a boolean NSNumber (`c`), a JSON number never is.
+      return String(cString: number.objCType) == "c" ? "true or false" : "a number"
+    default: return nil
     }
   }
 

@@ -16,12 +16,15 @@ struct BoardHarness {
   let boards: SQLiteBoardStore
   let service: CounterService
 
-  init(_ adjust: (inout CounterServiceConfiguration) -> Void = { _ in }) throws {
+  /// - Parameter memoryCache: as `serve` opens the store (counts and boards in memory, the
+  ///   file's only writer); false reads every call from the database, as on PostgreSQL.
+  init(memoryCache: Bool = true, _ adjust: (inout CounterServiceConfiguration) -> Void = { _ in })
+    throws
+  {
     directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("board-view-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    // As `serve` opens it: counts in memory, the file's only writer.
-    store = try SQLiteVoteStore(directory: directory, options: .init(memoryCache: true))
+    store = try SQLiteVoteStore(directory: directory, options: .init(memoryCache: memoryCache))
     boards = try SQLiteBoardStore(sharing: store)
     service = CounterService(
       store: store, boards: boards, configuration: ServiceHarness.configuration(adjust))
@@ -93,8 +96,10 @@ struct BoardHarness {
   }
 
   /// Runs `body` with a fresh harness and tears it down afterwards, also when `body` throws.
-  static func with(_ body: (BoardHarness) async throws -> Void) async throws {
-    let harness = try BoardHarness()
+  static func with(memoryCache: Bool = true, _ body: (BoardHarness) async throws -> Void)
+    async throws
+  {
+    let harness = try BoardHarness(memoryCache: memoryCache)
     do {
       try await body(harness)
     } catch {
