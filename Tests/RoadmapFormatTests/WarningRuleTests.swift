@@ -84,6 +84,24 @@ struct WarningRuleTests {
       name: "leading no-break space written as an escape",
       json: #"[{"id": "1", "title": "\u00a0Lead"}]"#,
       code: "surrounding-whitespace", severity: .warning, path: "/0/title", says: #"write "Lead""#),
+    // Bug: the advice dropped every no-break space, the ones inside the text too ("10km").
+    Case(
+      name: "a no-break space inside the text stays in the advice",
+      json: "[{\"id\": \"1\", \"title\": \" 10\u{A0}km\"}]",
+      code: "surrounding-whitespace", severity: .warning, path: "/0/title",
+      says: "write \"10\u{A0}km\""),
+    // Bug: "\r\n" is one Character, so a trailing CRLF was left in the advice.
+    Case(
+      name: "a trailing CRLF is trimmed in the advice",
+      json: #"[{"id": "1", "title": "Widgets\r\n"}]"#,
+      code: "surrounding-whitespace", severity: .warning, path: "/0/title",
+      says: #"write "Widgets""#),
+    // Bug: a status ending in CRLF did not read as finished.
+    Case(
+      name: "finished status ending in a line break",
+      json: #"[{"id": "1", "status": "Done\r\n"}]"#,
+      code: "finished-status-not-flagged", severity: .warning, path: "/0/status",
+      says: #""isFinished": true"#),
     Case(
       name: "leading space in a translation",
       json: #"[{"id": "1", "localizedTitle": [{"language": "en", "value": " Widgets"}]}]"#,
