@@ -178,6 +178,22 @@ struct WarningRuleTests {
     #expect(validate(#"[{"id": "1"} @"#).first("reading-stopped") == nil)
   }
 
+  /// Bug: a character that starts no value where an element was expected (`[,`, a vertical
+  /// tab or no-break space used as whitespace) was counted as a feature: "1 feature before it"
+  /// for a file whose first element was the error, and one too many in the summary.
+  @Test(arguments: [
+    (#"[,{"id": "1"}, {"id": "2"}]"#, 0),
+    ("[{\"id\": \"1\"},\n\u{0B}{\"id\": \"2\"}]", 1),
+    ("[{\"id\": \"1\"}, \u{A0}{\"id\": \"2\"}]", 1),
+  ])
+  func aCharacterThatStartsNoValueIsNoFeature(json: String, before: Int) throws {
+    let report = validate(json)
+    #expect(report.featureCount == before, "\(report.codes)")
+    let note = try #require(report.first("reading-stopped"))
+    let counted = before == 1 ? "1 feature" : "\(before) features"
+    #expect(note.message.contains("(\(counted) before it)"), "\(note.message)")
+  }
+
   @Test("unknown keys that are not typos are fine")
   func unknownKeysAreFine() {
     let report = validate(
