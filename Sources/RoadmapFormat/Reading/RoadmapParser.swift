@@ -377,12 +377,14 @@ struct RoadmapParser {
           + "the right file")
       return
     }
+    let textStart = pos
     skipWhitespace()
     if stopped { return }
     guard pos < count else {
       syntaxError(
         "empty-document", at: 0, fatal: true,
-        "the file is empty; a roadmap with no features is written []")
+        (textStart == count ? "the file is empty" : "the file holds only whitespace")
+          + "; a roadmap with no features is written []")
       return
     }
     let start = pos
