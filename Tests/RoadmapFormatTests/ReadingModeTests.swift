@@ -153,6 +153,47 @@ struct ReadingModeTests {
     expectAgreementWithJSONDecoder(bytes)
   }
 
+  /// Bug: from 2^53 on JSONDecoder reads a number with a fraction or an exponent as a
+  /// `Decimal` whose mantissa must fit in 64 bits, dropping the fraction; ours read a `Double`,
+  /// so it accepted `4611686018427387904.5` (which the app rejects) and read
+  /// `9007199254740993.0` as 9007199254740992 (the app: 9007199254740993).
+  @Test(
+    "votes with a fraction or an exponent read as JSONDecoder reads them",
+    arguments: [
+      "4611686018427387904.5", "4611686018427387903.5", "9007199254740993.5", "9007199254740993.0",
+      "9007199254740993.0000", "9007199254740991.5", "123456789012345678.9",
+      "1000000000000000000.5", "-9223372036854775808.0", "-9223372036854775807.0",
+      "9223372036854775807.0", "18446744073709551615e-1", "18446744073709551616e-1",
+      "92233720368547758070e-1", "9.2e18", "-9.2e18", "9.3e18", "1e18",
+      "0.0000000000000000000000000000000000000000001e60",
+      "90071992547409930000000000000000000000000.5e-25", "4503599627370495.5", "2.5", "3.0",
+      "1.00000000000000000001", "1e-400", "-0.0",
+    ])
+  func numbersAgreeWithJSONDecoder(_ number: String) {
+    expectAgreementWithJSONDecoder(Array(#"[{"id": "1", "votes": \#(number)}]"#.utf8))
+  }
+
+  /// The same over numbers drawn at random, most of them past 2^53.
+  @Test func randomNumbersAgreeWithJSONDecoder() {
+    var generator = SplitMix64(seed: 20_261_205)
+    func digits(_ count: Int) -> String {
+      String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+    }
+    for _ in 0..<3_000 {
+      var number = String(Int.random(in: 1...9, using: &generator))
+      number += digits(Int.random(in: 0...19, using: &generator))
+      if Bool.random(using: &generator) {
+        number += "." + digits(Int.random(in: 1...24, using: &generator))
+      }
+      if Int.random(in: 0..<3, using: &generator) == 0 {
+        number += ["e", "E-", "e+"].randomElement(using: &generator)!
+        number += String(Int.random(in: 0...20, using: &generator))
+      }
+      if Bool.random(using: &generator) { number = "-" + number }
+      expectAgreementWithJSONDecoder(Array(#"[{"id": "1", "votes": \#(number)}]"#.utf8))
+    }
+  }
+
   @Test("Codable through JSONEncoder and JSONDecoder keeps every field and unknown keys")
   func codableRoundTrip() throws {
     let feature = RoadmapFeature(
