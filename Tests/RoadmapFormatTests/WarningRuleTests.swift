@@ -357,6 +357,31 @@ struct WarningRuleTests {
     #expect(allowed.first("previous-unreadable")?.severity == .info)
   }
 
+  /// Bug: a previous version that reads, but that the app rejects all the same (a wrong type,
+  /// a localized field written as an object, a missing comma), was compared id by id, so the
+  /// repair that dropped one of its features failed with `removed-id`, though that version
+  /// showed an empty roadmap.
+  @Test(
+    "a previous version the app rejects is reported as such, and does not fail the repair",
+    arguments: [
+      #"[{"id": "1"}, {"id": "2", "votes": "3"}]"#,
+      "[{\"id\": \"1\"},\n {\"id\": \"2\", \"localizedTitle\": {\"en\": \"B\"}}]",
+      #"[{"id": "1"} {"id": "2"}]"#,
+    ])
+  func previousTheAppRejects(previous: String) throws {
+    let report = validate(#"[{"id": "1"}]"#, previous: previous)
+    let note = try #require(report.first("previous-unreadable"), "\(report.codes)")
+    #expect(note.severity == .warning)
+    #expect(note.message.hasPrefix("the app could not load the previous version ("))
+    #expect(note.related.first?.document == .previous)
+    #expect(note.related.first?.line == (previous.contains("\n") ? 2 : 1))
+    #expect(report.first("removed-id") == nil)
+    #expect(!report.hasErrors)
+    let allowed = validate(
+      #"[{"id": "1"}]"#, options: ValidationOptions(allowRemoved: true), previous: previous)
+    #expect(allowed.first("previous-unreadable")?.severity == .info)
+  }
+
   @Test("a byte-order mark is a warning only")
   func byteOrderMark() {
     let report = RoadmapValidator().validate([0xEF, 0xBB, 0xBF] + Array(#"[{"id": "1"}]"#.utf8))
