@@ -194,6 +194,24 @@ struct ReadingModeTests {
     }
   }
 
+  /// Bug: decoding `RoadmapFeature` with JSONDecoder (as an app using this module does) failed
+  /// the whole list when an unknown key held a value JSONDecoder cannot represent, which the
+  /// Roadmap package never reads and so loads fine: that member is left out instead.
+  @Test(
+    "Codable decodes what the Roadmap package decodes, whatever an unknown key holds",
+    arguments: [
+      #"[{"id": "1", "x": 1E400, "y": 2}]"#, #"[{"id": "1", "x": "\ud800", "y": 2}]"#,
+      #"[{"id": "1", "x": "\q", "y": 2}]"#, #"[{"id": "1", "x": [1, 1e999], "y": 2}]"#,
+      #"[{"id": "1", "localizedTitle": [{"language": "en", "value": "v", "x": -1e400, "y": 2}]}]"#,
+    ])
+  func codableDecodesWhatTheAppDecodes(_ json: String) throws {
+    #expect(upstreamDecodes(Array(json.utf8)) != nil)
+    let features = try JSONDecoder().decode([RoadmapFeature].self, from: Data(json.utf8))
+    let extra = features[0].localizedTitle?.first?.extra ?? features[0].extra
+    #expect(extra.keys == ["y"])
+    #expect(extra["y"] == .number("2"))
+  }
+
   @Test("Codable through JSONEncoder and JSONDecoder keeps every field and unknown keys")
   func codableRoundTrip() throws {
     let feature = RoadmapFeature(
