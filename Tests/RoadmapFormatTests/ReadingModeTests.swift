@@ -153,6 +153,65 @@ struct ReadingModeTests {
     expectAgreementWithJSONDecoder(bytes)
   }
 
+  /// Bug: from 2^53 on JSONDecoder reads a number with a fraction or an exponent as a
+  /// `Decimal` whose mantissa must fit in 64 bits, dropping the fraction; ours read a `Double`,
+  /// so it accepted `4611686018427387904.5` (which the app rejects) and read
+  /// `9007199254740993.0` as 9007199254740992 (the app: 9007199254740993).
+  @Test(
+    "votes with a fraction or an exponent read as JSONDecoder reads them",
+    arguments: [
+      "4611686018427387904.5", "4611686018427387903.5", "9007199254740993.5", "9007199254740993.0",
+      "9007199254740993.0000", "9007199254740991.5", "123456789012345678.9",
+      "1000000000000000000.5", "-9223372036854775808.0", "-9223372036854775807.0",
+      "9223372036854775807.0", "18446744073709551615e-1", "18446744073709551616e-1",
+      "92233720368547758070e-1", "9.2e18", "-9.2e18", "9.3e18", "1e18",
+      "0.0000000000000000000000000000000000000000001e60",
+      "90071992547409930000000000000000000000000.5e-25", "4503599627370495.5", "2.5", "3.0",
+      "1.00000000000000000001", "1e-400", "-0.0",
+    ])
+  func numbersAgreeWithJSONDecoder(_ number: String) {
+    expectAgreementWithJSONDecoder(Array(#"[{"id": "1", "votes": \#(number)}]"#.utf8))
+  }
+
+  /// The same over numbers drawn at random, most of them past 2^53.
+  @Test func randomNumbersAgreeWithJSONDecoder() {
+    var generator = SplitMix64(seed: 20_261_205)
+    func digits(_ count: Int) -> String {
+      String((0..<count).map { _ in Character(String(Int.random(in: 0...9, using: &generator))) })
+    }
+    for _ in 0..<3_000 {
+      var number = String(Int.random(in: 1...9, using: &generator))
+      number += digits(Int.random(in: 0...19, using: &generator))
+      if Bool.random(using: &generator) {
+        number += "." + digits(Int.random(in: 1...24, using: &generator))
+      }
+      if Int.random(in: 0..<3, using: &generator) == 0 {
+        number += ["e", "E-", "e+"].randomElement(using: &generator)!
+        number += String(Int.random(in: 0...20, using: &generator))
+      }
+      if Bool.random(using: &generator) { number = "-" + number }
+      expectAgreementWithJSONDecoder(Array(#"[{"id": "1", "votes": \#(number)}]"#.utf8))
+    }
+  }
+
+  /// Bug: decoding `RoadmapFeature` with JSONDecoder (as an app using this module does) failed
+  /// the whole list when an unknown key held a value JSONDecoder cannot represent, which the
+  /// Roadmap package never reads and so loads fine: that member is left out instead.
+  @Test(
+    "Codable decodes what the Roadmap package decodes, whatever an unknown key holds",
+    arguments: [
+      #"[{"id": "1", "x": 1E400, "y": 2}]"#, #"[{"id": "1", "x": "\ud800", "y": 2}]"#,
+      #"[{"id": "1", "x": "\q", "y": 2}]"#, #"[{"id": "1", "x": [1, 1e999], "y": 2}]"#,
+      #"[{"id": "1", "localizedTitle": [{"language": "en", "value": "v", "x": -1e400, "y": 2}]}]"#,
+    ])
+  func codableDecodesWhatTheAppDecodes(_ json: String) throws {
+    #expect(upstreamDecodes(Array(json.utf8)) != nil)
+    let features = try JSONDecoder().decode([RoadmapFeature].self, from: Data(json.utf8))
+    let extra = features[0].localizedTitle?.first?.extra ?? features[0].extra
+    #expect(extra.keys == ["y"])
+    #expect(extra["y"] == .number("2"))
+  }
+
   @Test("Codable through JSONEncoder and JSONDecoder keeps every field and unknown keys")
   func codableRoundTrip() throws {
     let feature = RoadmapFeature(

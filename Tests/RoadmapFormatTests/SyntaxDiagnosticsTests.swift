@@ -116,6 +116,17 @@ struct SyntaxDiagnosticsTests {
     #expect(!diagnostic.message.isEmpty)
   }
 
+  /// Bug: a file of spaces and line breaks was called empty, which its size contradicts.
+  @Test("a file of only whitespace is not called empty")
+  func onlyWhitespaceIsSaidSo() throws {
+    let blank = try #require(validate("  \n  ").first("empty-document"))
+    #expect(blank.message.hasPrefix("the file holds only whitespace;"), "\(blank.message)")
+    let empty = try #require(validate("").first("empty-document"))
+    #expect(empty.message.hasPrefix("the file is empty;"), "\(empty.message)")
+    let mark = try #require(validate("\u{FEFF}").first("empty-document"))
+    #expect(mark.message.hasPrefix("the file is empty;"), "\(mark.message)")
+  }
+
   @Test("recovers to report several problems in one pass")
   func recoversAndReportsSeveral() {
     let json = """

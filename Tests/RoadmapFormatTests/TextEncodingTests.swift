@@ -127,6 +127,50 @@ import Testing
     }
   }
 
+  /// Bug: such a file was "UTF-16; must be UTF-8" (an error where a file that converts is a
+  /// warning, with no word of why), or without a mark "not a text file … the byte 0x0": now
+  /// its one diagnostic names the encoding and the line and column of what does not convert.
+  @Test("what does not convert is named, with its line and column")
+  func whatDoesNotConvertIsNamed() throws {
+    let head = "[\n  {\"id\": \"1\", \"title\": \""
+    let tail = "\"}\n]"
+    let cases: [(bytes: [UInt8], says: String)] = [
+      (
+        Self.utf16(head, little: true, mark: true) + [0x00, 0xD8]
+          + Self.utf16(tail, little: true, mark: false),
+        "the file is UTF-16 (little-endian), which the app's JSONDecoder converts, but this one "
+          + "does not convert: at line 2, column 25 there is an unpaired surrogate (0xD800)"
+      ),
+      (
+        Self.utf16(head, little: false, mark: false) + [0xDC, 0x00]
+          + Self.utf16(tail, little: false, mark: false),
+        "the file is UTF-16 (big-endian) without a byte-order mark, which the app's JSONDecoder "
+          + "converts, but this one does not convert: at line 2, column 25 there is an unpaired "
+          + "surrogate (0xDC00)"
+      ),
+      (
+        Self.utf32(head, little: false, mark: true) + [0, 0x11, 0, 0]
+          + Self.utf32(tail, little: false, mark: false),
+        "the file is UTF-32 (big-endian), which the app's JSONDecoder converts, but this one "
+          + "does not convert: at line 2, column 25 there is 0x110000, which is no Unicode "
+          + "character"
+      ),
+    ]
+    for (bytes, says) in cases {
+      #expect(upstreamDecodes(bytes) == nil)
+      let report = RoadmapValidator(options: ValidationOptions(compatible: true)).validate(bytes)
+      #expect(report.codes == ["invalid-encoding"])
+      let diagnostic = try #require(report.diagnostics.first)
+      #expect(diagnostic.severity == .error)
+      #expect(diagnostic.message.hasPrefix(says), "\(diagnostic.message)")
+      #expect(report.featureCount == 0)
+      let error = #expect(throws: RoadmapReadError.self) {
+        try RoadmapDocument.read(bytes, mode: .compatible)
+      }
+      #expect(error?.diagnostic.code == "invalid-encoding")
+    }
+  }
+
   @Test("UTF-32 little-endian with its mark is rejected, as JSONDecoder rejects it, and named")
   func utf32LittleEndianMark() throws {
     // FF FE 00 00: JSONDecoder takes UTF-16's mark and U+0000. Converted once, that text is

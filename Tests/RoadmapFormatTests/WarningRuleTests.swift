@@ -84,6 +84,24 @@ struct WarningRuleTests {
       name: "leading no-break space written as an escape",
       json: #"[{"id": "1", "title": "\u00a0Lead"}]"#,
       code: "surrounding-whitespace", severity: .warning, path: "/0/title", says: #"write "Lead""#),
+    // Bug: the advice dropped every no-break space, the ones inside the text too ("10km").
+    Case(
+      name: "a no-break space inside the text stays in the advice",
+      json: "[{\"id\": \"1\", \"title\": \" 10\u{A0}km\"}]",
+      code: "surrounding-whitespace", severity: .warning, path: "/0/title",
+      says: "write \"10\u{A0}km\""),
+    // Bug: "\r\n" is one Character, so a trailing CRLF was left in the advice.
+    Case(
+      name: "a trailing CRLF is trimmed in the advice",
+      json: #"[{"id": "1", "title": "Widgets\r\n"}]"#,
+      code: "surrounding-whitespace", severity: .warning, path: "/0/title",
+      says: #"write "Widgets""#),
+    // Bug: a status ending in CRLF did not read as finished.
+    Case(
+      name: "finished status ending in a line break",
+      json: #"[{"id": "1", "status": "Done\r\n"}]"#,
+      code: "finished-status-not-flagged", severity: .warning, path: "/0/status",
+      says: #""isFinished": true"#),
     Case(
       name: "leading space in a translation",
       json: #"[{"id": "1", "localizedTitle": [{"language": "en", "value": " Widgets"}]}]"#,
@@ -158,6 +176,22 @@ struct WarningRuleTests {
     #expect(note.message.contains("nothing after it was checked (1 feature before it)"))
     // At the end nothing was left unread: no note.
     #expect(validate(#"[{"id": "1"} @"#).first("reading-stopped") == nil)
+  }
+
+  /// Bug: a character that starts no value where an element was expected (`[,`, a vertical
+  /// tab or no-break space used as whitespace) was counted as a feature: "1 feature before it"
+  /// for a file whose first element was the error, and one too many in the summary.
+  @Test(arguments: [
+    (#"[,{"id": "1"}, {"id": "2"}]"#, 0),
+    ("[{\"id\": \"1\"},\n\u{0B}{\"id\": \"2\"}]", 1),
+    ("[{\"id\": \"1\"}, \u{A0}{\"id\": \"2\"}]", 1),
+  ])
+  func aCharacterThatStartsNoValueIsNoFeature(json: String, before: Int) throws {
+    let report = validate(json)
+    #expect(report.featureCount == before, "\(report.codes)")
+    let note = try #require(report.first("reading-stopped"))
+    let counted = before == 1 ? "1 feature" : "\(before) features"
+    #expect(note.message.contains("(\(counted) before it)"), "\(note.message)")
   }
 
   @Test("unknown keys that are not typos are fine")
@@ -317,6 +351,31 @@ struct WarningRuleTests {
   func unreadablePrevious(previous: String) {
     let report = validate(#"[{"id": "1"}]"#, previous: previous)
     #expect(report.first("previous-unreadable")?.severity == .warning)
+    #expect(!report.hasErrors)
+    let allowed = validate(
+      #"[{"id": "1"}]"#, options: ValidationOptions(allowRemoved: true), previous: previous)
+    #expect(allowed.first("previous-unreadable")?.severity == .info)
+  }
+
+  /// Bug: a previous version that reads, but that the app rejects all the same (a wrong type,
+  /// a localized field written as an object, a missing comma), was compared id by id, so the
+  /// repair that dropped one of its features failed with `removed-id`, though that version
+  /// showed an empty roadmap.
+  @Test(
+    "a previous version the app rejects is reported as such, and does not fail the repair",
+    arguments: [
+      #"[{"id": "1"}, {"id": "2", "votes": "3"}]"#,
+      "[{\"id\": \"1\"},\n {\"id\": \"2\", \"localizedTitle\": {\"en\": \"B\"}}]",
+      #"[{"id": "1"} {"id": "2"}]"#,
+    ])
+  func previousTheAppRejects(previous: String) throws {
+    let report = validate(#"[{"id": "1"}]"#, previous: previous)
+    let note = try #require(report.first("previous-unreadable"), "\(report.codes)")
+    #expect(note.severity == .warning)
+    #expect(note.message.hasPrefix("the app could not load the previous version ("))
+    #expect(note.related.first?.document == .previous)
+    #expect(note.related.first?.line == (previous.contains("\n") ? 2 : 1))
+    #expect(report.first("removed-id") == nil)
     #expect(!report.hasErrors)
     let allowed = validate(
       #"[{"id": "1"}]"#, options: ValidationOptions(allowRemoved: true), previous: previous)

@@ -1,7 +1,9 @@
 /// Codable conformance with the Roadmap package's key names; unknown keys go to `extra`.
 ///
 /// Through a `Decoder` the order of unknown keys is whatever the decoder reports (Foundation's
-/// keyed containers do not promise source order); `RoadmapDocument.read` keeps the exact order.
+/// keyed containers do not promise source order), and an unknown key whose value the decoder
+/// cannot represent (`1e400`, a lone surrogate) is left out, since the Roadmap package decodes
+/// the feature all the same; `RoadmapDocument.read` keeps the exact order and every value.
 extension RoadmapFeature: Codable {
   /// Decodes a feature; `null` and a missing key both mean absent, unknown keys go to `extra`.
   public init(from decoder: any Decoder) throws {
@@ -39,11 +41,16 @@ extension RoadmapFeature: Codable {
 }
 
 extension KeyedDecodingContainer where Key == AnyCodingKey {
-  /// The members whose keys are not `known`, as decoded (in the decoder's key order).
+  /// The members whose keys are not `known`, as decoded (in the decoder's key order), but those
+  /// whose values the decoder cannot represent.
   func decodeMembers(except known: (String) -> Bool) throws -> JSONObject {
     var members = JSONObject()
     for key in allKeys where !known(key.stringValue) {
-      members.members.append((key.stringValue, try decode(JSONValue.self, forKey: key)))
+      // The Roadmap package never reads these keys, so a value the decoder cannot represent
+      // (`1e400`, `"\ud800"`, `"\q"`) must not fail the feature, as it would fail the whole
+      // list: that member is left out instead.
+      guard let value = try? decode(JSONValue.self, forKey: key) else { continue }
+      members.members.append((key.stringValue, value))
     }
     return members
   }

@@ -44,6 +44,11 @@ extension RoadmapParser {
         let start = pos
         let kind = ValueKind(firstByte: base[pos])
         _ = parseValue(keep: false)
+        if pos == start && stopped {
+          // No value starts here (`[,{…}]`, a stray character): no element to count, so
+          // the summary and the note on where the reading stopped count only real ones.
+          featureCount -= 1
+        }
         if kind != .other && !stopped {
           report(
             "feature-not-object", .error, at: start, rejected: true,

@@ -99,15 +99,162 @@ extension RoadmapParser {
       }
       return .value(value)
     }
-    let text = String(
-      decoding: UnsafeBufferPointer(start: base + token.start, count: token.end - token.start),
-      as: UTF8.self)
+    return Self.decoderInteger(
+      UnsafeBufferPointer(start: base + token.start, count: token.end - token.start))
+  }
+
+  /// How Foundation's `JSONDecoder` reads a number with a fraction or an exponent as an `Int`.
+  ///
+  /// It reads a `Double` first: one with no exact `Int` is rejected, and below 2^53 that
+  /// `Double` is the value (`1.00000000000000000001` reads as 1). From 2^53 on, where a
+  /// `Double` no longer tells neighbouring integers apart, it reads the text again as a
+  /// `Decimal` (see `decimalInteger(_:)`), so `9007199254740993.5` reads as 9007199254740993
+  /// and `4611686018427387904.5` is rejected.
+  static func decoderInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> IntegerReading {
+    let text = String(decoding: bytes, as: UTF8.self)
     guard let double = Double(text), double.isFinite else { return .outOfRange }
-    guard double.rounded() == double else { return .fraction }
-    guard double >= -9.223_372_036_854_775_808e18 && double < 9.223_372_036_854_775_808e18 else {
-      return .outOfRange
+    guard let exact = Int(exactly: double) else {
+      return double.rounded() == double ? .outOfRange : .fraction
     }
-    return .value(Int(double))
+    if double.magnitude < 0x1p53 { return .value(exact) }
+    if let value = decimalInteger(bytes) { return .value(value) }
+    return hasFraction(bytes) ? .fraction : .outOfRange
+  }
+
+  /// `JSONDecoder`'s `Decimal` reading of a valid JSON number as an `Int`, nil when it rejects
+  /// it.
+  ///
+  /// The digits build a mantissa of at most 128 bits: past that, further digits of the integer
+  /// part raise the exponent and those of the fraction are dropped; the exponent must stay
+  /// within -128...127. Trailing zeros are taken off the mantissa, which must then fit in 64
+  /// bits (`9007199254740993.0000` does, `4611686018427387904.5` does not); a negative exponent
+  /// divides it by ten as many times, dropping the fraction, and a positive one multiplies it,
+  /// within 64 bits. The result must fit in `Int`.
+  static func decimalInteger(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var index = 0
+    let negative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+    if negative { index += 1 }
+    var high: UInt64 = 0
+    var low: UInt64 = 0
+    var exponent = 0
+    var full = false
+    // mantissa = mantissa * 10 + digit, unless that passes 128 bits.
+    func appendDigit(_ digit: UInt64) -> Bool {
+      let (highTimesTen, highOverflow) = high.multipliedReportingOverflow(by: 10)
+      let lowTimesTen = low.multipliedFullWidth(by: 10)
+      let (newLow, carry) = lowTimesTen.low.addingReportingOverflow(digit)
+      let (partial, overflow1) = highTimesTen.addingReportingOverflow(lowTimesTen.high)
+      let (newHigh, overflow2) = partial.addingReportingOverflow(carry ? 1 : 0)
+      guard !highOverflow, !overflow1, !overflow2 else { return false }
+      (high, low) = (newHigh, newLow)
+      return true
+    }
+    while index < bytes.count && isDigit(bytes[index]) {
+      let digit = UInt64(bytes[index] &- UInt8(ascii: "0"))
+      index += 1
+      if full || !appendDigit(digit) {
+        full = true
+        guard exponent < 127 else { return nil }
+        exponent += 1
+      }
+    }
+    if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      while index < bytes.count && isDigit(bytes[index]) {
+        let digit = UInt64(bytes[index] &- UInt8(ascii: "0"))
+        index += 1
+        if full { continue }
+        guard appendDigit(digit) else {
+          full = true
+          continue
+        }
+        guard exponent > -128 else { return nil }
+        exponent -= 1
+      }
+    }
+    if index < bytes.count && (bytes[index] | 0x20) == UInt8(ascii: "e") {
+      index += 1
+      var writtenNegative = false
+      if index < bytes.count
+        && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+"))
+      {
+        writtenNegative = bytes[index] == UInt8(ascii: "-")
+        index += 1
+      }
+      var written = 0
+      while index < bytes.count && isDigit(bytes[index]) {
+        written = written * 10 + Int(bytes[index] &- UInt8(ascii: "0"))
+        guard written <= 254 else { return nil }
+        index += 1
+      }
+      exponent += writtenNegative ? -written : written
+      guard exponent >= -128 && exponent <= 127 else { return nil }
+    }
+    guard high != 0 || low != 0 else { return 0 }
+    // Trailing zeros off the mantissa.
+    while true {
+      let (highQuotient, highRemainder) = high.quotientAndRemainder(dividingBy: 10)
+      let (lowQuotient, remainder) = UInt64(10).dividingFullWidth((highRemainder, low))
+      guard remainder == 0 else { break }
+      (high, low) = (highQuotient, lowQuotient)
+      exponent += 1
+    }
+    guard high == 0 else { return nil }
+    var magnitude = low
+    if exponent < 0 {
+      for _ in 0..<(-exponent) { magnitude /= 10 }
+    } else {
+      for _ in 0..<exponent {
+        let (product, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+        guard !overflow else { return nil }
+        magnitude = product
+      }
+    }
+    guard let value = Int(exactly: magnitude) else { return nil }
+    return negative ? -value : value
+  }
+
+  /// Whether a valid JSON number has a fractional part (`2.5`, `25e-1`; not `2.0`, `250e-1`).
+  static func hasFraction(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
+    let integerStart = index
+    while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+    let integerEnd = index
+    var fractionEnd = index
+    if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      while index < bytes.count && isDigit(bytes[index]) { index += 1 }
+      fractionEnd = index
+    }
+    var exponent = 0
+    if index < bytes.count && (bytes[index] | 0x20) == UInt8(ascii: "e") {
+      index += 1
+      let writtenNegative = index < bytes.count && bytes[index] == UInt8(ascii: "-")
+      if index < bytes.count
+        && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+"))
+      {
+        index += 1
+      }
+      while index < bytes.count && isDigit(bytes[index]) {
+        exponent = min(exponent * 10 + Int(bytes[index] &- UInt8(ascii: "0")), 1 << 40)
+        index += 1
+      }
+      if writtenNegative { exponent = -exponent }
+    }
+    // The value is the digits (integer then fraction, without the point) times 10^scale.
+    let fractionDigits = fractionEnd > integerEnd ? fractionEnd - integerEnd - 1 : 0
+    var scale = exponent - fractionDigits
+    var last = fractionEnd - 1
+    while last >= integerStart && scale < 0 {
+      if bytes[last] == UInt8(ascii: ".") {
+        last -= 1
+        continue
+      }
+      guard bytes[last] == UInt8(ascii: "0") else { return true }
+      scale += 1
+      last -= 1
+    }
+    return false
   }
 
   /// Parses a value the Roadmap package skips (an unknown key, a repeated key). JSONDecoder

@@ -33,7 +33,8 @@ extension RoadmapParser {
     }
     guard leading || trailing else { return }
     let value = decodedValue ?? decodeString(token)
-    let trimmed = value.trimmingSpaces().replacingOccurrences(of: "\u{A0}", with: "")
+    // Only the ends: a no-break space inside the text ("10\u{A0}km") is the author's.
+    let trimmed = value.trimmingSpaces()
     let side = leading && trailing ? "leading and trailing" : leading ? "a leading" : "a trailing"
     report(
       "surrounding-whitespace", .warning, at: offset, rejected: false,

@@ -362,6 +362,12 @@ struct RoadmapParser {
         "the file starts with a UTF-8 byte-order mark; JSONDecoder skips it but many tools "
           + "do not: save the file as UTF-8 without BOM")
       pos = 3
+    } else if let failure = TextEncoding.conversionFailure(
+      UnsafeBufferPointer(start: base, count: count))
+    {
+      // UTF-16 or UTF-32 that the app would convert, but for one value: it rejects the file.
+      syntaxError("invalid-encoding", at: 0, fatal: true, failure.message)
+      return
     } else if count >= 2
       && ((base[0] == 0xFF && base[1] == 0xFE) || (base[0] == 0xFE && base[1] == 0xFF))
     {
@@ -377,12 +383,14 @@ struct RoadmapParser {
           + "the right file")
       return
     }
+    let textStart = pos
     skipWhitespace()
     if stopped { return }
     guard pos < count else {
       syntaxError(
         "empty-document", at: 0, fatal: true,
-        "the file is empty; a roadmap with no features is written []")
+        (textStart == count ? "the file is empty" : "the file holds only whitespace")
+          + "; a roadmap with no features is written []")
       return
     }
     let start = pos

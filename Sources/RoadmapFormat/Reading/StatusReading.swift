@@ -24,7 +24,7 @@ enum StatusReading: Sendable {
     "запланавана", "у працы", "计划中", "进行中", "予定", "開発中", "계획됨", "진행 중",
   ]
 
-  /// Classifies a status (case-insensitively, ignoring surrounding spaces).
+  /// Classifies a status (case-insensitively, ignoring surrounding spaces and line breaks).
   init(status: String) {
     let normalized = status.lowercased().trimmingSpaces()
     if Self.finishedWords.contains(normalized) {
@@ -38,12 +38,18 @@ enum StatusReading: Sendable {
 }
 
 extension String {
-  /// Without leading and trailing spaces, tabs and line breaks.
+  /// Without leading and trailing spaces, tabs, line breaks and no-break spaces (U+00A0).
+  ///
+  /// Trimmed scalar by scalar: `"\r\n"` is one `Character`, equal to neither `"\r"` nor
+  /// `"\n"`, so a character test leaves a trailing CRLF in place.
   func trimmingSpaces() -> String {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-    guard let first = firstIndex(where: { !isSpace($0) }),
-      let last = lastIndex(where: { !isSpace($0) })
+    let scalars = unicodeScalars
+    let isSpace = { (scalar: Unicode.Scalar) in
+      scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{A0}"
+    }
+    guard let first = scalars.firstIndex(where: { !isSpace($0) }),
+      let last = scalars.lastIndex(where: { !isSpace($0) })
     else { return "" }
-    return String(self[first...last])
+    return String(scalars[first...last])
   }
 }

@@ -107,6 +107,92 @@ enum TextEncoding: Sendable, Equatable {
 
   /// The UTF-16 code units of `body`, read in pairs of bytes without a copy (an incomplete
   /// last pair is dropped).
+  /// Where a document in a detected UTF-16 or UTF-32 encoding stops converting.
+  struct ConversionFailure: Sendable, Equatable {
+    var encoding: TextEncoding
+    var hadMark: Bool
+    /// The line and column (in the text before it) of the value that does not convert.
+    var line: Int
+    var column: Int
+    /// What is there: `an unpaired surrogate (0xD800)`, `0x110000, which is no character`.
+    var what: String
+
+    /// The message of the diagnostic: the app rejects the file.
+    var message: String {
+      "the file is \(encoding.name)\(hadMark ? "" : " without a byte-order mark"), which the "
+        + "app's JSONDecoder converts, but this one does not convert: at line \(line), column "
+        + "\(column) there is \(what), so the app rejects the whole file; write that character "
+        + "again and save the file as UTF-8"
+    }
+  }
+
+  /// Why a document that looks like UTF-16 or UTF-32 text (a byte-order mark, or the zero
+  /// bytes and then a JSON bracket) does not convert; nil when it converts or looks like
+  /// neither (a binary file is `not-text`).
+  static func conversionFailure(_ buffer: UnsafeBufferPointer<UInt8>) -> ConversionFailure? {
+    guard let (encoding, bom) = detect(buffer) else { return nil }
+    let body = UnsafeBufferPointer(rebasing: buffer[bom...])
+    var line = 1
+    var column = 1
+    var sawText = false
+    // Nil when the text so far is not what a JSON document starts with.
+    func advance(_ scalar: Unicode.Scalar) -> Bool {
+      if !sawText && !(scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r") {
+        guard bom > 0 || scalar == "[" || scalar == "{" else { return false }
+        sawText = true
+      }
+      if scalar == "\n" {
+        line += 1
+        column = 1
+      } else {
+        column += 1
+      }
+      return true
+    }
+    func failure(_ what: String) -> ConversionFailure? {
+      bom > 0 || sawText
+        ? ConversionFailure(
+          encoding: encoding, hadMark: bom > 0, line: line, column: column, what: what)
+        : nil
+    }
+    func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16, uppercase: true) }
+    switch encoding {
+    case .utf16LittleEndian, .utf16BigEndian:
+      var units = CodeUnits(body: body, little: encoding == .utf16LittleEndian)
+      while let unit = units.next() {
+        let value: UInt32
+        if (0xD800...0xDBFF).contains(unit) {
+          var ahead = units
+          guard let low = ahead.next(), (0xDC00...0xDFFF).contains(low) else {
+            return failure("an unpaired surrogate (\(hex(UInt32(unit))))")
+          }
+          units = ahead
+          value = 0x10000 + (UInt32(unit) - 0xD800) << 10 + (UInt32(low) - 0xDC00)
+        } else if (0xDC00...0xDFFF).contains(unit) {
+          return failure("an unpaired surrogate (\(hex(UInt32(unit))))")
+        } else {
+          value = UInt32(unit)
+        }
+        guard let scalar = Unicode.Scalar(value), advance(scalar) else { return nil }
+      }
+    case .utf32LittleEndian, .utf32BigEndian:
+      let little = encoding == .utf32LittleEndian
+      var index = 0
+      while index + 3 < body.count {
+        var value: UInt32 = 0
+        for offset in 0..<4 {
+          value = value << 8 | UInt32(body[little ? index + 3 - offset : index + offset])
+        }
+        guard let scalar = Unicode.Scalar(value) else {
+          return failure("\(hex(value)), which is no Unicode character")
+        }
+        guard advance(scalar) else { return nil }
+        index += 4
+      }
+    }
+    return nil
+  }
+
   private struct CodeUnits: IteratorProtocol {
     let body: UnsafeBufferPointer<UInt8>
     let little: Bool

@@ -303,6 +303,21 @@ struct CrossFeatureRules {
           + "it showed no feature to vote on; removed ids were not checked")
       return
     }
+    if let rejection = previous.issues.first(where: { $0.rejectedByRoadmap }) {
+      // Readable, but the app rejects it all the same (a wrong type, a missing comma): it
+      // showed an empty roadmap, so the same holds.
+      let location = LineIndex.locations(of: [rejection.offset], in: buffer)[0]
+      add(
+        "previous-unreadable", options.allowRemoved ? .info : .warning, at: 0, path: "",
+        related: [
+          RelatedIssue(
+            message: "where the app rejects the previous version", path: rejection.path,
+            offset: nil, location: location, document: .previous)
+        ],
+        "the app could not load the previous version (\(rejection.message)), so it showed no "
+          + "feature to vote on; removed ids were not checked")
+      return
+    }
     guard let previousBase = buffer.baseAddress else { return }
     func previousText(_ token: StringToken) -> String {
       RoadmapParser.decodeString(token, in: previousBase)

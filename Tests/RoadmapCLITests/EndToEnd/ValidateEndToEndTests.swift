@@ -192,6 +192,29 @@ import Testing
     #expect(same.exitCode == 0)
   }
 
+  /// Bug: the counter keys were always checked as `feature{id}`, so an app whose voter keys
+  /// its counters `{id}` or `feature-{id}` (both exist) had keys too short or too long for
+  /// every counting API pass; `--key-template` says how its keys are built, as it does for
+  /// `show`, `migrate` and `reconcile`.
+  @Test func keyTemplateChecksTheKeysTheAppBuilds() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let long = String(repeating: "a", count: 57)
+    try directory.write("ids.json", #"[{"id": "12"}, {"id": "\#(long)"}]"#)
+    let byDefault = try await validate(["ids.json"], in: directory)
+    #expect(byDefault.exitCode == 0, "\(byDefault.stdoutText)")
+    let plain = try await validate(["ids.json", "--key-template", "{id}"], in: directory)
+    #expect(plain.exitCode == 1)
+    #expect(plain.stdoutText.contains(#"the counter key "12" built from this id is shorter"#))
+    let dashed = try await validate(["ids.json", "--key-template", "feature-{id}"], in: directory)
+    #expect(dashed.exitCode == 1)
+    #expect(dashed.stdoutText.contains("is 65 characters long, over the limit of 64"))
+    #expect(!dashed.stdoutText.contains(#""feature-12""#))
+    let wrong = try await validate(["ids.json", "--key-template", "feature"], in: directory)
+    #expect(wrong.exitCode == 64)
+    #expect(wrong.stderrText.contains("--key-template must contain {id} once."))
+  }
+
   @Test func previousThatCannotBeReadFails() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }

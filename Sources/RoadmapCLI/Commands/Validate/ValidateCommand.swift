@@ -1,3 +1,4 @@
+import FeatureVoting
 import RoadmapFormat
 
 /// `roadmapctl validate`: checks Roadmap JSON files before they are published.
@@ -35,6 +36,13 @@ struct ValidateCommand: Command {
   var statuses: [String]
 
   @Option(
+    valueName: "template",
+    help: "How a feature id becomes its counter key, for the key checks; {id} is the id. "
+      + "(default: feature{id})",
+    validate: { (try? KeyTemplate($0)) == nil ? "--key-template must contain {id} once." : nil })
+  var keyTemplate: String?
+
+  @Option(
     valueName: "old",
     help:
       "The version already published (file, URL, or - for standard input): removed ids orphan their votes."
@@ -62,6 +70,7 @@ struct ValidateCommand: Command {
       compatible: compatible,
       languages: languages.isEmpty ? nil : languages,
       statuses: statuses.isEmpty ? nil : statuses,
+      keyTemplate: keyTemplate ?? KeyTemplate.roadmapDefault.template,
       allowRemoved: allowRemoved)
     let validator = RoadmapValidator(options: options)
 
