@@ -441,6 +441,13 @@ import Testing
     #expect(missing.stdoutText.contains(#""code":"http-status""#))
     #expect(missing.stdoutText.contains("HTTP 404"))
 
+    // Another success status: the app decodes the body, so it is checked, with a warning.
+    let proxied = try await Roadmapctl.run(["validate", server.url("/proxied.json")])
+    #expect(proxied.exitCode == 0)
+    #expect(proxied.stdoutText.contains("warning: The server answered HTTP 203"))
+    #expect(proxied.stdoutText.contains("[http-status]"))
+    #expect(proxied.stdoutText.hasSuffix(": 3 features, 1 warning\n"))
+
     let page = try await Roadmapctl.run(["validate", server.url("/page.html")])
     #expect(page.exitCode == 1)
     #expect(page.stdoutText.contains("[html-body]"))

@@ -4,7 +4,8 @@ import Foundation
 ///
 ///     let server = try await TestHTTPServer.start()
 ///     defer { server.stop() }
-///     let url = server.url("/good.json")     // also /broken.json, /missing.json (404), /page.html,
+///     let url = server.url("/good.json")     // also /broken.json, /missing.json (404),
+///                                            // /proxied.json (the good file with 203), /page.html,
 ///                                            // /sneaky.json (HTML as JSON), /good-as-html.json,
 ///                                            // /endless.json (a body without end),
 ///                                            // /slow.json (no answer for 300 s)
@@ -20,6 +21,7 @@ struct TestHTTPServer: Sendable {
         "/good.json": (200, "application/json", open(sys.argv[1], "rb").read()),
         "/broken.json": (200, "application/json", open(sys.argv[2], "rb").read()),
         "/missing.json": (404, "application/json", b'{"error":"not found"}'),
+        "/proxied.json": (203, "application/json", open(sys.argv[1], "rb").read()),
         "/page.html": (200, "text/html; charset=utf-8",
                        b"<!DOCTYPE html><html><body>[roadmap]</body></html>"),
         "/sneaky.json": (200, "application/json", b"\\n  <html><body>oops</body></html>"),

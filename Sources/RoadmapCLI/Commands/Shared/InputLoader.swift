@@ -160,12 +160,23 @@ enum InputLoader {
       timeout: timeout, failure: "cannot fetch '\(input)'")
     var loaded = LoadedInput(displayPath: input, bytes: Array(data))
     guard let http = response as? HTTPURLResponse else { return loaded }
-    if http.statusCode != 200 {
+    let status = http.statusCode
+    let reason = HTTPURLResponse.localizedString(forStatusCode: status)
+    if (201...299).contains(status) {
+      // A success all the same: the app decodes this body as it would a 200's, so it is
+      // checked as usual, with a warning that the host answers unusually.
+      loaded.transportProblems.append(
+        Diagnostic(
+          code: "http-status", severity: .warning,
+          message: "The server answered HTTP \(status) (\(reason)), not 200. The Roadmap "
+            + "package decodes the body all the same, so it is checked as usual; serve the "
+            + "file with 200 so caches and proxies keep it.",
+          path: "", line: 1, column: 1))
+    } else if status != 200 {
       loaded.transportProblems.append(
         Diagnostic(
           code: "http-status", severity: .error,
-          message: "The server answered HTTP \(http.statusCode) "
-            + "(\(HTTPURLResponse.localizedString(forStatusCode: http.statusCode))), not 200. "
+          message: "The server answered HTTP \(status) (\(reason)), not 200. "
             + "The Roadmap package ignores the status and decodes the body (an error page "
             + "shows as an empty roadmap); publish the file at this URL or fix the URL.",
           path: "", line: 1, column: 1))
