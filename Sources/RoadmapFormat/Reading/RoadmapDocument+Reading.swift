@@ -56,7 +56,15 @@ extension RoadmapDocument {
     if let stopping {
       throw RoadmapReadError(diagnostic: stopping)
     }
-    return RoadmapDocument(features: outcome.features, diagnostics: diagnostics)
+    var reported = diagnostics
+    if mode == .compatible {
+      // Nothing the app rejects is left: what remains (a trailing comma, a duplicate key) it
+      // loads with, so it is a warning, as `validate --compatible` says.
+      for index in reported.indices where reported[index].severity == .error {
+        reported[index].severity = .warning
+      }
+    }
+    return RoadmapDocument(features: outcome.features, diagnostics: reported)
   }
 
   /// The UTF-8 text that the positions of a UTF-16 or UTF-32 document's diagnostics refer to

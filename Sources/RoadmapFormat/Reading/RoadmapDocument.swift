@@ -8,7 +8,8 @@ import Foundation
 public struct RoadmapDocument: Sendable {
   /// The features, in order.
   public var features: [RoadmapFeature]
-  /// What was reported while reading: features left out (lenient), warnings.
+  /// What was reported while reading: features left out (lenient), warnings. A `compatible`
+  /// reading reports only warnings: what the app loads with (a trailing comma, a duplicate key).
   public var diagnostics: [Diagnostic]
 
   /// Creates a document.

@@ -98,6 +98,17 @@ import Testing
     #expect(lenient.stderrText.contains("finished.json:2:"))
   }
 
+  @Test func compatibleCallsWhatTheAppLoadsWithAWarning() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    // A trailing comma: the app loads the file, so it is a warning, as validate --compatible
+    // says (it was printed as an error while show went on and exited 0).
+    let shown = try await show(["broken.json", "--compatible"], in: directory)
+    #expect(shown.exitCode == 0)
+    #expect(shown.stderrText.contains("warning: trailing comma"))
+    #expect(!shown.stderrText.contains("error:"))
+  }
+
   @Test func standardInputAndErrors() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }
