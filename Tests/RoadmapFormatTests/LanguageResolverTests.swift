@@ -81,12 +81,13 @@ struct LanguageResolverTests {
       LanguageResolver.fallback(preferredLanguages: ["pt-BR"]).resolve(feature).title == "Olá")
   }
 
-  @Test("the first matching item wins, even when its value is empty")
+  @Test("the first matching item wins; with fallback, the first that shows something")
   func firstItemWins() {
     let feature = RoadmapFeature(
       id: "1", title: "Plain", localizedTitle: Self.items([("en", ""), ("en", "Second")]))
     #expect(LanguageResolver.roadmapCompatible(localization: "en").resolve(feature).title == "")
-    #expect(LanguageResolver.fallback(preferredLanguages: ["en"]).resolve(feature).title == "")
+    #expect(
+      LanguageResolver.fallback(preferredLanguages: ["en"]).resolve(feature).title == "Second")
   }
 
   @Test("isFinished and votes pass through")
@@ -98,16 +99,74 @@ struct LanguageResolverTests {
     #expect(resolved.title == "N/A")
   }
 
-  /// What the fallback picked before it ranked tags: each preferred language's chain in
-  /// order, the first item of the first tag found.
+  /// What the fallback picks, by a plain scan: for each preferred language, its chain in
+  /// order, then any other region of its language (unless written in several scripts); the
+  /// first item of the first tag found.
   static func pickedByScanning(_ items: [LocalizedValue], _ preferred: [String])
     -> LocalizedValue?
   {
     let tags = items.map { LanguageResolver.normalize($0.language) }
-    for tag in preferred.flatMap(LanguageResolver.lookupChain) {
-      if let index = tags.firstIndex(of: tag) { return items[index] }
+    for chain in preferred.map(LanguageResolver.lookupChain) {
+      for tag in chain {
+        if let index = tags.firstIndex(of: tag) { return items[index] }
+      }
+      guard let last = chain.last else { continue }
+      let language = LanguageResolver.languageSubtag(last)
+      guard language.count >= 2, !LanguageResolver.writtenInSeveralScripts.contains(language)
+      else { continue }
+      if let index = tags.firstIndex(where: { LanguageResolver.languageSubtag($0) == language }) {
+        return items[index]
+      }
     }
     return nil
+  }
+
+  static let fallbackCases: [(preferred: [String], items: [String], shown: String?)] = [
+    // Chinese: a region finds its script and the script its regions, never the other script.
+    (["zh-CN"], ["en", "zh-Hans"], "zh-Hans"),
+    (["zh-Hans-CN"], ["en", "zh-CN"], "zh-CN"),
+    (["zh-Hans"], ["zh-TW", "zh_CN"], "zh_CN"),
+    (["zh-TW"], ["zh-Hans", "zh-Hant"], "zh-Hant"),
+    (["zh-Hant-HK"], ["zh", "zh-TW"], "zh-TW"),
+    (["zh-HK"], ["zh", "zh-Hant"], "zh-Hant"),
+    (["zh-HK"], ["zh-Hans", "en"], nil),
+    (["zh-Hant"], ["zh-CN"], nil),
+    (["zh"], ["zh-Hant", "zh-Hans"], "zh-Hans"),
+    (["zh-Hant-CN"], ["zh-CN", "zh-Hant"], "zh-Hant"),
+    (["zh-yue"], ["zh-Hans"], nil),
+    // Another region of the language, after the chain, before the next language.
+    (["pt-BR", "en"], ["en", "pt-PT"], "pt-PT"),
+    (["pt-BR", "en"], ["pt", "pt-PT"], "pt"),
+    (["pt-BR", "en", "pt-PT"], ["en", "pt-PT"], "pt-PT"),
+    (["en"], ["de", "en-GB"], "en-GB"),
+    (["sr-Latn"], ["sr-Cyrl"], nil),
+    (["fr"], ["de"], nil),
+  ]
+
+  @Test("Chinese scripts and other regions of a language")
+  func chineseAndRegions() {
+    for (preferred, languages, shown) in Self.fallbackCases {
+      let feature = RoadmapFeature(
+        id: "1", title: "plain",
+        localizedTitle: languages.map { LocalizedValue(language: $0, value: "in \($0)") })
+      let resolved = LanguageResolver.fallback(preferredLanguages: preferred).resolve(feature)
+      #expect(resolved.title == (shown.map { "in \($0)" } ?? "plain"), "\(preferred) \(languages)")
+      #expect(resolved.titleLanguage == shown, "\(preferred) \(languages)")
+    }
+  }
+
+  @Test("with fallback, a value that shows nothing gives way to the next language")
+  func emptyValuesGiveWay() {
+    let feature = RoadmapFeature(
+      id: "1", title: "Plain", status: "planned",
+      localizedTitle: Self.items([("fr", ""), ("en", "English")]),
+      localizedStatus: Self.items([("fr", " \n")]))
+    let resolved = LanguageResolver.fallback(preferredLanguages: ["fr", "en"]).resolve(feature)
+    #expect(resolved.title == "English")
+    #expect(resolved.titleLanguage == "en")
+    #expect(resolved.status == "planned")
+    // The app shows the empty value, and the compatible resolver does too.
+    #expect(LanguageResolver.roadmapCompatible(localization: "fr").resolve(feature).title == "")
   }
 
   @Test("the fallback picks what a scan of every chain picks")

@@ -5,8 +5,11 @@
 ///   (case-sensitively), else the plain field, else `N/A` for a title, `""` for a description
 ///   and no status. `zh-Hans` does not match `zh`, `pt-BR` does not match `pt`.
 /// - `fallback(preferredLanguages:)` tries each preferred language along its BCP 47 lookup
-///   chain (`zh-Hans-CN`, `zh-Hans`, `zh`), case-insensitively with `_` read as `-`, then the
-///   plain field.
+///   chain (`zh-Hans-CN`, `zh-Hans`, `zh`), case-insensitively with `_` read as `-`; Chinese
+///   also through the tags of the same script (`zh-CN` finds `zh-Hans`, `zh-HK` finds `zh-Hant`
+///   and then `zh-TW`); then any other region of the same language (`pt-BR` finds `pt-PT`,
+///   except for languages written in several scripts); then the next preferred language; then
+///   the plain field. An item whose value is empty or only white space is passed over.
 ///
 /// Each field is resolved on its own.
 public struct LanguageResolver: Sendable {
@@ -16,7 +19,9 @@ public struct LanguageResolver: Sendable {
     /// (the first place when a tag is in several chains); `first` is the first language's own
     /// tag.
     /// An item is found by its own tag, so a feature costs its items, not items × tags.
-    case ranked(first: String?, rank: [String: Int])
+    /// `siblings`: a language subtag → the place of "any other tag of that language", right
+    /// after its preferred language's chain.
+    case ranked(first: String?, rank: [String: Int], siblings: [String: Int])
   }
 
   private let mode: Mode
@@ -35,8 +40,24 @@ public struct LanguageResolver: Sendable {
   public static func fallback(preferredLanguages: [String]) -> LanguageResolver {
     let chains = preferredLanguages.map(Self.lookupChain)
     var rank: [String: Int] = [:]
-    for (place, tag) in chains.joined().enumerated() where rank[tag] == nil { rank[tag] = place }
-    return LanguageResolver(mode: .ranked(first: chains.first?.first, rank: rank))
+    var siblings: [String: Int] = [:]
+    var place = 0
+    for chain in chains {
+      for tag in chain where rank[tag] == nil {
+        rank[tag] = place
+        place += 1
+      }
+      // Then any other region of the language: a Brazilian reads European Portuguese before
+      // the plain field, but a reader of one script is not given another.
+      if let language = chain.last.map(Self.languageSubtag), language.count >= 2,
+        !Self.writtenInSeveralScripts.contains(language), siblings[language] == nil
+      {
+        siblings[language] = place
+        place += 1
+      }
+    }
+    return LanguageResolver(
+      mode: .ranked(first: chains.first?.first, rank: rank, siblings: siblings))
   }
 
   /// Resolves every localized field of `feature`.
@@ -67,14 +88,28 @@ public struct LanguageResolver: Sendable {
   public func isFirstChoice(_ language: String) -> Bool {
     switch mode {
     case .exact(let localization): return language == localization
-    case .ranked(let first, _):
+    case .ranked(let first, _, _):
       return first.map { Self.normalize(language) == $0 } ?? false
     }
   }
 
-  /// The item chosen for this resolver's languages, or nil.
+  /// The item chosen for this resolver's languages, or nil. With fallback, an item that shows
+  /// nothing (empty, or white space alone: what translation tools leave for an untranslated
+  /// text) gives way to the next language; the app itself shows it.
   func pick(_ items: [LocalizedValue]?) -> LocalizedValue? {
-    choose(items, language: \.language)
+    switch mode {
+    case .exact: return choose(items, language: \.language)
+    case .ranked:
+      guard let items, items.contains(where: Self.showsNothing) else {
+        return choose(items, language: \.language)
+      }
+      return choose(items.filter { !Self.showsNothing($0) }, language: \.language)
+    }
+  }
+
+  /// Whether a localized value is empty or white space alone.
+  static func showsNothing(_ item: LocalizedValue) -> Bool {
+    item.value.allSatisfy(\.isWhitespace)
   }
 
   /// The item of `items` this resolver chooses, exactly as it chooses a localized field's
@@ -89,11 +124,14 @@ public struct LanguageResolver: Sendable {
     switch mode {
     case .exact(let localization):
       return items.first(where: { language($0) == localization })
-    case .ranked(_, let rank):
+    case .ranked(_, let rank, let siblings):
       // The item whose tag comes first in the chains; of items with that tag, the first.
       var best: (place: Int, index: Int)?
       for (index, item) in items.enumerated() {
-        guard let place = rank[Self.normalize(language(item))] else { continue }
+        let tag = Self.normalize(language(item))
+        let exact = rank[tag]
+        let sibling = siblings.isEmpty ? nil : siblings[Self.languageSubtag(tag)]
+        guard let place = [exact, sibling].compactMap({ $0 }).min() else { continue }
         if best.map({ place < $0.place }) ?? true {
           best = (place, index)
           if place == 0 { break }
@@ -108,9 +146,67 @@ public struct LanguageResolver: Sendable {
     String(tag.lowercased().map { $0 == "_" ? "-" : $0 })
   }
 
+  /// The language subtag of a normalized tag: `pt` of `pt-br`.
+  static func languageSubtag(_ tag: String) -> String {
+    String(tag.prefix { $0 != "-" })
+  }
+
+  /// Languages whose regions may be written in different scripts (Serbian in Cyrillic or
+  /// Latin, Chinese Simplified or Traditional): no "other region" fallback for them.
+  static let writtenInSeveralScripts: Set<String> = [
+    "az", "bs", "ff", "ha", "kk", "ks", "ku", "mn", "ms", "pa", "sd", "shi", "sr", "tg", "uz",
+    "vai", "zh",
+  ]
+
+  /// Chinese tags of each script, most common region first (CLDR's likely subtags).
+  static let chineseScripts: [String: [String]] = [
+    "hans": ["cn", "sg", "my"],
+    "hant": ["tw", "hk", "mo"],
+  ]
+
+  /// The script of a Chinese region (`tw` → `hant`).
+  static let chineseScriptOfRegion: [String: String] = {
+    var scripts: [String: String] = [:]
+    for (script, regions) in chineseScripts {
+      for region in regions { scripts[region] = script }
+    }
+    return scripts
+  }()
+
+  /// The lookup chain of a tag: its RFC 4647 chain (`zh-Hans-CN`, `zh-Hans`, `zh`; a singleton
+  /// such as `x` left at the end is dropped with the subtag after it); for Chinese, before the
+  /// bare `zh`, the other tags of its script (`zh-HK` → `zh-Hant-HK`, `zh-Hant`, `zh-TW`,
+  /// `zh-MO`; a bare `zh` is Simplified, as CLDR has it).
+  static func lookupChain(_ tag: String) -> [String] {
+    var chain = truncationChain(tag)
+    guard chain.last == "zh" else { return chain }
+    let subtags = chain[0].split(separator: "-").map(String.init)
+    let script = subtags.dropFirst().first { $0.count == 4 }
+    let region = subtags.dropFirst().first {
+      $0.count == 2 || ($0.count == 3 && $0.allSatisfy(\.isNumber))
+    }
+    guard
+      let script = script ?? region.flatMap({ chineseScriptOfRegion[$0] })
+        ?? (subtags.count == 1 ? "hans" : nil),
+      let regions = chineseScripts[script]
+    else { return chain }
+    chain.removeLast()
+    var same: [String] = []
+    if let region {
+      same.append("zh-\(script)-\(region)")
+      // A region of the other script (zh-Hant-CN) is not a reason to give its script.
+      if (chineseScriptOfRegion[region] ?? script) == script { same.append("zh-\(region)") }
+    }
+    same.append("zh-\(script)")
+    same += regions.map { "zh-\($0)" }
+    for candidate in same where !chain.contains(candidate) { chain.append(candidate) }
+    chain.append("zh")
+    return chain
+  }
+
   /// The RFC 4647 lookup chain of a tag: `zh-Hans-CN`, `zh-Hans`, `zh` (a singleton such as
   /// `x` left at the end is dropped with the subtag after it).
-  static func lookupChain(_ tag: String) -> [String] {
+  static func truncationChain(_ tag: String) -> [String] {
     var subtags = normalize(tag).split(separator: "-", omittingEmptySubsequences: false)
       .map(String.init)
     var chain: [String] = []

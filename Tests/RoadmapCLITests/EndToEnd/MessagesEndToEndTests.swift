@@ -113,14 +113,23 @@ import Testing
     try directory.write("chinese.json", Fixtures.chinese)
     try directory.write("good.json", Fixtures.good)
 
+    // Traditional Chinese is not given the Simplified text.
+    let tw = try await run(["show", "chinese.json", "--language", "zh-TW"], in: directory)
+    #expect(tw.exitCode == 0)
+    #expect(tw.stdoutText.contains("Dark mode"))
+    #expect(
+      tw.stderrText
+        == "chinese.json: note: --language zh-TW: the title of feature \"1\" (#1) has no "
+        + "\"zh-TW\" translation; the plain field is shown (translations in the file: \"en\", "
+        + "\"zh-Hans\")\n")
+
+    // A region finds its script: zh-CN (a browser's tag) reads the zh-Hans text.
     let cn = try await run(["show", "chinese.json", "--language", "zh-CN"], in: directory)
-    #expect(cn.exitCode == 0)
-    #expect(cn.stdoutText.contains("Dark mode"))
+    #expect(cn.stdoutText.contains("深色模式"))
     #expect(
       cn.stderrText
-        == "chinese.json: note: --language zh-CN: the title of feature \"1\" (#1) has no "
-        + "\"zh-CN\" translation; the plain field is shown (translations in the file: \"en\", "
-        + "\"zh-Hans\")\n")
+        == "chinese.json: note: --language zh-CN: the title of feature \"1\" (#1) is shown "
+        + "in \"zh-Hans\"\n")
 
     let fallback = try await run(
       ["show", "chinese.json", "--language", "zh-Hans-CN"], in: directory)
