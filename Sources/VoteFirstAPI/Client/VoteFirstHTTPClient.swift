@@ -150,7 +150,8 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
       components.percentEncodedPath.hasSuffix("/")
       ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
     components.percentEncodedPath = basePath + path
-    if !query.isEmpty { components.queryItems = query }
+    // Not `queryItems`: URLComponents leaves `+` as it is, which the server reads as a space.
+    if !query.isEmpty { components.percentEncodedQuery = VoteFirstContract.encodeQuery(query) }
     guard let url = components.url else {
       throw VoteFirstError(.invalidRequest, message: "cannot build a URL for \(path)")
     }
