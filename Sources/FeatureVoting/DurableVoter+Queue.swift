@@ -101,10 +101,20 @@ extension DurableVoter {
         // write that succeeds saves it.
         ledger.record { $0.confirm(action, feature.id) }
         return count
-      } catch  where error.kind == .offline {
+      } catch  where error.kind == .offline || (error.kind == .timedOut && baseRepeatsWrites) {
+        // Offline: not sent. Timed out: sent, but no answer came, so it may or may not have
+        // been counted; sending it again changes nothing only where the base says so (a
+        // voter id on `roadmapctl serve`), and then it waits in the queue like an offline one
+        // instead of being lost while the app shows it as cast.
         return try queue(action, feature)
       }
     }
+  }
+
+  /// Whether the base voter's writes count once however often they are sent
+  /// (``RepeatableWrites``), so one that timed out may be queued and sent again.
+  var baseRepeatsWrites: Bool {
+    (base as? any RepeatableWrites)?.writesAreRepeatable == true
   }
 
   /// Queues `action` and answers the count it will make.

@@ -89,6 +89,41 @@ struct DurableVoterFailureTests {
     #expect(try durable.takeRefusals().isEmpty)
   }
 
+  /// A vote that timed out may or may not have been counted. It was lost: the app showed it
+  /// as cast, the state said it was not, and the unvote that followed sent nothing. With a
+  /// voter id on `roadmapctl serve` sending it again changes nothing, so it waits in the
+  /// queue as an offline one does; an anonymous one is not queued, since sent again it could
+  /// count twice.
+  @Test("a vote that timed out is queued where sending it again changes nothing")
+  func timedOutVoteIsQueuedWhereRepeatable() async throws {
+    // Far slower than the voters' timeout on any machine: the timeout always comes first.
+    let server = try LocalServer { router in
+      router.get("/hit/:ns/:key") { _ in
+        try? await Task.sleep(for: .seconds(300))
+        return json(#"{"value":1}"#)
+      }
+    }
+    defer { Task { await server.stop() } }
+    let feature = RoadmapFeature(id: "1")
+    let identified = DurableVoter(
+      base: CountingAPIVoter(
+        server: server.url, namespace: "ns1", identity: try VoterIdentity(appUserID: "alice"),
+        timeout: 0.5, readRetry: RetryPolicy(attempts: 1)),
+      directory: try temporaryDirectory())
+    #expect(try await identified.castVote(for: feature) == 1)
+    #expect(try identified.pendingVotes().map(\.featureID) == ["1"])
+    #expect(try identified.hasVoted(for: feature))
+    let anonymous = DurableVoter(
+      base: CountingAPIVoter(
+        server: server.url, namespace: "ns1", dialect: .countapi, timeout: 0.5,
+        readRetry: RetryPolicy(attempts: 1)),
+      namespace: "ns1", directory: try temporaryDirectory())
+    let error = await votingError { _ = try await anonymous.castVote(for: feature) }
+    #expect(error?.kind == .timedOut, "\(String(describing: error))")
+    #expect(try anonymous.pendingVotes().isEmpty)
+    #expect(try !anonymous.hasVoted(for: feature))
+  }
+
   @Test("a flush whose task is cancelled before it starts sends nothing and keeps the queue")
   func flushCancelledBeforeItStarts() async throws {
     let directory = try temporaryDirectory()
