@@ -101,20 +101,25 @@ extension DurableVoter {
         // write that succeeds saves it.
         ledger.record { $0.confirm(action, feature.id) }
         return count
-      } catch  where error.kind == .offline || (error.kind == .timedOut && baseRepeatsWrites) {
-        // Offline: not sent. Timed out: sent, but no answer came, so it may or may not have
-        // been counted; sending it again changes nothing only where the base says so (a
-        // voter id on `roadmapctl serve`), and then it waits in the queue like an offline one
-        // instead of being lost while the app shows it as cast.
+      } catch  where queues(error) {
         return try queue(action, feature)
       }
     }
   }
 
-  /// Whether the base voter's writes count once however often they are sent
-  /// (``RepeatableWrites``), so one that timed out may be queued and sent again.
-  var baseRepeatsWrites: Bool {
-    (base as? any RepeatableWrites)?.writesAreRepeatable == true
+  /// Whether a vote or unvote that failed with `error` waits in the queue instead of failing:
+  /// offline (it was not sent), or, where the base voter's writes count once however often
+  /// they are sent (``RepeatableWrites``: a voter id on `roadmapctl serve`), timed out, rate
+  /// limited or a server error (it may or may not have been counted, and waiting cures it).
+  /// Otherwise it would be lost while the app shows it as cast. An anonymous write that got
+  /// no answer could count twice if sent again, so it fails.
+  func queues(_ error: VotingError) -> Bool {
+    switch error.kind {
+    case .offline: return true
+    case .timedOut, .rateLimited, .serverError:
+      return (base as? any RepeatableWrites)?.writesAreRepeatable == true
+    default: return false
+    }
   }
 
   /// Queues `action` and answers the count it will make.

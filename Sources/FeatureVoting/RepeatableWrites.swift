@@ -1,8 +1,9 @@
 import Foundation
 
-/// A voter that can say whether a vote or unvote sent twice counts once: then one that got no
-/// answer (timed out: it may or may not have been counted) can be sent again without counting
-/// twice, and ``DurableVoter`` queues it as it queues one sent while offline.
+/// A voter that can say whether a vote or unvote sent twice counts once: then one that timed
+/// out, was rate limited or met a server error (it may or may not have been counted) can be
+/// sent again without counting twice, and ``DurableVoter`` queues it as it queues one sent
+/// while offline.
 protocol RepeatableWrites {
   /// Whether the server applies this voter's vote and unvote at most once each, however often
   /// they are sent.

@@ -89,25 +89,32 @@ struct DurableVoterFailureTests {
     #expect(try durable.takeRefusals().isEmpty)
   }
 
-  /// A vote that timed out may or may not have been counted. It was lost: the app showed it
-  /// as cast, the state said it was not, and the unvote that followed sent nothing. With a
-  /// voter id on `roadmapctl serve` sending it again changes nothing, so it waits in the
-  /// queue as an offline one does; an anonymous one is not queued, since sent again it could
-  /// count twice.
-  @Test("a vote that timed out is queued where sending it again changes nothing")
-  func timedOutVoteIsQueuedWhereRepeatable() async throws {
-    // Far slower than the voters' timeout on any machine: the timeout always comes first.
+  /// A vote that timed out, was rate limited or met a 5xx may or may not have been counted.
+  /// It was lost: the app showed it as cast, the state said it was not, and (when the server
+  /// had counted it) the unvote that followed sent nothing. With a voter id on `roadmapctl
+  /// serve` sending it again changes nothing, so it waits in the queue as an offline one
+  /// does; an anonymous one is not queued, since sent again it could count twice.
+  @Test(
+    "a vote with no answer, a 429 or a 5xx is queued where sending it again changes nothing",
+    arguments: ["slow", "429", "503"])
+  func unansweredVoteIsQueuedWhereRepeatable(_ failure: String) async throws {
+    // The slow answer comes far later than the voters' timeout on any machine.
     let server = try LocalServer { router in
-      router.get("/hit/:ns/:key") { _ in
+      router.get("/slow/hit/:ns/:key") { _ in
         try? await Task.sleep(for: .seconds(300))
         return json(#"{"value":1}"#)
       }
+      router.get("/429/hit/:ns/:key") { _ in
+        json(#"{"error":"slow down"}"#, status: 429, headers: ["Retry-After": "60"])
+      }
+      router.get("/503/hit/:ns/:key") { _ in json(#"{"error":"store unavailable"}"#, status: 503) }
     }
     defer { Task { await server.stop() } }
+    let base = server.url.appendingPathComponent(failure)
     let feature = RoadmapFeature(id: "1")
     let identified = DurableVoter(
       base: CountingAPIVoter(
-        server: server.url, namespace: "ns1", identity: try VoterIdentity(appUserID: "alice"),
+        server: base, namespace: "ns1", identity: try VoterIdentity(appUserID: "alice"),
         timeout: 0.5, readRetry: RetryPolicy(attempts: 1)),
       directory: try temporaryDirectory())
     #expect(try await identified.castVote(for: feature) == 1)
@@ -115,11 +122,17 @@ struct DurableVoterFailureTests {
     #expect(try identified.hasVoted(for: feature))
     let anonymous = DurableVoter(
       base: CountingAPIVoter(
-        server: server.url, namespace: "ns1", dialect: .countapi, timeout: 0.5,
+        server: base, namespace: "ns1", dialect: .countapi, timeout: 0.5,
         readRetry: RetryPolicy(attempts: 1)),
       namespace: "ns1", directory: try temporaryDirectory())
     let error = await votingError { _ = try await anonymous.castVote(for: feature) }
-    #expect(error?.kind == .timedOut, "\(String(describing: error))")
+    let kind: VotingError.Kind =
+      switch failure {
+      case "slow": .timedOut
+      case "429": .rateLimited
+      default: .serverError
+      }
+    #expect(error?.kind == kind, "\(String(describing: error))")
     #expect(try anonymous.pendingVotes().isEmpty)
     #expect(try !anonymous.hasVoted(for: feature))
   }
