@@ -10,8 +10,8 @@
 //
 // What it adds to the Roadmap package's own voter: one vote per install (a random id kept in
 // Application Support, or your user id), sent as X-Voter-ID so the server counts it once;
-// voted state per namespace, marked when the server accepted the vote; votes cast offline kept
-// and sent later; percent-encoded ids; timeouts and retries; and the rows' reads, which the
+// voted state per namespace, marked when the server accepted the vote; votes cast offline (or
+// met by a timeout, a 429 or a 5xx) kept and sent with a later call; percent-encoded ids; timeouts and retries; and the rows' reads, which the
 // Roadmap package makes one by one, gathered into one request for the whole board.
 //
 // To vote on a VoteFirst board of `roadmapctl serve` instead, add the `VoteFirstAPI` product
