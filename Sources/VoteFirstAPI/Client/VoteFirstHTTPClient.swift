@@ -98,7 +98,9 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
     try await send(.submitSuggestion, body: suggestion)
   }
 
-  /// Starts voting as a new random voter id.
+  /// Starts voting as a new random voter id, in this client only: an id the app keeps (in
+  /// FeatureVoting's `VoterIdentity` file, say) is not changed, so a client made from it at
+  /// the next launch votes as the forgotten voter again unless the app forgets that id too.
   public func forget() async {
     voter.replace(with: UUID().uuidString)
   }
