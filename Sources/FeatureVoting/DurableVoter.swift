@@ -197,12 +197,14 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
   }
 
   /// Removes this namespace's state file (voted state, queue, refusals) and the voter identity's
-  /// file, so the install votes as a new voter from now on.
+  /// file, so the install votes as a new voter from now on. A base voter holding an id of its
+  /// own (a ``VoteFirstVoter``'s client) is told to forget it too.
   public func forget() async throws(VotingError) {
     try await gate.run { () throws(VotingError) in
       try ledger.remove()
       try identity?.forget()
       lastKnown.clear()
+      await (base as? any HoldsVoterID)?.forgetVoterID()
     }
   }
 }
