@@ -15,8 +15,9 @@
 // Roadmap package makes one by one, gathered into one request for the whole board.
 //
 // To vote on a VoteFirst board of `roadmapctl serve` instead, add the `VoteFirstAPI` product
-// too and pass the voter in: `RoadmapBridgeVoter(voter: VoteFirstVoter(client: client))`
-// (README, "A self-hosted VoteFirst board").
+// too and pass the voter in, kept durable as the counting one is here:
+// `RoadmapBridgeVoter(voter: DurableVoter(base: VoteFirstVoter(client: client), namespace: …,
+// identity: …))` (README, "A self-hosted VoteFirst board").
 import FeatureVoting
 import Foundation
 import Roadmap
