@@ -122,7 +122,8 @@ extension DurableVoter {
     }
   }
 
-  /// Queues `action` and answers the count it will make.
+  /// Queues `action` and answers the count it will make: the last count seen (else the
+  /// feature's `votes`) with the queue's change.
   private func queue(_ action: PendingVote.Action, _ feature: RoadmapFeature) throws(VotingError)
     -> Int
   {
@@ -130,7 +131,10 @@ extension DurableVoter {
       state.enqueue(PendingVote(featureID: feature.id, action: action))
       return state
     }
-    return VoteCount.adjusted(lastKnown.get(feature.id) ?? 0, by: state.pendingDelta(feature.id))
+    // With no count read yet, the feature's own `votes`: what the Roadmap package showed from
+    // the JSON instead of reading a count (it answered 1 on a row that showed 80).
+    let known = lastKnown.get(feature.id) ?? feature.votes ?? 0
+    return VoteCount.adjusted(known, by: state.pendingDelta(feature.id))
   }
 
   /// The count as it stands, from the server if it answers, else the last one seen; offline

@@ -137,6 +137,19 @@ struct DurableVoterFailureTests {
     #expect(try !anonymous.hasVoted(for: feature))
   }
 
+  /// The Roadmap package shows a row's `votes` from the JSON (a roadmap `roadmapctl serve`
+  /// publishes has them) and reads no count: a vote queued then answered 1 on a row that
+  /// showed 80, and the row showed 1.
+  @Test("a vote queued before any count was read answers the feature's own votes plus one")
+  func queuedVoteCountsFromTheFeaturesVotes() async throws {
+    let closed = try ClosedPort()
+    let durable = anonymous(closed.url, try temporaryDirectory())
+    let shown = RoadmapFeature(id: "1", votes: 80)
+    #expect(try await durable.castVote(for: shown) == 81)
+    #expect(try await durable.withdrawVote(for: shown) == 80)
+    #expect(try await durable.castVote(for: RoadmapFeature(id: "2")) == 1)
+  }
+
   @Test("a flush whose task is cancelled before it starts sends nothing and keeps the queue")
   func flushCancelledBeforeItStarts() async throws {
     let directory = try temporaryDirectory()
