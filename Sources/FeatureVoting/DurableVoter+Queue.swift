@@ -138,7 +138,8 @@ extension DurableVoter {
   }
 
   /// The count as it stands, from the server if it answers, else the last one seen; offline
-  /// with none seen since the app started, the least it can be (this voter's own vote).
+  /// with none seen since the app started, the feature's own `votes`, and at least this
+  /// voter's own vote.
   private func currentCount(
     _ feature: RoadmapFeature, _ state: VoteLedger.State
   ) async throws(VotingError) -> Int {
@@ -151,8 +152,10 @@ extension DurableVoter {
         raw = known
       } else if error.kind == .offline {
         // The vote stands (or is queued) either way; answering nil would make an app show
-        // one vote more, as for a vote that failed.
-        return max(state.hasVoted(feature.id) ? 1 : 0, state.pendingDelta(feature.id))
+        // one vote more, as for a vote that failed. The feature's own `votes` (the JSON's,
+        // which the Roadmap package shows) is the best count there is.
+        let shown = VoteCount.adjusted(feature.votes ?? 0, by: state.pendingDelta(feature.id))
+        return max(state.hasVoted(feature.id) ? 1 : 0, shown)
       } else {
         throw error
       }

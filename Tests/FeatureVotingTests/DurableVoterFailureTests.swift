@@ -140,7 +140,7 @@ struct DurableVoterFailureTests {
   /// The Roadmap package shows a row's `votes` from the JSON (a roadmap `roadmapctl serve`
   /// publishes has them) and reads no count: a vote queued then answered 1 on a row that
   /// showed 80, and the row showed 1.
-  @Test("a vote queued before any count was read answers the feature's own votes plus one")
+  @Test("before any count was read, offline answers start from the feature's own votes")
   func queuedVoteCountsFromTheFeaturesVotes() async throws {
     let closed = try ClosedPort()
     let durable = anonymous(closed.url, try temporaryDirectory())
@@ -148,6 +148,9 @@ struct DurableVoterFailureTests {
     #expect(try await durable.castVote(for: shown) == 81)
     #expect(try await durable.withdrawVote(for: shown) == 80)
     #expect(try await durable.castVote(for: RoadmapFeature(id: "2")) == 1)
+    // An unvote of a feature not voted for sends nothing and answers the count as it stands:
+    // offline, with none read, the feature's own votes (it answered 0 on a row showing 80).
+    #expect(try await durable.withdrawVote(for: RoadmapFeature(id: "3", votes: 80)) == 80)
   }
 
   @Test("a flush whose task is cancelled before it starts sends nothing and keeps the queue")
