@@ -10,13 +10,14 @@
 //
 // What it adds to the Roadmap package's own voter: one vote per install (a random id kept in
 // Application Support, or your user id), sent as X-Voter-ID so the server counts it once;
-// voted state per namespace, marked when the server accepted the vote; votes cast offline kept
-// and sent later; percent-encoded ids; timeouts and retries; and the rows' reads, which the
+// voted state per namespace, marked when the server accepted the vote; votes cast offline (or
+// met by a timeout, a 429 or a 5xx) kept and sent with a later call; percent-encoded ids; timeouts and retries; and the rows' reads, which the
 // Roadmap package makes one by one, gathered into one request for the whole board.
 //
 // To vote on a VoteFirst board of `roadmapctl serve` instead, add the `VoteFirstAPI` product
-// too and pass the voter in: `RoadmapBridgeVoter(voter: VoteFirstVoter(client: client))`
-// (README, "A self-hosted VoteFirst board").
+// too and pass the voter in, kept durable as the counting one is here:
+// `RoadmapBridgeVoter(voter: DurableVoter(base: VoteFirstVoter(client: client), namespace: …,
+// identity: …))` (README, "A self-hosted VoteFirst board").
 import FeatureVoting
 import Foundation
 import Roadmap

@@ -101,13 +101,29 @@ extension DurableVoter {
         // write that succeeds saves it.
         ledger.record { $0.confirm(action, feature.id) }
         return count
-      } catch  where error.kind == .offline {
+      } catch  where queues(error) {
         return try queue(action, feature)
       }
     }
   }
 
-  /// Queues `action` and answers the count it will make.
+  /// Whether a vote or unvote that failed with `error` waits in the queue instead of failing:
+  /// offline (it was not sent), or, where the base voter's writes count once however often
+  /// they are sent (``RepeatableWrites``: a voter id on `roadmapctl serve`), timed out, rate
+  /// limited or a server error (it may or may not have been counted, and waiting cures it).
+  /// Otherwise it would be lost while the app shows it as cast. An anonymous write that got
+  /// no answer could count twice if sent again, so it fails.
+  func queues(_ error: VotingError) -> Bool {
+    switch error.kind {
+    case .offline: return true
+    case .timedOut, .rateLimited, .serverError:
+      return (base as? any RepeatableWrites)?.writesAreRepeatable == true
+    default: return false
+    }
+  }
+
+  /// Queues `action` and answers the count it will make: the last count seen (else the
+  /// feature's `votes`) with the queue's change.
   private func queue(_ action: PendingVote.Action, _ feature: RoadmapFeature) throws(VotingError)
     -> Int
   {
@@ -115,11 +131,15 @@ extension DurableVoter {
       state.enqueue(PendingVote(featureID: feature.id, action: action))
       return state
     }
-    return VoteCount.adjusted(lastKnown.get(feature.id) ?? 0, by: state.pendingDelta(feature.id))
+    // With no count read yet, the feature's own `votes`: what the Roadmap package showed from
+    // the JSON instead of reading a count (it answered 1 on a row that showed 80).
+    let known = lastKnown.get(feature.id) ?? feature.votes ?? 0
+    return VoteCount.adjusted(known, by: state.pendingDelta(feature.id))
   }
 
   /// The count as it stands, from the server if it answers, else the last one seen; offline
-  /// with none seen since the app started, the least it can be (this voter's own vote).
+  /// with none seen since the app started, the feature's own `votes`, and at least this
+  /// voter's own vote.
   private func currentCount(
     _ feature: RoadmapFeature, _ state: VoteLedger.State
   ) async throws(VotingError) -> Int {
@@ -132,8 +152,10 @@ extension DurableVoter {
         raw = known
       } else if error.kind == .offline {
         // The vote stands (or is queued) either way; answering nil would make an app show
-        // one vote more, as for a vote that failed.
-        return max(state.hasVoted(feature.id) ? 1 : 0, state.pendingDelta(feature.id))
+        // one vote more, as for a vote that failed. The feature's own `votes` (the JSON's,
+        // which the Roadmap package shows) is the best count there is.
+        let shown = VoteCount.adjusted(feature.votes ?? 0, by: state.pendingDelta(feature.id))
+        return max(state.hasVoted(feature.id) ? 1 : 0, shown)
       } else {
         throw error
       }

@@ -15,8 +15,12 @@ import RoadmapFormat
 ///   so one install votes once even against an anonymous counter. The state is kept per
 ///   namespace, not in one global list.
 /// - **Offline queue.** A vote or unvote that fails with ``VotingError/Kind/offline`` is queued
-///   on disk, reads as cast (``hasVoted(for:)``, and counts include it), and is sent, in order,
-///   by ``flush()`` or before the next call once the server answers again. A vote and an unvote
+///   on disk, and so is one that timed out, was rate limited or met a server error where the
+///   base voter's writes count once however often they are sent (``CountingAPIVoter`` with a
+///   voter id on `roadmapctl serve`, ``VoteFirstVoter``: it may or may not have been counted,
+///   and sent again it changes nothing). It reads as
+///   cast (``hasVoted(for:)``, and counts include it), and is sent, in order, by ``flush()``
+///   or before the next call once the server answers again. A vote and an unvote
 ///   of the same feature cancel out in the queue. Only a queued vote the server refuses (a
 ///   ``VotingError/Kind/refused``) is undone and reported with its reason (``FlushReport``,
 ///   ``takeRefusals()``); any other failure, a cancelled flush included, keeps it queued. A
@@ -179,25 +183,28 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
 
   // MARK: Writes
 
-  /// Casts the vote, or queues it when the server cannot be reached (then the answer is the
+  /// Casts the vote, or queues it when the server cannot be reached, or, where sending it
+  /// again changes nothing, gave no answer in time, a 429 or a 5xx (then the answer is the
   /// last count seen plus one). A feature already voted for sends nothing.
   public func castVote(for feature: RoadmapFeature) async throws(VotingError) -> Int {
     try await write(.vote, feature)
   }
 
-  /// Withdraws the vote, or queues the unvote when offline. A feature not voted for sends
-  /// nothing; withdrawing a queued vote removes it from the queue.
+  /// Withdraws the vote, or queues the unvote when offline (and where a vote is queued). A
+  /// feature not voted for sends nothing; withdrawing a queued vote removes it from the queue.
   public func withdrawVote(for feature: RoadmapFeature) async throws(VotingError) -> Int {
     try await write(.unvote, feature)
   }
 
   /// Removes this namespace's state file (voted state, queue, refusals) and the voter identity's
-  /// file, so the install votes as a new voter from now on.
+  /// file, so the install votes as a new voter from now on. A base voter holding an id of its
+  /// own (a ``VoteFirstVoter``'s client) is told to forget it too.
   public func forget() async throws(VotingError) {
     try await gate.run { () throws(VotingError) in
       try ledger.remove()
       try identity?.forget()
       lastKnown.clear()
+      await (base as? any HoldsVoterID)?.forgetVoterID()
     }
   }
 }

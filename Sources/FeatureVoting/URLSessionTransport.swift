@@ -19,7 +19,8 @@ import VoteFirstAPI
 ///   reports a refused connection and an unknown host with the same codes, and a connection
 ///   cut mid-answer (`unknown`, "transfer closed with …") or closed before any answer
 ///   (`badServerResponse`, "Empty reply from server") is taken as lost, as Apple's platforms
-///   report it. Only these go into a ``DurableVoter``'s offline queue.
+///   report it. Only these go into a ``DurableVoter``'s offline queue (and, for a vote that
+///   counts once however often it is sent, a timeout, a 429 or a 5xx).
 /// - ``VotingError/Kind/timedOut`` when ``TransportRequest/timeout`` expires (or URLSession's
 ///   own `timedOut`).
 /// - ``VotingError/Kind/invalidRequest`` for a cancelled request (the caller's task was

@@ -57,12 +57,26 @@ public final class VoterIdentity: @unchecked Sendable {
   }
 
   /// The id: the app's, or the install's (read from its file, created on first use).
+  ///
+  /// The file is read on every call, so a ``forget()`` made through another `VoterIdentity`
+  /// over the same file (another voter of the app, or its extension in a shared container)
+  /// takes effect here too: the next id is the new one, never the forgotten one. A file that
+  /// cannot be read after an id was read from it (the device locked, say) leaves that id.
   public func id() throws(VotingError) -> String {
     lock.lock()
     defer { lock.unlock() }
-    if let cached { return cached }
-    guard case .file(let url) = source else { preconditionFailure("a fixed id is always cached") }
-    if let existing = try VoterIdentity.read(url) {
+    guard case .file(let url) = source else {
+      guard let cached else { preconditionFailure("a fixed id is always cached") }
+      return cached
+    }
+    let existing: String?
+    do throws(VotingError) {
+      existing = try VoterIdentity.read(url)
+    } catch {
+      if let cached { return cached }
+      throw error
+    }
+    if let existing {
       cached = existing
       return existing
     }

@@ -12,6 +12,9 @@ import Foundation
 ///     } catch {
 ///       show(error.description)
 ///     }
+///
+/// Inside a closure (a `Task { }` in a button's action) Swift 6 types a `do` block's error as
+/// `any Error`; write `do throws(VotingError) { … }` there to read ``kind`` in the `catch`.
 public struct VotingError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The kind of failure.
   public struct Kind: Sendable, Hashable, CustomStringConvertible {

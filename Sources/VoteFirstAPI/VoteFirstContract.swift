@@ -275,6 +275,15 @@ public enum VoteFirstContract {
     return segment.addingPercentEncoding(withAllowedCharacters: allowed) ?? segment
   }
 
+  /// `items` as a percent-encoded query string (without `?`): each name and value encoded as
+  /// ``encodeSegment(_:)`` encodes a path segment, so `+`, `&`, `=`, `#` and `%` reach the
+  /// server as themselves (a `+` left as it is reads as a space there). A missing value is
+  /// empty.
+  public static func encodeQuery(_ items: [URLQueryItem]) -> String {
+    items.map { encodeSegment($0.name) + "=" + encodeSegment($0.value ?? "") }
+      .joined(separator: "&")
+  }
+
   /// The query items of `query` for `GET /features`.
   public static func queryItems(_ query: FeatureQuery) -> [URLQueryItem] {
     var items: [URLQueryItem] = []

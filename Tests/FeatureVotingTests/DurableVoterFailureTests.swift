@@ -89,6 +89,70 @@ struct DurableVoterFailureTests {
     #expect(try durable.takeRefusals().isEmpty)
   }
 
+  /// A vote that timed out, was rate limited or met a 5xx may or may not have been counted.
+  /// It was lost: the app showed it as cast, the state said it was not, and (when the server
+  /// had counted it) the unvote that followed sent nothing. With a voter id on `roadmapctl
+  /// serve` sending it again changes nothing, so it waits in the queue as an offline one
+  /// does; an anonymous one is not queued, since sent again it could count twice.
+  @Test(
+    "a vote with no answer, a 429 or a 5xx is queued where sending it again changes nothing",
+    arguments: ["slow", "429", "503"])
+  func unansweredVoteIsQueuedWhereRepeatable(_ failure: String) async throws {
+    // The slow answer comes far later than the voters' timeout on any machine.
+    let server = try LocalServer { router in
+      router.get("/slow/hit/:ns/:key") { _ in
+        try? await Task.sleep(for: .seconds(300))
+        return json(#"{"value":1}"#)
+      }
+      router.get("/429/hit/:ns/:key") { _ in
+        json(#"{"error":"slow down"}"#, status: 429, headers: ["Retry-After": "60"])
+      }
+      router.get("/503/hit/:ns/:key") { _ in json(#"{"error":"store unavailable"}"#, status: 503) }
+    }
+    defer { Task { await server.stop() } }
+    let base = server.url.appendingPathComponent(failure)
+    let feature = RoadmapFeature(id: "1")
+    let identified = DurableVoter(
+      base: CountingAPIVoter(
+        server: base, namespace: "ns1", identity: try VoterIdentity(appUserID: "alice"),
+        timeout: 0.5, readRetry: RetryPolicy(attempts: 1)),
+      directory: try temporaryDirectory())
+    #expect(try await identified.castVote(for: feature) == 1)
+    #expect(try identified.pendingVotes().map(\.featureID) == ["1"])
+    #expect(try identified.hasVoted(for: feature))
+    let anonymous = DurableVoter(
+      base: CountingAPIVoter(
+        server: base, namespace: "ns1", dialect: .countapi, timeout: 0.5,
+        readRetry: RetryPolicy(attempts: 1)),
+      namespace: "ns1", directory: try temporaryDirectory())
+    let error = await votingError { _ = try await anonymous.castVote(for: feature) }
+    let kind: VotingError.Kind =
+      switch failure {
+      case "slow": .timedOut
+      case "429": .rateLimited
+      default: .serverError
+      }
+    #expect(error?.kind == kind, "\(String(describing: error))")
+    #expect(try anonymous.pendingVotes().isEmpty)
+    #expect(try !anonymous.hasVoted(for: feature))
+  }
+
+  /// The Roadmap package shows a row's `votes` from the JSON (a roadmap `roadmapctl serve`
+  /// publishes has them) and reads no count: a vote queued then answered 1 on a row that
+  /// showed 80, and the row showed 1.
+  @Test("before any count was read, offline answers start from the feature's own votes")
+  func queuedVoteCountsFromTheFeaturesVotes() async throws {
+    let closed = try ClosedPort()
+    let durable = anonymous(closed.url, try temporaryDirectory())
+    let shown = RoadmapFeature(id: "1", votes: 80)
+    #expect(try await durable.castVote(for: shown) == 81)
+    #expect(try await durable.withdrawVote(for: shown) == 80)
+    #expect(try await durable.castVote(for: RoadmapFeature(id: "2")) == 1)
+    // An unvote of a feature not voted for sends nothing and answers the count as it stands:
+    // offline, with none read, the feature's own votes (it answered 0 on a row showing 80).
+    #expect(try await durable.withdrawVote(for: RoadmapFeature(id: "3", votes: 80)) == 80)
+  }
+
   @Test("a flush whose task is cancelled before it starts sends nothing and keeps the queue")
   func flushCancelledBeforeItStarts() async throws {
     let directory = try temporaryDirectory()

@@ -2,6 +2,7 @@ import FeatureVoting
 import Foundation
 import RoadmapFormat
 import Testing
+import VoteFirstAPI
 
 /// `DurableVoter` over `CountingAPIVoter` and the real counter service: voted state, the
 /// offline queue, refusals, durable state files.
@@ -256,5 +257,25 @@ struct DurableVoterTests {
     #expect(try await durable.castVote(for: RoadmapFeature(id: "1")) == 2)
     #expect(service.requests.last?.headers["X-Voter-ID"] != firstID)
     await service.stop()
+  }
+
+  /// A VoteFirstVoter's client holds the voter id it was made with (from the identity's
+  /// file): forget() removed the file and the state, and the client went on voting as the
+  /// voter the user had asked to forget, until the app was launched again.
+  @Test("forget() over a VoteFirstVoter has its client vote as a new voter")
+  func forgetOverVoteFirst() async throws {
+    let directory = try temporaryDirectory()
+    let identity = VoterIdentity.installation(file: directory.appendingPathComponent("voter-id"))
+    let client = VoteFirstHTTPClient(
+      configuration: VoteFirstClientConfiguration(
+        baseURL: URL(string: "http://127.0.0.1:9")!, project: "demo-app"),
+      voterID: try identity.id())
+    let forgotten = client.voterID
+    let durable = DurableVoter(
+      base: CoalescingVoter(base: VoteFirstVoter(client: client)), namespace: "demo-app",
+      directory: directory, identity: identity)
+    try await durable.forget()
+    #expect(client.voterID != forgotten)
+    #expect(try identity.id() != forgotten)
   }
 }

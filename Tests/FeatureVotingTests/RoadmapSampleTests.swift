@@ -150,9 +150,7 @@ struct RoadmapSampleTests {
     // Without the wrapper, as the README once put it, it does not compile: VoteFirstVoter is
     // FeatureVoting's FeatureVoter, not the Roadmap package's.
     let direct = try Self.readmeSnippet("## A self-hosted VoteFirst board")
-      .replacingOccurrences(
-        of: "RoadmapBridgeVoter(voter: VoteFirstVoter(client: client))",
-        with: "VoteFirstVoter(client: client)")
+      .replacingOccurrences(of: "RoadmapBridgeVoter(voter: voter)", with: "voter")
     try direct.write(to: snippet, atomically: true, encoding: .utf8)
     let (directStatus, _) = try await Self.typecheck([sample, snippet], in: directory)
     #expect(directStatus != 0)

@@ -281,4 +281,20 @@ struct VoteFirstHTTPClientTests {
       error?.kind == .invalidRequest && error?.message.contains("cancelled") == true,
       "\(String(describing: error))")
   }
+
+  /// A search for `C++` found `C  support`: URLComponents left the `+` as it was, and the
+  /// server reads a `+` in a query as a space, as form encoding has it.
+  @Test("a search reaches the server as typed: + & = % # and spaces")
+  func aSearchReachesTheServerAsTyped() async throws {
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/features") { _ in json(#"{"features":[],"next":null}"#) }
+    }
+    defer { Task { await server.stop() } }
+    let client = Self.client(server.url)
+    for search in ["C++", "a+b=c&d", "100%", "#tag", "two words", "caf\u{E9} +1", "x;y/z?"] {
+      _ = try await client.features(FeatureQuery(search: search))
+      let request = try #require(server.requests.last)
+      #expect(request.query("q") == search, "\(request.target)")
+    }
+  }
 }

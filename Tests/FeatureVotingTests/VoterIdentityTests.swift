@@ -44,6 +44,23 @@ struct VoterIdentityTests {
     try identity.forget()
   }
 
+  /// Two voters of one app (a settings screen's, the roadmap's) each make their own
+  /// `VoterIdentity.installation()`. One forgot the id, and the other went on voting with it,
+  /// from its memory, as the voter the user had asked to forget.
+  @Test("forget() through one instance is the forgetting of every instance over the file")
+  func forgetThroughAnotherInstance() throws {
+    let file = try temporaryDirectory().appendingPathComponent("voter-id")
+    let settings = VoterIdentity.installation(file: file)
+    let roadmap = VoterIdentity.installation(file: file)
+    let old = try roadmap.id()
+    #expect(try settings.id() == old)
+    try settings.forget()
+    let new = try roadmap.id()
+    #expect(new != old)
+    #expect(try settings.id() == new)
+    #expect(try String(contentsOf: file, encoding: .utf8) == new + "\n")
+  }
+
   @Test("a damaged id file is an error naming it, and is left as it is")
   func damaged() throws {
     let file = try temporaryDirectory().appendingPathComponent("voter-id")

@@ -98,7 +98,9 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
     try await send(.submitSuggestion, body: suggestion)
   }
 
-  /// Starts voting as a new random voter id.
+  /// Starts voting as a new random voter id, in this client only: an id the app keeps (in
+  /// FeatureVoting's `VoterIdentity` file, say) is not changed, so a client made from it at
+  /// the next launch votes as the forgotten voter again unless the app forgets that id too.
   public func forget() async {
     voter.replace(with: UUID().uuidString)
   }
@@ -150,7 +152,8 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
       components.percentEncodedPath.hasSuffix("/")
       ? String(components.percentEncodedPath.dropLast()) : components.percentEncodedPath
     components.percentEncodedPath = basePath + path
-    if !query.isEmpty { components.queryItems = query }
+    // Not `queryItems`: URLComponents leaves `+` as it is, which the server reads as a space.
+    if !query.isEmpty { components.percentEncodedQuery = VoteFirstContract.encodeQuery(query) }
     guard let url = components.url else {
       throw VoteFirstError(.invalidRequest, message: "cannot build a URL for \(path)")
     }
