@@ -333,6 +333,9 @@ import Testing
       migrate(limited), environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"],
       workingDirectory: directory.url, timeout: .seconds(120))
     limited.process.kill()
+    // The next server opens the same data directory: it refused to while this one still ran
+    // ("busy: … already open in another process").
+    _ = try await limited.process.waitForExit()
     #expect(cut.exitCode == 1)
     #expect(
       cut.stderrText.contains(
