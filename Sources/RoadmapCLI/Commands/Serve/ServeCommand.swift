@@ -262,6 +262,12 @@ struct ServeCommand: Command {
       throw CommandError.failure(Self.describeListenFailure(error, host: host, port: port))
     }
     signals.serving()
+    let limits = server.connectionLimits
+    if let descriptors = limits.loweredForDescriptorLimit {
+      stderr.writeLine(
+        Self.descriptorLimitWarning(
+          limits, configured: serverConfiguration.maxConnections, descriptors: descriptors))
+    }
     let shownHost = host.contains(":") ? "[\(host)]" : host
     context.stdout.writeLine("Serving on http://\(shownHost):\(boundPort)")
 
@@ -272,6 +278,19 @@ struct ServeCommand: Command {
     await store.close()
     stderr.writeLine("Stopped.")
     return 0
+  }
+
+  /// The warning for connection limits lowered from `configured` connections to fit the
+  /// descriptor limit `descriptors`.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  static func descriptorLimitWarning(
+    _ limits: HTTPConnectionLimits, configured: Int, descriptors: Int
+  ) -> String {
+    let perAddress = limits.maxConnectionsPerAddress.map { ", \($0) from one address" } ?? ""
+    return "warning: this process may open only \(descriptors) files (ulimit -n), too few for "
+      + "\(configured) connections: serving at most "
+      + "\(limits.maxConnections) connections\(perAddress); each beyond is answered 503. Raise "
+      + "the limit to serve more (systemd: LimitNOFILE=65536; a shell: ulimit -n 65536)."
   }
 
   /// The address to listen on for `--host`: an IPv6 literal given in brackets, as in a URL
