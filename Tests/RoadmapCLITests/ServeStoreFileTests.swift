@@ -35,6 +35,45 @@ import Testing
     #expect(try Data(contentsOf: file).isEmpty)
   }
 
+  /// `kill -9`, then `rm votes.sqlite3` without its `-wal`: the next start created a new
+  /// database beside the old log, SQLite replayed the log into it, the start failed saying
+  /// the store was damaged ("move the file away", though no file was left), and the failed
+  /// start then deleted the log, which held the newest votes. Now it is refused, saying what
+  /// happened, and the log is left as it was.
+  @Test func aWriteAheadLogWithoutItsDatabaseIsRefusedAndKept() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let source = directory.url.appendingPathComponent("source")
+    let target = directory.url.appendingPathComponent("target")
+    try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+    let server = try await ServeProcess.start(dataDirectory: source, ["--write-limit", "0"])
+    defer { server.process.kill() }
+    let sourceFile = source.appendingPathComponent("votes.sqlite3").path
+    // The log as a crash leaves it: copied right after a vote, before the idle checkpoint
+    // empties it (again until a copy holds frames).
+    var log = Data()
+    for round in 0..<10_000 where log.isEmpty {
+      _ = try await server.get("/hit/app.example/feature\(round)")
+      log = (try? Data(contentsOf: URL(fileURLWithPath: sourceFile + "-wal"))) ?? Data()
+    }
+    try #require(!log.isEmpty)
+    #expect(try await server.stop() == 0)
+    let file = target.appendingPathComponent("votes.sqlite3")
+    try log.write(to: URL(fileURLWithPath: file.path + "-wal"))
+    try FileManager.default.copyItem(
+      atPath: sourceFile + "-voter-key", toPath: file.path + "-voter-key")
+
+    let (code, stderr) = try await Self.serve(target)
+    #expect(code == 1)
+    #expect(
+      stderr.contains(
+        "\(file.path)-wal (\(log.count) bytes) is there but \(file.path) is not: the database "
+          + "was deleted or moved away without its write-ahead log"), "\(stderr)")
+    #expect(!stderr.contains("Serving on"))
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+    #expect(FileManager.default.contents(atPath: file.path + "-wal") == log)
+  }
+
   @Test func anotherProgramsDatabaseIsRefused() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
