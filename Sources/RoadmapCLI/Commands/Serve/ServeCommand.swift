@@ -34,9 +34,30 @@ struct ServeCommand: Command {
   @Option(
     valueName: "token", environment: "ROADMAPCTL_ADMIN_TOKEN",
     help:
-      "The admin token: the key to the board API's admin calls (/api/v1/…: stages, features, suggestions, import; what migrate, votes pull and reconcile --apply send as --key) and to /set. Sent as 'Authorization: Bearer T' (/set: or token=T). Without one the board cannot be administered."
-  )
+      "The admin token: the key to the board API's admin calls (/api/v1/…: stages, features, suggestions, import; what migrate, votes pull and reconcile --apply send as --key) and to /set. Sent as 'Authorization: Bearer T' (/set: or token=T). Without one the board cannot be administered.",
+    validate: Self.adminTokenProblem)
   var adminToken: String?
+
+  /// Why `token` cannot be the admin token, a usage error: empty on the command line
+  /// (`--admin-token "$TOKEN"` with the variable unset), which ran the server without any
+  /// token and without a word; or with a space or control character at either end (a
+  /// carriage return from a file edited on Windows), which no client can send, since HTTP
+  /// takes the spaces around a header value away. Never repeats the token.
+  @Sendable static func adminTokenProblem(_ token: String) -> String? {
+    if token.isEmpty {
+      return "--admin-token is empty: give the token, or leave it out (and "
+        + "ROADMAPCTL_ADMIN_TOKEN unset or empty) to run without one, when the board cannot "
+        + "be administered."
+    }
+    let edges = [token.unicodeScalars.first, token.unicodeScalars.last].compactMap { $0 }
+    if edges.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+    {
+      return "--admin-token (or ROADMAPCTL_ADMIN_TOKEN) starts or ends with a space, line break "
+        + "or other control character, which no client can send in an Authorization header: "
+        + "remove it (a file edited on Windows leaves a carriage return at the end of the line)."
+    }
+    return nil
+  }
 
   @Flag(help: "Give keys made by /hit countapi's bounds [0, 1] (no unvote).")
   var strictCountapi: Bool

@@ -15,9 +15,19 @@ struct VotesStoreOptions: ParsableArguments {
 
   @Option(
     name: "data-dir", valueName: "dir",
-    help: "The directory of the embedded SQLite store (votes.sqlite3). (default: ./roadmapctl-data)"
-  )
+    help:
+      "The directory of the embedded SQLite store (votes.sqlite3). (default: ./roadmapctl-data)",
+    validate: VotesStoreOptions.dataDirProblem)
   var givenDataDir: String?
+
+  /// Why `dir` cannot be `--data-dir`, a usage error: empty (a variable that was never set,
+  /// `--data-dir "$DATA"`), which opened the store in the working directory itself, with no
+  /// word of where the votes went.
+  @Sendable static func dataDirProblem(_ dir: String) -> String? {
+    guard dir.isEmpty else { return nil }
+    return "--data-dir is empty: give the directory of the store, or leave it out for "
+      + "\(defaultDataDirectory)."
+  }
 
   /// `--data-dir`, or the default when it is not given.
   var dataDir: String { givenDataDir ?? Self.defaultDataDirectory }
