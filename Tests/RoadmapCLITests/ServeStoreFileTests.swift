@@ -139,4 +139,45 @@ import Testing
     #expect(child.stderrText.contains("\(database) cannot be written"), "\(child.stderrText)")
     #expect(!child.stdoutText.contains("Serving on"))
   }
+
+  /// A data directory the server may not write, around a database it may: SQLite cannot
+  /// make its write-ahead log there, and the start failed with "attempt to write a readonly
+  /// database [1544] while preparing PRAGMA page_count".
+  @Test func aReadOnlyDataDirectoryIsRefusedNamingIt() async throws {
+    let directory = try TemporaryDirectory()
+    defer {
+      chmod(directory.url.appendingPathComponent("data").path, 0o755)
+      directory.remove()
+    }
+    let data = directory.url.appendingPathComponent("data")
+    let imported = try await Roadmapctl.run(
+      ["votes", "import", "-", "--data-dir", data.path],
+      stdin: Array(#"{"version":1,"counters":[]}"#.utf8))
+    #expect(imported.exitCode == 0, "\(imported.stderrText)")
+    let database = data.appendingPathComponent("votes.sqlite3").path
+    chmod(directory.path, 0o777)
+    chmod(database, 0o666)
+    var command = [
+      try Roadmapctl.binaryURL().path, "serve", "--port", "0", "--data-dir", data.path,
+    ]
+    if geteuid() == 0 {
+      // Root writes any directory: the server runs as nobody, who owns the key and may
+      // write the database, not the directory.
+      let nobody = getpwnam("nobody")
+      try #require(nobody != nil)
+      chown(database + "-voter-key", nobody!.pointee.pw_uid, nobody!.pointee.pw_gid)
+      command = ["/usr/sbin/runuser", "-u", "nobody", "--"] + command
+    }
+    chmod(data.path, 0o555)
+    let child = try ChildProcess.start(command[0], Array(command.dropFirst()))
+    let status = try await child.waitForExit(timeout: .seconds(60))
+    try await child.waitForOutputEnd(timeout: .seconds(10))
+    #expect(status == 1, "\(child.stderrText)")
+    #expect(
+      child.stderrText.contains(
+        "the data directory \(data.path) cannot be written (Permission denied)"),
+      "\(child.stderrText)")
+    #expect(child.stderrText.contains("write permission on the directory"))
+    #expect(!child.stdoutText.contains("Serving on"))
+  }
 }

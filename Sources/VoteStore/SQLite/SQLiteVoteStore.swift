@@ -69,6 +69,7 @@ public final class SQLiteVoteStore: VoteStore {
         "\(path) cannot be written (\(String(cString: strerror(errno)))): give the user "
           + "running roadmapctl write permission on it (and on its directory)")
     }
+    try Self.refuseUnwritableDirectory(of: path)
     let writeConnection = try SQLiteConnection(
       path: path, create: false, busyTimeoutMilliseconds: timeout)
     do throws(VoteStoreError) {
@@ -195,6 +196,23 @@ public final class SQLiteVoteStore: VoteStore {
         .io, "cannot create the database \(path): \(String(cString: strerror(errno)))")
     }
     VoterKeyFile.syncDirectory(of: path)
+  }
+
+  /// Refuses a database whose directory this process cannot write while its write-ahead log
+  /// does not exist yet: SQLite must create the log (and its index) there, and failed with
+  /// "attempt to write a readonly database [1544] while preparing PRAGMA page_count", which
+  /// names neither the directory nor what to do.
+  private static func refuseUnwritableDirectory(of path: String) throws(VoteStoreError) {
+    var info = stat()
+    guard stat(path + "-wal", &info) != 0 else { return }
+    let directory = (path as NSString).deletingLastPathComponent
+    let place = directory.isEmpty ? "." : directory
+    guard access(place, W_OK) != 0, errno == EACCES || errno == EROFS else { return }
+    throw VoteStoreError(
+      .io,
+      "the data directory \(place) cannot be written (\(String(cString: strerror(errno)))), "
+        + "and SQLite keeps the write-ahead log of \(path) beside it (\(path)-wal, "
+        + "\(path)-shm): give the user running roadmapctl write permission on the directory")
   }
 
   /// Refuses to create a database at `path` beside a write-ahead log that holds something:
