@@ -122,14 +122,23 @@ public final class HTTPServer: Sendable {
   /// still in the socket) is answered, the last one on each connection with
   /// `Connection: close`; connections with nothing to answer close at once. Connections
   /// still busy when the grace period ends are closed. Returns at once if the server never
-  /// started; calling it again waits for the same shutdown.
+  /// started; calling it again waits for the same shutdown. How many were closed that way:
+  /// ``connectionsClosedAtGraceEnd``.
   public func shutdown(gracePeriod: Duration) async {
     let loop = state.withLock { s in
       s.shutDown = true
       return s.loop
     }
     guard let loop else { return }
-    await loop.requestShutdown(gracePeriod)
+    _ = await loop.requestShutdown(gracePeriod)
+  }
+
+  /// How many connections ``shutdown(gracePeriod:)`` found still open when its grace period
+  /// ended, and closed: a request not yet received whole, a handler not finished, or an
+  /// answer its client did not read. Zero before a shutdown has ended, or when every
+  /// connection finished in time.
+  public var connectionsClosedAtGraceEnd: Int {
+    state.withLock { s in s.loop }?.closedAtGraceEndCount ?? 0
   }
 
   private func validate(_ c: HTTPServerConfiguration) throws(HTTPServerError) {

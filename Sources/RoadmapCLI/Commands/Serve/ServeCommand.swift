@@ -295,6 +295,14 @@ struct ServeCommand: Command {
     let signal = await signals.wait()
     stderr.writeLine("Received signal \(signal); finishing requests in flight…")
     await server.shutdown(gracePeriod: .seconds(10))
+    let cut = server.connectionsClosedAtGraceEnd
+    if cut > 0 {
+      // Why the stop took its whole grace period, and that some clients got no answer.
+      stderr.writeLine(
+        "Closed \(cut) connection\(cut == 1 ? "" : "s") still open after 10 s: a request not "
+          + "yet received whole, a vote not yet answered, or an answer not yet read by its "
+          + "client.")
+    }
     await boards.close()
     await store.close()
     stderr.writeLine("Stopped.")
