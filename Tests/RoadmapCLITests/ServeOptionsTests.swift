@@ -39,7 +39,8 @@ import Testing
 
   /// `--data-dir ""` (a variable never set) opened the store in the working directory,
   /// and `--admin-token ""` started a server without a token, both without a word; a token
-  /// ending in a carriage return could never be sent. Each is now a usage error.
+  /// ending in a carriage return could never be sent; `--host ""` failed as a name that did
+  /// not resolve (exit 1). Each is now a usage error.
   @Test func anEmptyDataDirOrAnUnsendableAdminTokenIsAUsageError() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -56,6 +57,10 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
 
     let data = directory.url.appendingPathComponent("data").path
+    let emptyHost = try await Roadmapctl.run(
+      ["serve", "--port", "0", "--data-dir", data, "--host", ""])
+    #expect(emptyHost.exitCode == 64)
+    #expect(emptyHost.stderrText.hasPrefix("Error: --host is empty: give an address to listen on"))
     let emptyToken = try await Roadmapctl.run(
       ["serve", "--port", "0", "--data-dir", data, "--admin-token", ""])
     #expect(emptyToken.exitCode == 64)

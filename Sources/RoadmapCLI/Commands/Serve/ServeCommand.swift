@@ -21,8 +21,15 @@ struct ServeCommand: Command {
 
   @Option(
     valueName: "address",
-    help: "The address to listen on (an IPv6 address with or without brackets: ::1, [::1]).")
+    help: "The address to listen on (an IPv6 address with or without brackets: ::1, [::1]).",
+    validate: { $0.isEmpty || $0 == "[]" ? Self.emptyHostProblem : nil })
   var host: String = "127.0.0.1"
+
+  /// An empty `--host` (a variable never set), which was looked up as a host name and failed
+  /// with "cannot listen on :8080: cannot resolve : Name or service not known" (exit 1).
+  static let emptyHostProblem =
+    "--host is empty: give an address to listen on (127.0.0.1, 0.0.0.0 for every interface, "
+    + "::1), or leave it out for 127.0.0.1."
 
   @Option(
     short: "p", help: "The TCP port; 0 picks a free one.",
