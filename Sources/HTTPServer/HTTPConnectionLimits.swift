@@ -91,7 +91,8 @@ enum DescriptorLimit {
     private static let unlimited = rlim_t.max
   #else
     private static let resource = RLIMIT_NOFILE
-    private static let unlimited = RLIM_INFINITY
+    /// Darwin's `RLIM_INFINITY` (2^63 − 1), a macro Swift may not import.
+    private static let unlimited = rlim_t(Int64.max)
   #endif
 
   /// The soft limit, or nil when it is unlimited or cannot be read.
