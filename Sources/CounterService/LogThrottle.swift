@@ -32,12 +32,16 @@ struct LogThrottle: Sendable, Equatable {
     return lines
   }
 
-  /// Time passed (any request calls this): the summary line when one is due.
+  /// Time passed (any request calls this): the summary line when one is due, or, after a
+  /// whole interval without any error, one line saying they have stopped (so a log whose
+  /// last word was an outage's summary says when it ended).
   mutating func tick(now: Double) -> [String] {
     guard let lastWritten, now - lastWritten >= interval else { return [] }
     guard let line = summary(now: now) else {
       self.lastWritten = nil
-      return []
+      guard interval > 0 else { return [] }  // every line is written: none to end
+      let seconds = Int((now - lastWritten).rounded())
+      return ["none like it in the last \(seconds) s: the errors have stopped"]
     }
     self.lastWritten = now
     return [line]

@@ -104,7 +104,10 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   @exclusivity(unchecked) private var sleeping = false
   @exclusivity(unchecked) private var shutdownRequest: UInt64?
   @exclusivity(unchecked) private var stopped = false
-  @exclusivity(unchecked) private var waiters: [CheckedContinuation<Void, Never>] = []
+  @exclusivity(unchecked) private var waiters: [CheckedContinuation<Int, Never>] = []
+  /// How many connections a graceful shutdown found still open at the end of its grace
+  /// period, and closed (under `lock` once `stopped`).
+  @exclusivity(unchecked) private var closedAtGraceEnd = 0
   /// Callers of ``snapshot()`` waiting for the loop to look.
   @exclusivity(unchecked) private var inspections:
     [CheckedContinuation<ConnectionsSnapshot, Never>] = []
@@ -226,13 +229,15 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     }
   }
 
-  /// Asks the loop to shut down gracefully within `grace`; returns once it has stopped.
-  func requestShutdown(_ grace: Duration) async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+  /// Asks the loop to shut down gracefully within `grace`; returns once it has stopped, with
+  /// the number of connections still open at the end of the grace period (then closed).
+  func requestShutdown(_ grace: Duration) async -> Int {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Int, Never>) in
       lock.lock()
       if stopped {
+        let closed = closedAtGraceEnd
         lock.unlock()
-        continuation.resume()
+        continuation.resume(returning: closed)
         return
       }
       waiters.append(continuation)
@@ -240,6 +245,14 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
       wakeUpLocked()
       lock.unlock()
     }
+  }
+
+  /// How many connections the shutdown closed at the end of its grace period (0 before the
+  /// loop has stopped).
+  var closedAtGraceEndCount: Int {
+    lock.lock()
+    defer { lock.unlock() }
+    return stopped ? closedAtGraceEnd : 0
   }
 
   /// The open connections as the loop sees them between two events (any thread; for tests
@@ -407,6 +420,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   }
 
   private func finish() {
+    let cut = draining ? openCount : 0
     for case let connection? in connections { close(connection) }
     if listenFD >= 0 {
       SystemCall.close(listenFD)
@@ -414,6 +428,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     }
     lock.lock()
     stopped = true
+    closedAtGraceEnd = cut
     completions.removeAll()
     tasks.removeAll()
     let toResume = waiters
@@ -424,7 +439,7 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     SystemCall.close(wakeReadFD)
     SystemCall.close(wakeWriteFD)
     handlerExecutor?.shutdownWhenIdle()
-    for waiter in toResume { waiter.resume() }
+    for waiter in toResume { waiter.resume(returning: cut) }
     for caller in asked {
       caller.resume(returning: ConnectionsSnapshot(connections: [], sharedOutputBytes: 0))
     }

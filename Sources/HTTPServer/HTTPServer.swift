@@ -51,7 +51,10 @@ public final class HTTPServer: Sendable {
 
   /// Binds, listens and starts the I/O thread; returns the bound port.
   ///
-  /// SIGPIPE is ignored for the process from here on. Throws when the address cannot be
+  /// SIGPIPE is ignored for the process from here on. The process's soft descriptor limit
+  /// is raised towards what ``HTTPServerConfiguration/maxConnections`` needs (never past
+  /// the hard limit); where it stays too low, the connection limits are lowered to fit it
+  /// (``connectionLimits``). Throws when the address cannot be
   /// resolved or bound (`kind` `.bind` with `errno` `EADDRINUSE`, for instance), when the
   /// configuration is impossible, or when the server was already started.
   @discardableResult
@@ -64,10 +67,16 @@ public final class HTTPServer: Sendable {
       }
       let (fd, port) = try Listener.open(
         host: configuration.host, port: configuration.port, backlog: configuration.backlog)
+      // Fewer descriptors than connections would stall every client once they run out,
+      // without a 503 for anyone (HTTPConnectionLimits).
+      let limits = HTTPConnectionLimits.raisingDescriptorLimit(for: configuration)
+      var fitted = configuration
+      fitted.maxConnections = limits.maxConnections
+      fitted.maxConnectionsPerAddress = limits.maxConnectionsPerAddress
       let loop: EventLoop
       do throws(SystemCallError) {
         loop = try EventLoop(
-          listenFD: fd, configuration: configuration, immediate: immediate, handler: handler)
+          listenFD: fd, configuration: fitted, immediate: immediate, handler: handler)
       } catch {
         SystemCall.close(fd)
         throw HTTPServerError(
@@ -83,8 +92,21 @@ public final class HTTPServer: Sendable {
       s.started = true
       s.loop = loop
       s.port = port
+      s.limits = limits
     }
     return port
+  }
+
+  /// The connection limits the server enforces once started: the configuration's, or lower
+  /// where the process's descriptor limit cannot hold them (``HTTPConnectionLimits``); the
+  /// configuration's before ``start()``.
+  public var connectionLimits: HTTPConnectionLimits {
+    state.withLock { s in
+      s.limits
+        ?? HTTPConnectionLimits(
+          maxConnections: configuration.maxConnections,
+          maxConnectionsPerAddress: configuration.maxConnectionsPerAddress)
+    }
   }
 
   /// The bound port once started (the real one when configured with 0), else the configured one.
@@ -100,14 +122,23 @@ public final class HTTPServer: Sendable {
   /// still in the socket) is answered, the last one on each connection with
   /// `Connection: close`; connections with nothing to answer close at once. Connections
   /// still busy when the grace period ends are closed. Returns at once if the server never
-  /// started; calling it again waits for the same shutdown.
+  /// started; calling it again waits for the same shutdown. How many were closed that way:
+  /// ``connectionsClosedAtGraceEnd``.
   public func shutdown(gracePeriod: Duration) async {
     let loop = state.withLock { s in
       s.shutDown = true
       return s.loop
     }
     guard let loop else { return }
-    await loop.requestShutdown(gracePeriod)
+    _ = await loop.requestShutdown(gracePeriod)
+  }
+
+  /// How many connections ``shutdown(gracePeriod:)`` found still open when its grace period
+  /// ended, and closed: a request not yet received whole, a handler not finished, or an
+  /// answer its client did not read. Zero before a shutdown has ended, or when every
+  /// connection finished in time.
+  public var connectionsClosedAtGraceEnd: Int {
+    state.withLock { s in s.loop }?.closedAtGraceEndCount ?? 0
   }
 
   private func validate(_ c: HTTPServerConfiguration) throws(HTTPServerError) {
@@ -153,6 +184,7 @@ final class ServerState: @unchecked Sendable {
     var shutDown = false
     var loop: EventLoop?
     var port = 0
+    var limits: HTTPConnectionLimits?
   }
 
   private let lock = NSLock()

@@ -98,9 +98,12 @@ import VoteStore
     #expect(
       t.record("e5", now: 130)
         == ["1 more like it in the last 20 s (not logged one by one); the last: e4", "e5"])
-    // Quiet for a whole interval: the throttle forgets, the next error is logged at once.
-    #expect(t.tick(now: 140) == [])
-    #expect(t.record("e6", now: 141) == ["e6"])
+    // Quiet for a whole interval: one line says so (the log's last word was the summary,
+    // as if the outage went on), the throttle forgets, and the next error is logged at once.
+    #expect(t.tick(now: 140) == ["none like it in the last 10 s: the errors have stopped"])
+    #expect(t.tick(now: 200) == [])
+    #expect(t.record("e6", now: 241) == ["e6"])
+    #expect(t.tick(now: 251) == ["none like it in the last 10 s: the errors have stopped"])
   }
 
   @Test func zeroIntervalLogsEverything() {

@@ -55,6 +55,29 @@ import Testing
     await stopped
   }
 
+  /// A connection still holding half a request when the grace period ends is closed, and
+  /// counted, so that a server can say why its stop took the whole grace period.
+  @Test func connectionsStillOpenAtTheEndOfTheGracePeriodAreCounted() async throws {
+    let server = try startTestServer(Self.patient)
+    let port = server.port
+    let client = try await offPool { () -> RawClient in
+      let client = try RawClient(port: port)
+      try client.send("POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nab")
+      return client
+    }
+    // An idle connection beside it closes at once and is not counted.
+    let idle = try await offPool { try RawClient(port: port) }
+    #expect(server.connectionsClosedAtGraceEnd == 0)
+    await server.shutdown(gracePeriod: .milliseconds(500))
+    #expect(server.connectionsClosedAtGraceEnd == 1)
+    #expect(try await offPool { try client.readsEndOfStream() })
+    #expect(try await offPool { try idle.readsEndOfStream() })
+
+    let quiet = try startTestServer(Self.patient)
+    await quiet.shutdown(gracePeriod: .seconds(60))
+    #expect(quiet.connectionsClosedAtGraceEnd == 0)
+  }
+
   @Test func aRequestHalfSentAtShutdownIsReadToTheEndAndAnswered() async throws {
     let server = try startTestServer(Self.patient)
     let port = server.port

@@ -34,6 +34,43 @@ import Testing
     #expect(try await server.stop() == 0)
   }
 
+  /// A process allowed fewer descriptors than the connection table needs (`ulimit -n 256`,
+  /// hard and soft, so `serve` cannot raise it): one address holding many connections ran
+  /// it out of descriptors, and then nobody was answered, not even with a 503, until idle
+  /// connections timed out. The limits now shrink to fit, with a warning that says so.
+  @Test func tooFewDescriptorsLowerTheLimitsInsteadOfStallingEveryone() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let wrapper = directory.url.appendingPathComponent("low-ulimit.sh")
+    try """
+    #!/bin/sh
+    ulimit -n 256 || exit 70
+    exec '\(try Roadmapctl.binaryURL().path)' "$@"
+
+    """.write(to: wrapper, atomically: true, encoding: .utf8)
+    chmod(wrapper.path, 0o755)
+    let data = directory.url.appendingPathComponent("data")
+    let server = try await ServeProcess.start(
+      dataDirectory: data, ["--read-limit", "0"], binary: wrapper)
+    defer { server.process.kill() }
+    let port = server.port
+    let (last, other) = try await WireClient.onThread { () -> (Int, Int) in
+      // More connections from one address than the process has descriptors.
+      let held = try (0..<300).map { _ in try SourcedConnection(port: port, from: "127.0.0.1") }
+      let last = try held[held.count - 1].status(of: nil)
+      let other = try SourcedConnection(port: port, from: "127.0.0.2").status(of: "/healthz")
+      return (last, other)
+    }
+    #expect(last == 503)
+    #expect(other == 200)
+    #expect(try await server.stop() == 0)
+    let stderr = server.process.stderrText
+    #expect(
+      stderr.contains("warning: this process may open only 256 files (ulimit -n), too few for "),
+      "\(stderr)")
+    #expect(stderr.contains("LimitNOFILE="))
+  }
+
   @Test func theLimitWithTrustProxyIsAUsageError() async throws {
     let result = try await Roadmapctl.run(
       ["serve", "--trust-proxy", "--max-connections-per-address", "10", "--port", "0"])

@@ -37,6 +37,45 @@ import Testing
     #expect(try await server.stop() == 0)
   }
 
+  /// `--data-dir ""` (a variable never set) opened the store in the working directory,
+  /// and `--admin-token ""` started a server without a token, both without a word; a token
+  /// ending in a carriage return could never be sent; `--host ""` failed as a name that did
+  /// not resolve (exit 1). Each is now a usage error.
+  @Test func anEmptyDataDirOrAnUnsendableAdminTokenIsAUsageError() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let emptyDir = try await Roadmapctl.run(
+      ["serve", "--port", "0", "--data-dir", ""], workingDirectory: directory.url)
+    #expect(emptyDir.exitCode == 64)
+    #expect(
+      emptyDir.stderrText.hasPrefix(
+        "Error: --data-dir is empty: give the directory of the store, or leave it out for "
+          + "./roadmapctl-data."), "\(emptyDir.stderrText)")
+    let export = try await Roadmapctl.run(
+      ["votes", "export", "--data-dir", ""], workingDirectory: directory.url)
+    #expect(export.exitCode == 64)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path).isEmpty)
+
+    let data = directory.url.appendingPathComponent("data").path
+    let emptyHost = try await Roadmapctl.run(
+      ["serve", "--port", "0", "--data-dir", data, "--host", ""])
+    #expect(emptyHost.exitCode == 64)
+    #expect(emptyHost.stderrText.hasPrefix("Error: --host is empty: give an address to listen on"))
+    let emptyToken = try await Roadmapctl.run(
+      ["serve", "--port", "0", "--data-dir", data, "--admin-token", ""])
+    #expect(emptyToken.exitCode == 64)
+    #expect(emptyToken.stderrText.hasPrefix("Error: --admin-token is empty:"))
+    let carriageReturn = try await Roadmapctl.run(
+      ["serve", "--port", "0", "--data-dir", data],
+      environment: ["ROADMAPCTL_ADMIN_TOKEN": "s3cret-token\r"])
+    #expect(carriageReturn.exitCode == 64)
+    #expect(
+      carriageReturn.stderrText.hasPrefix(
+        "Error: --admin-token (or ROADMAPCTL_ADMIN_TOKEN) starts or ends with a space"))
+    #expect(!carriageReturn.stderrText.contains("s3cret"))
+    #expect(!FileManager.default.fileExists(atPath: data))
+  }
+
   @Test func writesBeyondTheLimitGet429WithRetryAfter() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -56,6 +56,35 @@ import Testing
     #expect(try await server.stop() == 0, "stderr: \(server.process.stderrText)")
   }
 
+  /// A client sending a body slowly (its limit is 30 s) when SIGTERM comes keeps the stop
+  /// waiting for the whole grace period; the log said only "Stopped." after it, so nothing
+  /// told the operator why the stop took 10 s, or that a client got no answer.
+  @Test func connectionsClosedAtTheEndOfTheGracePeriodAreLogged() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await ServeProcess.start(dataDirectory: directory.url)
+    defer { server.process.kill() }
+    let port = server.port
+    let held = try await WireClient.onThread { () -> WireConnection in
+      let connection = try WireConnection(port: port)
+      try connection.sendPart(
+        Array(
+          ("POST /api/v1/app.example/suggestions HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"ti").utf8))
+      return connection
+    }
+    _ = held
+    // Whether or not the server has read the part sent, the shutdown waits for the rest.
+    #expect(try await server.get("/healthz").status == 200)
+    #expect(try await server.stop() == 0)
+    let stderr = server.process.stderrText
+    #expect(
+      stderr.contains(
+        "Closed 1 connection still open after 10 s: a request not yet received whole, a vote "
+          + "not yet answered, or an answer not yet read by its client.\nStopped."),
+      "\(stderr)")
+  }
+
   /// Starts a server with 64 connections, half voting and half reading, and stops it with
   /// `signal` in full flow: it must exit 0, answer every request it holds, and keep every
   /// vote it answered.

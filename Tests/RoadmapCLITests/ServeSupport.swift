@@ -98,6 +98,11 @@ final class WireConnection: @unchecked Sendable {
     return try readAnswer(head: false)
   }
 
+  /// Writes `bytes` and reads nothing (half a request, say).
+  func sendPart(_ bytes: [UInt8]) throws {
+    try sendAll(bytes)
+  }
+
   /// Writes all of `bytes`.
   private func sendAll(_ bytes: [UInt8]) throws {
     var sent = 0

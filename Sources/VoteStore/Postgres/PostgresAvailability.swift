@@ -23,9 +23,12 @@ final class PostgresAvailability: @unchecked Sendable {
         return nil
       }
       let wait = max(0, downUntil &- now)
+      // Nothing of the call was sent (a connection inside a transaction is never refused
+      // here), so its outcome is known: nothing was changed.
       return VoteStoreError(
-        .timedOut,
-        "PostgreSQL is not answering (\(lastFailure)); failing fast, next try in \(wait) ms")
+        .io,
+        "PostgreSQL is not answering (\(lastFailure)); failing fast, nothing was sent, next "
+          + "try in \(wait) ms")
     }
   }
 

@@ -277,7 +277,10 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   private func roundTrip(
     doing sql: String, changesNothing: Bool = false, _ send: () -> Int32
   ) throws(VoteStoreError) -> OpaquePointer? {
-    if let refusal = availability.admit() { throw refusal }
+    // A connection inside a transaction finishes it (each wait is bounded below): failing
+    // fast there would leave the transaction open on the pooled connection, its changes
+    // committed by the next write's COMMIT and its row locks held until then.
+    if !isInTransaction, let refusal = availability.admit() { throw refusal }
     guard let handle else { throw VoteStoreError(.io, "the PostgreSQL connection is closed") }
     // From here the server may receive the statement (even when `send` fails part way).
     if !changesNothing && writeSent == false { writeSent = true }
@@ -378,9 +381,25 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
       try execute("COMMIT")
       return value
     } catch {
-      if isConnected { try? execute("ROLLBACK") }
+      if isConnected {
+        do throws(VoteStoreError) {
+          try execute("ROLLBACK", changesNothing: true)
+        } catch {
+          // The session ends the transaction: nothing of it may stay open on a pooled
+          // connection for the next COMMIT to take along.
+          close()
+        }
+        if isInTransaction { close() }
+      }
       throw error
     }
+  }
+
+  /// Whether the connection is inside a transaction block (begun, not yet ended).
+  private var isInTransaction: Bool {
+    guard let handle else { return false }
+    let status = PQtransactionStatus(handle)
+    return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
   }
 
   private func rows(_ result: OpaquePointer?, doing sql: String) throws(VoteStoreError)

@@ -69,6 +69,7 @@ public final class SQLiteVoteStore: VoteStore {
         "\(path) cannot be written (\(String(cString: strerror(errno)))): give the user "
           + "running roadmapctl write permission on it (and on its directory)")
     }
+    try Self.refuseUnwritableDirectory(of: path)
     let writeConnection = try SQLiteConnection(
       path: path, create: false, busyTimeoutMilliseconds: timeout)
     do throws(VoteStoreError) {
@@ -166,6 +167,7 @@ public final class SQLiteVoteStore: VoteStore {
       return
     }
     guard errno == ENOENT else { return }  // the open that follows reports it
+    try refuseOrphanedWAL(of: path)
     let key: VoterKey
     let keyPath = VoterKeyFile.path(forDatabase: path)
     if FileManager.default.fileExists(atPath: keyPath) {
@@ -194,6 +196,38 @@ public final class SQLiteVoteStore: VoteStore {
         .io, "cannot create the database \(path): \(String(cString: strerror(errno)))")
     }
     VoterKeyFile.syncDirectory(of: path)
+  }
+
+  /// Refuses a database whose directory this process cannot write while its write-ahead log
+  /// does not exist yet: SQLite must create the log (and its index) there, and failed with
+  /// "attempt to write a readonly database [1544] while preparing PRAGMA page_count", which
+  /// names neither the directory nor what to do.
+  private static func refuseUnwritableDirectory(of path: String) throws(VoteStoreError) {
+    var info = stat()
+    guard stat(path + "-wal", &info) != 0 else { return }
+    let directory = (path as NSString).deletingLastPathComponent
+    let place = directory.isEmpty ? "." : directory
+    guard access(place, W_OK) != 0, errno == EACCES || errno == EROFS else { return }
+    throw VoteStoreError(
+      .io,
+      "the data directory \(place) cannot be written (\(String(cString: strerror(errno)))), "
+        + "and SQLite keeps the write-ahead log of \(path) beside it (\(path)-wal, "
+        + "\(path)-shm): give the user running roadmapctl write permission on the directory")
+  }
+
+  /// Refuses to create a database at `path` beside a write-ahead log that holds something:
+  /// the log of a database deleted or moved away without it (its newest votes may be only
+  /// there). SQLite would replay its pages into the new database, which then reads as
+  /// damaged, or as a mix of the two; the files are left as they are.
+  private static func refuseOrphanedWAL(of path: String) throws(VoteStoreError) {
+    var info = stat()
+    guard stat(path + "-wal", &info) == 0, info.st_size > 0 else { return }
+    throw VoteStoreError(
+      .incompatible,
+      "\(path)-wal (\(info.st_size) bytes) is there but \(path) is not: the database was "
+        + "deleted or moved away without its write-ahead log, which may hold its newest "
+        + "votes. Nothing was changed. Put the database back beside it (both files together), "
+        + "or, to start a new, empty store, move \(path)-wal and \(path)-shm away.")
   }
 
   /// Refuses a SQLite database that is not a vote store (another program's, or one without

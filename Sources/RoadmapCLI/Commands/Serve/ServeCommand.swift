@@ -21,8 +21,15 @@ struct ServeCommand: Command {
 
   @Option(
     valueName: "address",
-    help: "The address to listen on (an IPv6 address with or without brackets: ::1, [::1]).")
+    help: "The address to listen on (an IPv6 address with or without brackets: ::1, [::1]).",
+    validate: { $0.isEmpty || $0 == "[]" ? Self.emptyHostProblem : nil })
   var host: String = "127.0.0.1"
+
+  /// An empty `--host` (a variable never set), which was looked up as a host name and failed
+  /// with "cannot listen on :8080: cannot resolve : Name or service not known" (exit 1).
+  static let emptyHostProblem =
+    "--host is empty: give an address to listen on (127.0.0.1, 0.0.0.0 for every interface, "
+    + "::1), or leave it out for 127.0.0.1."
 
   @Option(
     short: "p", help: "The TCP port; 0 picks a free one.",
@@ -34,9 +41,30 @@ struct ServeCommand: Command {
   @Option(
     valueName: "token", environment: "ROADMAPCTL_ADMIN_TOKEN",
     help:
-      "The admin token: the key to the board API's admin calls (/api/v1/…: stages, features, suggestions, import; what migrate, votes pull and reconcile --apply send as --key) and to /set. Sent as 'Authorization: Bearer T' (/set: or token=T). Without one the board cannot be administered."
-  )
+      "The admin token: the key to the board API's admin calls (/api/v1/…: stages, features, suggestions, import; what migrate, votes pull and reconcile --apply send as --key) and to /set. Sent as 'Authorization: Bearer T' (/set: or token=T). Without one the board cannot be administered.",
+    validate: Self.adminTokenProblem)
   var adminToken: String?
+
+  /// Why `token` cannot be the admin token, a usage error: empty on the command line
+  /// (`--admin-token "$TOKEN"` with the variable unset), which ran the server without any
+  /// token and without a word; or with a space or control character at either end (a
+  /// carriage return from a file edited on Windows), which no client can send, since HTTP
+  /// takes the spaces around a header value away. Never repeats the token.
+  @Sendable static func adminTokenProblem(_ token: String) -> String? {
+    if token.isEmpty {
+      return "--admin-token is empty: give the token, or leave it out (and "
+        + "ROADMAPCTL_ADMIN_TOKEN unset or empty) to run without one, when the board cannot "
+        + "be administered."
+    }
+    let edges = [token.unicodeScalars.first, token.unicodeScalars.last].compactMap { $0 }
+    if edges.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F })
+    {
+      return "--admin-token (or ROADMAPCTL_ADMIN_TOKEN) starts or ends with a space, line break "
+        + "or other control character, which no client can send in an Authorization header: "
+        + "remove it (a file edited on Windows leaves a carriage return at the end of the line)."
+    }
+    return nil
+  }
 
   @Flag(help: "Give keys made by /hit countapi's bounds [0, 1] (no unvote).")
   var strictCountapi: Bool
@@ -262,16 +290,43 @@ struct ServeCommand: Command {
       throw CommandError.failure(Self.describeListenFailure(error, host: host, port: port))
     }
     signals.serving()
+    let limits = server.connectionLimits
+    if let descriptors = limits.loweredForDescriptorLimit {
+      stderr.writeLine(
+        Self.descriptorLimitWarning(
+          limits, configured: serverConfiguration.maxConnections, descriptors: descriptors))
+    }
     let shownHost = host.contains(":") ? "[\(host)]" : host
     context.stdout.writeLine("Serving on http://\(shownHost):\(boundPort)")
 
     let signal = await signals.wait()
     stderr.writeLine("Received signal \(signal); finishing requests in flight…")
     await server.shutdown(gracePeriod: .seconds(10))
+    let cut = server.connectionsClosedAtGraceEnd
+    if cut > 0 {
+      // Why the stop took its whole grace period, and that some clients got no answer.
+      stderr.writeLine(
+        "Closed \(cut) connection\(cut == 1 ? "" : "s") still open after 10 s: a request not "
+          + "yet received whole, a vote not yet answered, or an answer not yet read by its "
+          + "client.")
+    }
     await boards.close()
     await store.close()
     stderr.writeLine("Stopped.")
     return 0
+  }
+
+  /// The warning for connection limits lowered from `configured` connections to fit the
+  /// descriptor limit `descriptors`.
+  @available(macOS 13, iOS 16, tvOS 16, watchOS 9, *)
+  static func descriptorLimitWarning(
+    _ limits: HTTPConnectionLimits, configured: Int, descriptors: Int
+  ) -> String {
+    let perAddress = limits.maxConnectionsPerAddress.map { ", \($0) from one address" } ?? ""
+    return "warning: this process may open only \(descriptors) files (ulimit -n), too few for "
+      + "\(configured) connections: serving at most "
+      + "\(limits.maxConnections) connections\(perAddress); each beyond is answered 503. Raise "
+      + "the limit to serve more (systemd: LimitNOFILE=65536; a shell: ulimit -n 65536)."
   }
 
   /// The address to listen on for `--host`: an IPv6 literal given in brackets, as in a URL

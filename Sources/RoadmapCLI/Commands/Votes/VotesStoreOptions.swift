@@ -15,9 +15,19 @@ struct VotesStoreOptions: ParsableArguments {
 
   @Option(
     name: "data-dir", valueName: "dir",
-    help: "The directory of the embedded SQLite store (votes.sqlite3). (default: ./roadmapctl-data)"
-  )
+    help:
+      "The directory of the embedded SQLite store (votes.sqlite3). (default: ./roadmapctl-data)",
+    validate: VotesStoreOptions.dataDirProblem)
   var givenDataDir: String?
+
+  /// Why `dir` cannot be `--data-dir`, a usage error: empty (a variable that was never set,
+  /// `--data-dir "$DATA"`), which opened the store in the working directory itself, with no
+  /// word of where the votes went.
+  @Sendable static func dataDirProblem(_ dir: String) -> String? {
+    guard dir.isEmpty else { return nil }
+    return "--data-dir is empty: give the directory of the store, or leave it out for "
+      + "\(defaultDataDirectory)."
+  }
 
   /// `--data-dir`, or the default when it is not given.
   var dataDir: String { givenDataDir ?? Self.defaultDataDirectory }
@@ -90,7 +100,8 @@ struct VotesStoreOptions: ParsableArguments {
     private let usesDirectory: Bool
     private let hadDirectory: Bool
     private let hadDatabase: Bool
-    private let hadVoterKey: Bool
+    /// The database's companion files (`-wal`, `-voter-key`, …) that were there before.
+    private let hadFiles: Set<String>
 
     /// The database file in the data directory.
     private var database: URL { directory.appendingPathComponent(SQLiteVoteStore.fileName) }
@@ -102,8 +113,15 @@ struct VotesStoreOptions: ParsableArguments {
       let database = directory.appendingPathComponent(SQLiteVoteStore.fileName).path
       hadDirectory = manager.fileExists(atPath: directory.path)
       hadDatabase = manager.fileExists(atPath: database)
-      hadVoterKey = manager.fileExists(atPath: database + "-voter-key")
+      hadFiles = Set(
+        Self.companions.filter { suffix in
+          var info = stat()
+          return lstat(database + suffix, &info) == 0
+        })
     }
+
+    /// The files beside the database that opening it may create.
+    private static let companions = ["-wal", "-shm", "-journal", "-lock", "-voter-key"]
 
     /// Removes the store the command created (and the directory, when it created that too);
     /// nothing when the store was there before, or is in PostgreSQL.
@@ -114,7 +132,9 @@ struct VotesStoreOptions: ParsableArguments {
         try? manager.removeItem(at: directory)
         return
       }
-      let made = ["", "-wal", "-shm", "-journal", "-lock"] + (hadVoterKey ? [] : ["-voter-key"])
+      // Only what was not there before: a write-ahead log left by a database deleted
+      // without it (which the open refuses) is someone's votes, not ours to remove.
+      let made = [""] + Self.companions.filter { !hadFiles.contains($0) }
       for suffix in made {
         try? manager.removeItem(atPath: database.path + suffix)
       }
