@@ -178,7 +178,9 @@ extension RoadmapParser {
 
   /// The known key `name` is probably a misspelling of, if any.
   static func typoTarget(for name: String, among known: [String]) -> String? {
-    guard !wordsNotTypos.contains(name) else { return nil }
+    // More than 160 bytes is more than 40 scalars: no known key is that near. Said before the
+    // key is lowercased and spread into scalars (a 50 MB key took 360 MB to be told so).
+    guard !wordsNotTypos.contains(name), name.utf8.count <= 160 else { return nil }
     let lower = Array(name.lowercased().unicodeScalars)
     guard lower.count <= 40 else { return nil }
     var best: (name: String, distance: Int)?
