@@ -20,6 +20,19 @@ import Testing
     #expect(try await server.stop() == 0)
   }
 
+  @Test func theStartSaysWhereTheVotesAre() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let data = directory.url.appendingPathComponent("data")
+    let server = try await ServeProcess.start(dataDirectory: data)
+    defer { server.process.kill() }
+    let stderr = try await server.process.waitForStderr(containing: "Votes and boards are in ")
+    #expect(
+      stderr.contains(
+        "Votes and boards are in \(data.appendingPathComponent("votes.sqlite3").path) (SQLite)."),
+      "\(stderr)")
+  }
+
   @Test func adminTokenFromTheEnvironment() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

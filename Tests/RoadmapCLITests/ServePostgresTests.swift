@@ -33,6 +33,12 @@ import Testing
     let second = try await ServeProcess.start(
       dataDirectory: directory.url, environment: ["ROADMAPCTL_POSTGRES_URL": url])
     defer { second.process.kill() }
+    // Inherited from the environment, PostgreSQL is named at the start (never the URL).
+    let said = try await second.process.waitForStderr(containing: "Votes and boards are in ")
+    #expect(
+      said.contains(
+        "Votes and boards are in PostgreSQL (--postgres or ROADMAPCTL_POSTGRES_URL)."))
+    #expect(!said.contains(url))
     #expect(
       try await second.get("/counts/app.example?keys=pg1,pg2").body
         == #"{"counts":{"pg1":400,"pg2":1}}"#)

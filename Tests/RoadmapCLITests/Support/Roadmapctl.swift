@@ -232,6 +232,17 @@ final class ChildProcess: @unchecked Sendable {
     }
   }
 
+  /// Waits until the child's standard error (read as it comes) holds `text`; returns it.
+  func waitForStderr(containing text: String, timeout: Duration = .seconds(60)) async throws
+    -> String
+  {
+    let deadline = ContinuousClock.now + timeout
+    while !stderrText.contains(text) {
+      try await pause(until: deadline, after: timeout, what: "'\(text)' on stderr")
+    }
+    return stderrText
+  }
+
   /// Sends `signal` (SIGTERM, SIGINT, SIGKILL…) to the child.
   func signal(_ signal: Int32) {
     process.signal(signal)

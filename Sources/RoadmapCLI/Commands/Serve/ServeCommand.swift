@@ -10,7 +10,7 @@ struct ServeCommand: Command {
     abstract: "Serve vote counts over HTTP (countapi.xyz and counterapi.dev v1 compatible).",
     discussion: """
       Opens the store (SQLite in --data-dir, created if needed, unless --postgres is given), \
-      checks it, and prints \
+      checks it, says on standard error where the votes are, and prints \
       'Serving on http://HOST:PORT' once it is listening. Every vote is durable before it is \
       answered. SIGTERM, SIGINT or SIGHUP stops it gracefully (exit 0); while it is still \
       starting (connecting to PostgreSQL, say), at once (exit 0). SIGUSR1 and SIGUSR2 are \
@@ -296,6 +296,7 @@ struct ServeCommand: Command {
         Self.descriptorLimitWarning(
           limits, configured: serverConfiguration.maxConnections, descriptors: descriptors))
     }
+    stderr.writeLine(self.store.whereTheVotesAre(context))
     let shownHost = host.contains(":") ? "[\(host)]" : host
     context.stdout.writeLine("Serving on http://\(shownHost):\(boundPort)")
 

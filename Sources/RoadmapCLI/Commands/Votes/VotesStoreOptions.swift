@@ -54,6 +54,19 @@ struct VotesStoreOptions: ParsableArguments {
     return "--postgres (or ROADMAPCTL_POSTGRES_URL): \(problem). Give \(forms)."
   }
 
+  /// Where the votes are, in one line for a server's start: the SQLite file's full path, or
+  /// PostgreSQL and where its URL came from (never the URL, which may hold a password). A
+  /// `ROADMAPCTL_POSTGRES_URL` inherited from a shell sent a test server's votes there with
+  /// no word of it.
+  func whereTheVotesAre(_ context: CommandContext) -> String {
+    if postgres != nil {
+      return "Votes and boards are in PostgreSQL (--postgres or ROADMAPCTL_POSTGRES_URL)."
+    }
+    let file = URL(fileURLWithPath: context.resolvePath(dataDir))
+      .appendingPathComponent(SQLiteVoteStore.fileName)
+    return "Votes and boards are in \(file.standardizedFileURL.path) (SQLite)."
+  }
+
   /// Opens the store the parsed values name.
   ///
   /// With `mustExist`, a data directory without a database is an error rather than a new,
