@@ -131,8 +131,24 @@ struct VoteFirstHTTPClientTests {
           text: "<html><head><title>Hotel Wi-Fi login</title></head><body>…</body></html>")
       }
       router.get("/api/v1/:project/features/:id") { _ in json(#"{"id":"one","title":"One"}"#) }
+      router.get("/api/v1/:project/features") { _ in
+        HTTPResponse(contentType: "text/html", text: "<html><title>Sign in</title></html>")
+      }
     }
     defer { Task { await server.stop() } }
+    // Through a VoteFirstVoter, the message is said once ("unexpected answer from VoteFirst:
+    // unexpected answer from http://…" it was).
+    do throws(VotingError) {
+      _ = try await VoteFirstVoter(client: Self.client(server.url)).count(
+        for: RoadmapFeature(id: "1"))
+      Issue.record("expected a bad answer")
+    } catch {
+      #expect(error.kind == .badAnswer)
+      #expect(
+        error.message.hasPrefix("unexpected answer from \(server.url.absoluteString)/api/v1/"),
+        "\(error.message)")
+      #expect(error.message.hasSuffix("got an HTML page (Sign in)"), "\(error.message)")
+    }
     let client = Self.client(server.url)
     let page = await Self.failure { _ = try await client.upvote(featureID: 1) }
     #expect(page?.kind == .badAnswer)
