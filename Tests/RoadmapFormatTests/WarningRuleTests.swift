@@ -96,6 +96,17 @@ struct WarningRuleTests {
       json: #"[{"id": "1", "title": "Widgets\r\n"}]"#,
       code: "surrounding-whitespace", severity: .warning, path: "/0/title",
       says: #"write "Widgets""#),
+    // A line break or a tab is not "a space".
+    Case(
+      name: "a trailing line break is called white space",
+      json: #"[{"id": "1", "title": "Widgets\n"}]"#,
+      code: "surrounding-whitespace", severity: .warning, path: "/0/title",
+      says: #"has trailing white space (a line break); the app shows it"#),
+    Case(
+      name: "a leading tab is called white space",
+      json: #"[{"id": "1", "title": "\tWidgets"}]"#,
+      code: "surrounding-whitespace", severity: .warning, path: "/0/title",
+      says: #"has leading white space (a tab); the app shows it"#),
     // Bug: a status ending in CRLF did not read as finished.
     Case(
       name: "finished status ending in a line break",

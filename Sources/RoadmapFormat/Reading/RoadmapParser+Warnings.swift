@@ -35,14 +35,45 @@ extension RoadmapParser {
     let value = decodedValue ?? decodeString(token)
     // Only the ends: a no-break space inside the text ("10\u{A0}km") is the author's.
     let trimmed = value.trimmingSpaces()
-    let side = leading && trailing ? "leading and trailing" : leading ? "a leading" : "a trailing"
     report(
       "surrounding-whitespace", .warning, at: offset, rejected: false,
-      "\"\(what)\" \(Self.quoted(value)) has \(side) space; the app shows it as is"
+      "\"\(what)\" \(Self.quoted(value)) has \(Self.whitespaceName(around: value, trimmed: trimmed)); "
+        + "the app shows it as is"
         + (what == "id"
           ? " and counts votes under a key with the space"
           : what == "status" ? " and compares statuses exactly" : "")
         + ": write \(Self.quoted(trimmed))")
+  }
+
+  /// What surrounds `trimmed` in `value`, for a message: "a trailing space" (spaces alone,
+  /// the common case), else "trailing white space (a line break)" naming what is there.
+  static func whitespaceName(around value: String, trimmed: String) -> String {
+    let scalars = Array(value.unicodeScalars)
+    let kept = trimmed.unicodeScalars.count
+    let leadingCount =
+      kept == 0
+      ? scalars.count : scalars.firstIndex { !" \t\n\r\u{A0}".unicodeScalars.contains($0) } ?? 0
+    let leading = scalars[..<leadingCount]
+    let trailing = kept == 0 ? [] : scalars[(leadingCount + kept)...]
+    let side =
+      !leading.isEmpty && !trailing.isEmpty
+      ? "leading and trailing" : leading.isEmpty ? "trailing" : "leading"
+    let around = Array(leading) + Array(trailing)
+    if around.allSatisfy({ $0 == " " }) {
+      return (side == "leading and trailing" ? "" : "a ") + side + " space"
+    }
+    var kinds: [String] = []
+    for scalar in around {
+      let kind: String
+      switch scalar {
+      case " ": kind = "a space"
+      case "\t": kind = "a tab"
+      case "\n", "\r": kind = "a line break"
+      default: kind = "a no-break space"
+      }
+      if !kinds.contains(kind) { kinds.append(kind) }
+    }
+    return side + " white space (" + kinds.joined(separator: ", ") + ")"
   }
 
   /// `text` as a JSON string literal a message can quote, cut after `limit` characters with
