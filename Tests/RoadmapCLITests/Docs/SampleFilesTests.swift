@@ -51,6 +51,17 @@ import Testing
     }
   }
 
+  @Test func theReadmeNamesThePackagesTheBuildNeeds() throws {
+    let readme = try PackageFiles.text("README.md")
+    let line = try #require(
+      readme.range(of: "`apt-get install ").map { readme[$0.upperBound...].prefix { $0 != "`" } },
+      "README.md does not say which packages the build needs")
+    let words = line.split(separator: " ").map(String.init)
+    for package in try Self.aptPackages() {
+      #expect(words.contains(package), "README.md's apt-get install line lacks \(package)")
+    }
+  }
+
   /// Parses the workflow and checks the shape Actions requires of it; prints every problem.
   static let workflowCheck = #"""
     import re, sys, yaml
