@@ -135,6 +135,58 @@ import Testing
     #expect(brokenOutput.contains("needs exactly one of uses and run"), "\(brokenOutput)")
   }
 
+  @Test func theFetchStepPassesTheBaseBranchsRoadmapAsPrevious() async throws {
+    let step = try SampleWorkflowTests.script(
+      ofStep: "Fetch the published version (pull requests)", in: try SampleWorkflowTests.workflow())
+    #expect(!step.contains("${{"), "an expression pasted into the script's text: \(step)")
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let root = directory.url.path
+    // The roadmap's repository: main holds the published roadmap; the workspace is a clone of
+    // it on another branch, as actions/checkout leaves a pull request (all branches fetched).
+    let setup = try await SampleWorkflowTests.sh(
+      """
+      set -e
+      git init -q --bare -b main origin.git
+      git clone -q origin.git workspace
+      cd workspace
+      cp "$SAMPLE" roadmap.json
+      git add roadmap.json
+      git -c user.name=t -c user.email=t@example.com commit -q -m published
+      git push -q origin main
+      git checkout -q -b change
+      mkdir ../temp
+      """,
+      environment: [
+        "HOME": root,
+        "SAMPLE": PackageFiles.packageRoot.appendingPathComponent("Samples/roadmap.json").path,
+      ],
+      in: directory.url)
+    #expect(setup.status == 0, "\(setup.output)")
+    let environment = [
+      "HOME": root, "BASE_REF": "main", "RUNNER_TEMP": "\(root)/temp",
+      "GITHUB_ENV": "\(root)/github_env", "GITHUB_WORKSPACE": "\(root)/workspace",
+    ]
+    let workspace = directory.url.appendingPathComponent("workspace")
+    var found = environment
+    found["ROADMAP_FILE"] = "roadmap.json"
+    let run = try await SampleWorkflowTests.sh(step, environment: found, in: workspace)
+    #expect(run.status == 0, "\(run.output)")
+    #expect(
+      (try? String(contentsOfFile: "\(root)/github_env", encoding: .utf8))
+        == "PREVIOUS=--previous=\(root)/temp/previous.json\n")
+    #expect(
+      try String(contentsOfFile: "\(root)/temp/previous.json", encoding: .utf8)
+        == (try PackageFiles.text("Samples/roadmap.json")))
+    // A roadmap the base branch does not have yet: no --previous, and the step passes.
+    try FileManager.default.removeItem(atPath: "\(root)/github_env")
+    var new = environment
+    new["ROADMAP_FILE"] = "new-roadmap.json"
+    let none = try await SampleWorkflowTests.sh(step, environment: new, in: workspace)
+    #expect(none.status == 0, "\(none.output)")
+    #expect(!FileManager.default.fileExists(atPath: "\(root)/github_env"))
+  }
+
   /// Validates files against the schema with Draft 2020-12 and prints each error's path.
   static let schemaCheck = #"""
     import json, re, sys
