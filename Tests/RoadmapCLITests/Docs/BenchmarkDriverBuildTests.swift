@@ -49,3 +49,15 @@ import Testing
     #expect(output.contains("built the driver"), "\(output)")
   }
 }
+
+/// A benchmark's knobs that name something it does not have stop it with that said, before it
+/// builds or starts anything: a mistyped row once measured nothing and exited 0.
+@Suite struct BenchmarkKnobTests {
+  @Test func serviceShRefusesARowItDoesNotHave() async throws {
+    let (status, output) = try await BenchmarkDriverBuildTests.run(
+      "service.sh", environment: ["ROWS": "get gets", "ROADMAPCTL": "/nonexistent"])
+    #expect(status == 1)
+    #expect(
+      output == "error: ROWS names \"gets\"; the rows are get, hit, scale and idle\n", "\(output)")
+  }
+}
