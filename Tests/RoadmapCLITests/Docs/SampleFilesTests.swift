@@ -187,6 +187,28 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: "\(root)/github_env"))
   }
 
+  @Test func anEmptyLanguageListRequiresNoTranslation() async throws {
+    let step = try SampleWorkflowTests.script(
+      ofStep: "Validate the roadmap", in: try SampleWorkflowTests.workflow())
+    let script = step.replacingOccurrences(
+      of: ".roadmapbridge/.build/release/roadmapctl", with: try Roadmapctl.binaryURL().path)
+    #expect(try SampleWorkflowTests.workflow().contains(#""" requires none"#))
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", #"[{"id": "1", "title": "Dark mode"}]"#)
+    let none = try await SampleWorkflowTests.sh(
+      script,
+      environment: ["ROADMAP_FILE": "roadmap.json", "REQUIRED_LANGUAGES": "", "PREVIOUS": ""],
+      in: directory.url)
+    #expect(none.status == 0, "\(none.output)")
+    let english = try await SampleWorkflowTests.sh(
+      script,
+      environment: ["ROADMAP_FILE": "roadmap.json", "REQUIRED_LANGUAGES": "en", "PREVIOUS": ""],
+      in: directory.url)
+    #expect(english.status == 1)
+    #expect(english.output.contains("title=missing-language::"), "\(english.output)")
+  }
+
   /// Validates files against the schema with Draft 2020-12 and prints each error's path.
   static let schemaCheck = #"""
     import json, re, sys
