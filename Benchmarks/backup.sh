@@ -3,14 +3,22 @@
 # store (the streamed export it is measured against), and of `restore` and `votes import`, for a
 # store of N counters (default 200,000) made here with `votes import`.
 #
-# Knobs: N (200000) · ROADMAPCTL (default: a release build from .build/release) · DIR (default:
-#        a temporary directory, removed at exit)
+# Knobs: N (200000) · ROADMAPCTL (default: .build/release/roadmapctl, built when it is not
+#        there) · DIR (default: a temporary directory, removed at exit)
+# Needs python3 and GNU time (/usr/bin/time, Debian's `time`).
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 N=${N:-200000}
 BIN=${ROADMAPCTL:-$ROOT/.build/release/roadmapctl}
-[ -x "$BIN" ] || { echo "no roadmapctl at $BIN: swift build -c release --product roadmapctl" >&2; exit 1; }
+if [ -z "${ROADMAPCTL:-}" ] && [ ! -x "$BIN" ]; then
+  (cd "$ROOT" && swift build -c release --product roadmapctl) >&2
+fi
+[ -x "$BIN" ] || { echo "no roadmapctl at $BIN" >&2; exit 1; }
+command -v /usr/bin/time >/dev/null || {
+  echo "error: /usr/bin/time is needed for the peak memory (apt-get install time)" >&2
+  exit 1
+}
 if [ -n "${DIR:-}" ]; then W=$DIR; mkdir -p "$W"; OWN=0; else W=$(mktemp -d); OWN=1; fi
 cleanup() { [ "$OWN" = 1 ] && rm -rf "$W"; return 0; }
 trap cleanup EXIT INT TERM

@@ -4,14 +4,18 @@
 # back (DURATION each), at every CONNS; prints each round's pair and the median of the
 # per-round ratios, which drift on the machine affects far less than separate medians.
 #   Benchmarks/http-ab.sh            # ROUNDS=8 DURATION=3s CONNS="64 256"
-# Needs the server built by Benchmarks/http.sh (or builds it the same way).
+# Uses the server Benchmarks/http.sh builds into HTTP_BENCH_OUT (/tmp/http-bench), and builds
+# it there first when it is missing or older than Sources/HTTPServer or Sources/CEpoll.
+# Needs nginx and wrk. Knobs: ROUNDS, DURATION, CONNS, P_NGINX (18281), P_OURS (18282).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 OUT=${HTTP_BENCH_OUT:-/tmp/http-bench}; mkdir -p "$OUT"
 ROUNDS=${ROUNDS:-8}; DURATION=${DURATION:-3s}; CONNS=${CONNS:-"64 256"}
 P_NGINX=${P_NGINX:-18281}; P_OURS=${P_OURS:-18282}
-if [ ! -x "$OUT/http-bench-server" ]; then
-  IDLE_ONLY=1 HTTP_BENCH_OUT="$OUT" PORT=$P_OURS "$ROOT/Benchmarks/http.sh" > /dev/null
+# Build it when it is missing or older than any of the sources it is built from.
+if [ ! -x "$OUT/http-bench-server" ] ||
+  [ -n "$(find "$ROOT/Sources/HTTPServer" "$ROOT/Sources/CEpoll" -newer "$OUT/http-bench-server" -print -quit)" ]; then
+  BUILD_ONLY=1 HTTP_BENCH_OUT="$OUT" "$ROOT/Benchmarks/http.sh" > /dev/null
 fi
 W=$(mktemp -d /tmp/http-ab.XXXXXX)
 mkdir -p "$W/www/get/ns" "$W/tmp"; printf '{"value":42}' > "$W/www/get/ns/feature1"; chmod -R a+rX "$W"

@@ -13,6 +13,11 @@
 # 2. Runs service_anchors.sh with OURS_START/OURS_URL_GET (wrk -t1 -c64 and -c256), SKIP_SQLITE=1.
 # 3. Opens IDLE_CONNS (1000) keep-alive connections with Python, each having made one request,
 #    and reads the server's VmRSS and thread count from /proc, then times requests meanwhile.
+# Knobs: RUNS, DURATION, CONNS (lib/load.sh), PORT (18090), IDLE_CONNS (1000), PEERS=0 (our rows
+# only), BENCH_DIR, HTTP_BENCH_OUT (/tmp/http-bench: the built server, which http-ab.sh reuses,
+# and the servers' logs; kept after the run, remove it by hand), BUILD_ONLY=1 (build the server
+# and stop; SWIFT_OPT=-Onone builds it faster, to check that it builds). Needs clang and swiftc
+# (the toolchain), wrk, curl and python3. The servers it starts are stopped when it exits.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BENCH=${BENCH_DIR:-$ROOT/../shared/bench}
@@ -41,14 +46,22 @@ do {
 }
 await server.runUntilSignalled(gracePeriod: .seconds(5))
 SWIFT
-echo "building $OUT/http-bench-server (swiftc -O)..." >&2
-# The CEpoll C target (Linux): a module map for its header, and its one C file.
+echo "building $OUT/http-bench-server (swiftc ${SWIFT_OPT:--O})..." >&2
+# The CEpoll C target (Linux): a module map for its header, and every C file of it (the epoll
+# shim and the io_uring send batch), as SwiftPM builds them.
+rm -rf "$OUT/cepoll"
 mkdir -p "$OUT/cepoll"
 printf 'module CEpoll {\n  header "%s"\n  export *\n}\n' \
   "$ROOT/Sources/CEpoll/include/CEpoll.h" >"$OUT/cepoll/module.modulemap"
-clang -c -O2 -I "$ROOT/Sources/CEpoll/include" "$ROOT/Sources/CEpoll/shim.c" -o "$OUT/cepoll/shim.o"
-swiftc -O -wmo -module-name HTTPBench "$ROOT"/Sources/HTTPServer/*.swift "$OUT/main.swift" \
-  -I "$OUT/cepoll" "$OUT/cepoll/shim.o" -o "$OUT/http-bench-server"
+for c in "$ROOT"/Sources/CEpoll/*.c; do
+  clang -c -O2 -I "$ROOT/Sources/CEpoll/include" "$c" -o "$OUT/cepoll/$(basename "$c" .c).o"
+done
+swiftc "${SWIFT_OPT:--O}" -wmo -module-name HTTPBench "$ROOT"/Sources/HTTPServer/*.swift \
+  "$OUT/main.swift" -I "$OUT/cepoll" "$OUT"/cepoll/*.o -o "$OUT/http-bench-server"
+if [ "${BUILD_ONLY:-0}" = 1 ]; then
+  echo "built $OUT/http-bench-server"
+  exit 0
+fi
 
 if [ "${IDLE_ONLY:-0}" != 1 ] && [ "${PEERS:-1}" != 0 ] && [ -x "$BENCH/service_anchors.sh" ]; then
   OURS_START="$OUT/http-bench-server $PORT" OURS_URL_GET="http://127.0.0.1:$PORT/get/ns/feature1" \
@@ -59,6 +72,7 @@ elif [ "${IDLE_ONLY:-0}" != 1 ]; then
   load_require
   "$OUT/http-bench-server" "$PORT" > "$OUT/load-server.log" 2>&1 &
   LPID=$!
+  trap 'kill -TERM $LPID 2>/dev/null; wait $LPID 2>/dev/null || true' EXIT
   load_wait "http://127.0.0.1:$PORT/get/ns/feature1"
   echo "HTTPServer, loopback, wrk -t$THREADS -d$DURATION, median of $RUNS rounds"
   echo

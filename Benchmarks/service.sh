@@ -49,6 +49,19 @@ P_OURS=$((PORT_BASE + 3)) P_OURS_BIG=$((PORT_BASE + 4)) P_IDLE=$((PORT_BASE + 5)
 cd "$ROOT"
 
 has_row() { [[ " $ROWS " == *" $1 "* ]]; }
+for row in $ROWS; do
+  case $row in
+    get | hit | scale | idle) ;;
+    *)
+      echo "error: ROWS names \"$row\"; the rows are get, hit, scale and idle" >&2
+      exit 1
+      ;;
+  esac
+done
+if [ -z "${ROWS// /}" ]; then
+  echo "error: ROWS is empty; the rows are get, hit, scale and idle" >&2
+  exit 1
+fi
 has_load_row() { has_row get || has_row hit || has_row scale; }
 
 # ---------- what the rows need; INSTALL=1 gets it from Debian ----------

@@ -13,6 +13,11 @@
 #        POSTGRES (0): 1 = also measure PostgresVoteStore (pool 16) on a throwaway cluster started
 #        here (initdb, Unix socket in the work dir, fsync=on, synchronous_commit=on; as root via
 #        runuser -u postgres), or on ROADMAP_BENCH_POSTGRES_URL when that is set.
+#        BUILD_ONLY=1: compile the driver and stop (SWIFT_OPT=-Onone compiles it faster, to
+#        check that it builds)
+# Needs swiftc and clang (the toolchain) and the headers of libsqlite3-dev, libpq-dev and
+# libssl-dev; POSTGRES=1 needs Debian's postgresql too. Without ../shared (a clone) the anchors
+# are left out, saying so.
 set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -65,7 +70,9 @@ let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
       return mine
     }
   }
-  return try await group.reduce(into: [Double]()) { $0 += $1 }
+  var all: [Double] = []
+  for try await part in group { all += part }
+  return all
 }
 let elapsed = ContinuousClock.now - start
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
@@ -78,10 +85,25 @@ print(String(format: "%.0f %.3f %.3f", Double(ops) / seconds, pct(0.5), pct(0.99
 await store.close()
 SWIFT
 
-echo "compiling the driver (swiftc -O) ..." >&2
-( cd "$ROOT" && swiftc -O -wmo -module-name StoreBench -o "$BUILD/storebench" \
+echo "compiling the driver (swiftc ${SWIFT_OPT:--O}) ..." >&2
+# VoteStore's C modules as SwiftPM builds them: the system-library module maps of SQLite, libpq
+# and libcrypto, and CLazyLibraries (its header as a module, its C files compiled here), which
+# loads the three libraries on first use (so only libdl is linked).
+mkdir -p "$BUILD/lazy"
+printf 'module CLazyLibraries {\n  header "%s"\n  export *\n}\n' \
+  "$ROOT/Sources/CLazyLibraries/include/CLazyLibraries.h" > "$BUILD/lazy/module.modulemap"
+for c in "$ROOT"/Sources/CLazyLibraries/*.c; do
+  clang -c -O2 -I "$ROOT/Sources/CLazyLibraries/include" "$c" -o "$BUILD/lazy/$(basename "$c" .c).o"
+done
+( cd "$ROOT" && swiftc "${SWIFT_OPT:--O}" -wmo -swift-version 6 -module-name StoreBench \
+    -package-name RoadmapBridge -o "$BUILD/storebench" \
     $(find Sources/VoteStore -name '*.swift') "$BUILD/main.swift" \
-    -I Sources/CSQLite -I Sources/CPostgres -lsqlite3 -lpq ) >&2
+    -I Sources/CSQLite -I Sources/CPostgres -I Sources/CCrypto -I "$BUILD/lazy" \
+    "$BUILD"/lazy/*.o -ldl ) >&2
+if [ "${BUILD_ONLY:-0}" = 1 ]; then
+  echo "built the driver"
+  exit 0
+fi
 
 if [ "${POSTGRES:-0}" = 1 ] && [ -z "${ROADMAP_BENCH_POSTGRES_URL:-}" ]; then
   PGBIN=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)

@@ -12,7 +12,9 @@
 #   GET  /get/bench/feature1               countapi read of the same counter
 #   GET  /hit/bench/feature1               countapi anonymous vote on the same counter
 #   GET  /hit/bench/feature2 + X-Voter-ID  countapi identified vote, a new voter every request
-# Needs wrk (apt-get install -y wrk) and curl. Knobs of Benchmarks/lib/load.sh pass through.
+# Needs wrk (apt-get install -y wrk), curl and python3. Knobs of Benchmarks/lib/load.sh pass
+# through; PORT (18095); ROADMAPCTL=path times that binary instead of building
+# .build/release/roadmapctl (`swift build -c release --product roadmapctl`).
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 PORT=${PORT:-18095}
@@ -22,8 +24,16 @@ cd "$ROOT"
 . "$ROOT/Benchmarks/lib/load.sh"
 load_require
 
-swift build -c release --product roadmapctl >&2
-BIN="$ROOT/.build/release/roadmapctl"
+if [ -n "${ROADMAPCTL:-}" ]; then
+  BIN=$ROADMAPCTL # a binary built elsewhere (an older commit, to compare)
+else
+  swift build -c release --product roadmapctl >&2
+  BIN="$ROOT/.build/release/roadmapctl"
+fi
+if curl -s -o /dev/null "http://127.0.0.1:$PORT/"; then
+  echo "error: port $PORT is in use; stop that first or pick PORT=..." >&2
+  exit 1
+fi
 DATA=$(mktemp -d /var/tmp/rb-vf-bench.XXXXXX)
 $BIN serve --host 127.0.0.1 --port "$PORT" --data-dir "$DATA" --admin-token "$TOKEN" \
   --read-limit 0 --write-limit 0 > "$DATA/serve.log" 2>&1 &

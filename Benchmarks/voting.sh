@@ -15,14 +15,19 @@
 #
 #   Benchmarks/voting.sh                  # FEATURES=200 RUNS=21
 #   FEATURES=1000 RUNS=3 Benchmarks/voting.sh
+#   ROADMAPCTL=/path/to/roadmapctl Benchmarks/voting.sh   # that binary, not a fresh release build
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FEATURES=${FEATURES:-200}
 RUNS=${RUNS:-21}
 cd "$ROOT"
 
-swift build -c release --product roadmapctl >&2
-BIN="$ROOT/.build/release/roadmapctl"
+if [ -n "${ROADMAPCTL:-}" ]; then
+  BIN=$ROADMAPCTL # a binary built elsewhere (an older commit, to compare)
+else
+  swift build -c release --product roadmapctl >&2
+  BIN="$ROOT/.build/release/roadmapctl"
+fi
 
 WORK=$(mktemp -d /var/tmp/rb-voting-bench.XXXXXX)
 SERVER_PID=
@@ -59,7 +64,12 @@ for _ in $(seq 1 100); do
   grep -q 'Serving on' "$WORK/serve.out" 2>/dev/null && break
   sleep 0.1
 done
-URL=$(grep -o 'http://[0-9.:]*' "$WORK/serve.out")
+URL=$(grep -o 'http://[0-9.:]*' "$WORK/serve.out" || true)
+if [ -z "$URL" ]; then
+  echo "voting.sh: roadmapctl serve did not start:" >&2
+  tail -5 "$WORK/serve.out" "$WORK/serve.log" >&2
+  exit 1
+fi
 
 now_ns() { date +%s%N; }
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }

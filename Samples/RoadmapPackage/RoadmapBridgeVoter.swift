@@ -11,8 +11,9 @@
 // What it adds to the Roadmap package's own voter: one vote per install (a random id kept in
 // Application Support, or your user id), sent as X-Voter-ID so the server counts it once;
 // voted state per namespace, marked when the server accepted the vote; votes cast offline (or
-// met by a timeout, a 429 or a 5xx) kept and sent with a later call; percent-encoded ids; timeouts and retries; and the rows' reads, which the
-// Roadmap package makes one by one, gathered into one request for the whole board.
+// met by a timeout, a 429 or a 5xx) kept and sent with a later call; percent-encoded ids;
+// timeouts and retries; and the rows' reads, which the Roadmap package makes one by one,
+// gathered into one request for the whole board. Step by step: README.md in this folder.
 //
 // To vote on a VoteFirst board of `roadmapctl serve` instead, add the `VoteFirstAPI` product
 // too and pass the voter in, kept durable as the counting one is here:

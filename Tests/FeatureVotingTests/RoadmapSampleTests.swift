@@ -157,6 +157,21 @@ struct RoadmapSampleTests {
   }
 
   @Test(
+    "Samples/RoadmapPackage/README.md's configuration typechecks with the sample",
+    .enabled(if: canCompile, "needs swiftc and the built FeatureVoting module"))
+  func sampleReadmeSnippetCompiles() async throws {
+    let directory = try temporaryDirectory()
+    let snippet = directory.appendingPathComponent("App.swift")
+    try Self.readmeSnippet(
+      "## 3. Pass it to the configuration", in: "Samples/RoadmapPackage/README.md"
+    ).write(to: snippet, atomically: true, encoding: .utf8)
+    let sample = Self.packageRoot.appendingPathComponent(
+      "Samples/RoadmapPackage/RoadmapBridgeVoter.swift")
+    let (status, errors) = try await Self.typecheck([sample, snippet], in: directory)
+    #expect(status == 0, "\(errors)")
+  }
+
+  @Test(
     "docs/voting.md's VoteFirstVoter snippet typechecks with the imports it shows",
     .enabled(if: canCompile, "needs swiftc and the built FeatureVoting module"))
   func votingDocSnippetCompiles() async throws {
