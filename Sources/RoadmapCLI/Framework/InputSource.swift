@@ -3,14 +3,23 @@ import Foundation
 /// Where a command reads standard input from (`-` as a file name): the process's, or given bytes.
 public struct InputSource: Sendable {
   private let reader: @Sendable () throws -> [UInt8]
+  private let terminal: @Sendable () -> Bool
 
-  /// Creates a source from a function that reads everything.
-  public init(reader: @escaping @Sendable () throws -> [UInt8]) {
+  /// Creates a source from a function that reads everything; `isTerminal` says whether a
+  /// person would have to type it (false by default).
+  public init(
+    isTerminal: @escaping @Sendable () -> Bool = { false },
+    reader: @escaping @Sendable () throws -> [UInt8]
+  ) {
     self.reader = reader
+    self.terminal = isTerminal
   }
 
+  /// Whether the input is a terminal: reading it waits for someone to type.
+  public var isTerminal: Bool { terminal() }
+
   /// The process's standard input.
-  public static let standardInput = InputSource {
+  public static let standardInput = InputSource(isTerminal: { isatty(0) == 1 }) {
     #if os(Linux)
       // Started with standard input closed, the process's first descriptor went to something
       // the runtime opened (libdispatch's epoll): reading it is not reading standard input.

@@ -139,6 +139,46 @@ import Testing
     #expect(result.stdoutText.hasSuffix("broken.json: 2 features, 1 error (invalid)\n"))
   }
 
+  /// GitHub attaches an annotation only to a path from the repository's root without `./`:
+  /// `./broken.json` and an absolute path in GITHUB_WORKSPACE lost theirs.
+  @Test func githubAnnotationsNameTheFileFromTheWorkspace() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    let dotted = try await validate(["./broken.json", "--format=github"], in: directory)
+    #expect(dotted.stdoutText.hasPrefix("::error file=broken.json,line=3,col=11,"))
+    let absolute = directory.url.appendingPathComponent("broken.json").path
+    let inWorkspace = try await Roadmapctl.run(
+      ["validate", absolute, "--format", "github"],
+      environment: ["GITHUB_WORKSPACE": directory.url.path], workingDirectory: directory.url)
+    #expect(inWorkspace.stdoutText.hasPrefix("::error file=broken.json,line=3,col=11,"))
+    // The summary line keeps the path as given.
+    #expect(inWorkspace.stdoutText.hasSuffix("\(absolute): 2 features, 1 error (invalid)\n"))
+    let outside = try await Roadmapctl.run(
+      ["validate", absolute, "--format", "github"], environment: ["GITHUB_WORKSPACE": "/elsewhere"],
+      workingDirectory: directory.url)
+    #expect(outside.stdoutText.hasPrefix("::error file=\(absolute),line=3,"))
+  }
+
+  /// With no file, standard input is read; from a terminal that waited silently for typing.
+  @Test func noFileFromATerminalIsAUsageError() async throws {
+    let directory = try Self.workspace()
+    defer { directory.remove() }
+    // script(1) gives the command a pseudo-terminal as its standard input.
+    let binary = try Roadmapctl.binaryURL().path
+    let script = try ChildProcess.start(
+      "/usr/bin/script", ["-qec", "'\(binary)' validate", "/dev/null"],
+      workingDirectory: directory.url)
+    defer { script.kill() }
+    #expect(try await script.waitForExit(timeout: .seconds(120)) == 64)
+    #expect(
+      script.stdoutText.contains(
+        "Give the files to check, or - to read a roadmap from standard input."),
+      "\(script.stdoutText)")
+    // Piped, it is read as before.
+    let piped = try await validate([], stdin: "[]", in: directory)
+    #expect(piped.exitCode == 0)
+  }
+
   @Test func warningsPassUnlessStrict() async throws {
     let directory = try Self.workspace()
     defer { directory.remove() }

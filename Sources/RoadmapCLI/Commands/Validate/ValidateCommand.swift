@@ -17,7 +17,7 @@ struct ValidateCommand: Command {
     case human, json, github
   }
 
-  @Argument(help: "Files, http(s) URLs, or - for standard input.")
+  @Argument(help: "Files, http(s) URLs, or - for standard input (read when none is given).")
   var inputs: [String]
 
   @Option(help: "How to print the diagnostics.")
@@ -65,6 +65,12 @@ struct ValidateCommand: Command {
   }
 
   func run(_ context: CommandContext) async throws -> Int32 {
+    // Without files, standard input is read (`… | roadmapctl validate`); from a terminal that
+    // only waited, silently, for someone to type a roadmap.
+    if inputs.isEmpty, context.stdin.isTerminal {
+      throw CommandError.validation(
+        "Give the files to check, or - to read a roadmap from standard input.")
+    }
     let inputs = inputs.isEmpty ? ["-"] : inputs
     let options = ValidationOptions(
       compatible: compatible,
@@ -110,7 +116,10 @@ struct ValidateCommand: Command {
         allValid = allValid && file.isValid
         switch format {
         case .json: context.stdout.write((written > 0 ? "," : "") + JSONFormatter.renderFile(file))
-        case .github: context.stdout.write(GitHubFormatter.render([file], strict: strict))
+        case .github:
+          context.stdout.write(
+            GitHubFormatter.render(
+              [file], strict: strict, workspace: context.environment["GITHUB_WORKSPACE"]))
         case .human: context.stdout.write(HumanFormatter.render([file]))
         }
         written += 1
