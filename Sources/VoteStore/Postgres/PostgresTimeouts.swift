@@ -23,19 +23,28 @@ public struct PostgresTimeouts: Sendable, Equatable {
   public var clientMilliseconds: Int
   /// How long calls fail fast after a timeout before one tries again; default 1,000.
   public var retryMilliseconds: Int
+  /// The longest a call waits for one of its store's connections to be free, in
+  /// milliseconds; default 10,000. A call still waiting then is answered with
+  /// ``VoteStoreError/Kind/busy`` and never run (nothing was changed). Without it, a lock held
+  /// elsewhere (a `SELECT … FOR UPDATE` left open in `psql`, a long import) kept every
+  /// connection waiting on it in turn, and the calls queued behind them, on any counter,
+  /// waited without end (votes on another counter went unanswered past 60 s).
+  public var queueMilliseconds: Int
 
   /// Creates timeouts; every parameter has the default documented on its property.
   public init(
     connectMilliseconds: Int = 5000, statementMilliseconds: Int = 5000,
-    clientMilliseconds: Int = 8000, retryMilliseconds: Int = 1000
+    clientMilliseconds: Int = 8000, retryMilliseconds: Int = 1000, queueMilliseconds: Int = 10_000
   ) {
     self.connectMilliseconds = connectMilliseconds
     self.statementMilliseconds = statementMilliseconds
     self.clientMilliseconds = clientMilliseconds
     self.retryMilliseconds = retryMilliseconds
+    self.queueMilliseconds = queueMilliseconds
   }
 
-  /// The longest a call waits before it is answered: a statement's client limit, or a
-  /// connection attempt, whichever is longer.
+  /// The longest a call waits before it is answered once a connection took it: a statement's
+  /// client limit, or a connection attempt, whichever is longer (a call may first wait
+  /// ``queueMilliseconds`` for a connection).
   public var callBoundMilliseconds: Int { max(clientMilliseconds, connectMilliseconds) }
 }

@@ -49,7 +49,9 @@ public final class PostgresVoteStore: VoteStore {
       for connection in connections { connection.close() }
       throw error
     }
-    pool = ConnectionPool(name: "votes pg", connections: connections)
+    pool = ConnectionPool(
+      name: "votes pg", connections: connections,
+      deadlineMilliseconds: timeouts.queueMilliseconds, watchesTaken: false)
   }
 
   deinit {
