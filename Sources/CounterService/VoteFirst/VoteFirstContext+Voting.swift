@@ -28,11 +28,33 @@ extension VoteFirstContext {
         return row.counterKey
       }
     }
-    let result = try await store.apply(
+    func mutation(_ key: String) -> CounterMutation {
       CounterMutation(
         namespace: call.project, key: key, delta: up ? 1 : -1, voter: voter,
         createIfMissing: up
-          ? CounterCreation(namespace: call.project, key: key, value: 0) : nil))
+          ? CounterCreation(namespace: call.project, key: key, value: 0) : nil)
+    }
+    var result = try await store.apply(mutation(key))
+    var votes = result.record?.value ?? 0
+    if key.hasPrefix(CounterNames.refLessKeyPrefix),
+      let moved = try await movedKey(call.project, id: Int64(id), from: key)
+    {
+      // The feature had no ref when its key was read, and an admin gave it one before the
+      // vote was applied (on this instance or another): that write merged the ref-less
+      // counter into the ref's and deleted it, so this vote made it again, in a counter no
+      // feature shows (acknowledged and lost), or an unvote found nothing there to take
+      // (answered "not voted" while the vote stayed in the ref's counter). A vote is merged
+      // after it (a voter in both counts once); an unvote is made again on the ref's counter.
+      if up {
+        votes = try await boards.write { tables in
+          try tables.lockProject(call.project)
+          return try tables.mergeCounter(call.project, from: key, into: moved, now: call.now)
+        }
+      } else {
+        result = try await store.apply(mutation(moved))
+        votes = result.record?.value ?? 0
+      }
+    }
     if result.outcome == .applied { metrics.recordVoteApplied() }
     let voted: Bool
     switch result.outcome {
@@ -40,7 +62,19 @@ extension VoteFirstContext {
     case .alreadyVoted: voted = true
     default: voted = false
     }
-    return try .json(VoteState(votes: Int(result.record?.value ?? 0), voted: voted))
+    return try .json(VoteState(votes: Int(votes), voted: voted))
+  }
+
+  /// The counter key of feature `id` now, read from the database (not the board view, which
+  /// hears of a write only after its commit), when it is no longer `key`; nil when it still
+  /// is or the feature is gone.
+  func movedKey(_ project: String, id: Int64, from key: String) async throws -> String? {
+    try await boards.read { tables in
+      guard let row = try tables.feature(project, id: id), row.counterKey != key else {
+        return nil
+      }
+      return row.counterKey
+    }
   }
 
   /// Refuses a vote where voting is off: for the project, the feature's board or stage, or

@@ -554,7 +554,9 @@ public struct BoardTables {
   ///
   /// Both counters' rows are locked before they are read (on PostgreSQL; a vote locks its
   /// counter's row too): a vote on `source` in flight is waited for and merged, and one made
-  /// after finds `source` gone and makes it again.
+  /// after finds `source` gone and makes it again; the board's vote path, which read the
+  /// feature's key before, reads it again after such a write and merges once more (or makes
+  /// an unvote again on `target`), so no vote is left in a counter no feature shows.
   @discardableResult
   public func mergeCounter(
     _ namespace: String, from source: String, into target: String, now: Int64

@@ -15,12 +15,15 @@ public final class PostgresBoardStore: BoardStore {
   /// tables are one of them), as the vote store does.
   ///
   /// Throws `.io` when the server cannot be reached, `.incompatible` when the schema was
-  /// written by a newer build.
-  public init(connectionString: String, poolSize: Int = 4) throws(VoteStoreError) {
+  /// written by a newer build. Every wait is bounded by `timeouts`, as the vote store's.
+  public init(
+    connectionString: String, poolSize: Int = 4, timeouts: PostgresTimeouts = .init()
+  ) throws(VoteStoreError) {
     var connections: [PostgresConnection] = []
     do throws(VoteStoreError) {
       for _ in 0..<max(1, poolSize) {
-        connections.append(try PostgresConnection(connectionString: connectionString))
+        connections.append(
+          try PostgresConnection(connectionString: connectionString, timeouts: timeouts))
       }
       try PostgresSchema.prepare(connections[0])
       voterKey = try PostgresSchema.voterKey(connections[0])
@@ -28,7 +31,9 @@ public final class PostgresBoardStore: BoardStore {
       for connection in connections { connection.close() }
       throw error
     }
-    pool = ConnectionPool(name: "board pg", connections: connections)
+    pool = ConnectionPool(
+      name: "board pg", connections: connections,
+      deadlineMilliseconds: timeouts.queueMilliseconds, watchesTaken: false)
   }
 
   deinit {

@@ -106,9 +106,13 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
       close()
       throw VoteStoreError(.io, "cannot make the PostgreSQL connection non-blocking")
     }
-    // Waiting for a row lock longer than this is reported as busy rather than hanging.
+    // Waiting for a row lock longer than this is reported as busy rather than hanging; a
+    // session of ours left idle in a transaction (its client stopped) is ended, and its locks
+    // let go, by the server.
     try execute(
       "SET lock_timeout = '10s'; SET statement_timeout = \(max(0, timeouts.statementMilliseconds)); "
+        + "SET idle_in_transaction_session_timeout = "
+        + "\(max(0, timeouts.idleInTransactionMilliseconds)); "
         + "SET application_name = 'roadmapctl'; SET client_min_messages = warning",
       changesNothing: true)
   }
@@ -145,12 +149,17 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
   func withLongTimeouts<T>(
     seconds: Int, _ body: () throws(VoteStoreError) -> T
   ) throws(VoteStoreError) -> T {
-    try execute("SET statement_timeout = \(seconds * 1000)")
+    try execute(
+      "SET statement_timeout = \(seconds * 1000); "
+        + "SET idle_in_transaction_session_timeout = \(seconds * 1000)")
     clientMilliseconds = seconds * 1000
     defer {
       clientMilliseconds = timeouts.clientMilliseconds
       if isConnected {
-        try? execute("SET statement_timeout = \(max(0, timeouts.statementMilliseconds))")
+        try? execute(
+          "SET statement_timeout = \(max(0, timeouts.statementMilliseconds)); "
+            + "SET idle_in_transaction_session_timeout = "
+            + "\(max(0, timeouts.idleInTransactionMilliseconds))")
       }
     }
     return try body()

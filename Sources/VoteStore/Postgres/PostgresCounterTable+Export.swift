@@ -1,9 +1,13 @@
 extension PostgresCounterTable {
   /// Streams every counter (by namespace, then key, bytewise) with its sorted voters into
   /// `writer` from one snapshot, 1,000 counters per fetch.
+  ///
+  /// The transaction may sit idle while `writer` waits on its output (a slow pipe): it
+  /// holds no lock, so the session's `idle_in_transaction_session_timeout` is lifted for it.
   func export(into writer: inout ExportJSONWriter) throws(VoteStoreError) {
     try db.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
       () throws(VoteStoreError) in
+      try db.execute("SET LOCAL idle_in_transaction_session_timeout = 0")
       try db.execute(
         """
         DECLARE export_counters NO SCROLL CURSOR FOR

@@ -23,19 +23,38 @@ public struct PostgresTimeouts: Sendable, Equatable {
   public var clientMilliseconds: Int
   /// How long calls fail fast after a timeout before one tries again; default 1,000.
   public var retryMilliseconds: Int
+  /// The longest a call waits for one of its store's connections to be free, in
+  /// milliseconds; default 10,000. A call still waiting then is answered with
+  /// ``VoteStoreError/Kind/busy`` and never run (nothing was changed). Without it, a lock held
+  /// elsewhere (a `SELECT … FOR UPDATE` left open in `psql`, a long import) kept every
+  /// connection waiting on it in turn, and the calls queued behind them, on any counter,
+  /// waited without end (votes on another counter went unanswered past 60 s).
+  public var queueMilliseconds: Int
+  /// How long the server lets one of the store's sessions sit idle inside a transaction
+  /// before it ends the session (`idle_in_transaction_session_timeout`), in milliseconds;
+  /// default 30,000. The store sends a transaction's statements one after the other, so
+  /// only a client that stopped (`SIGSTOP`, a paused VM, a swapped-out process) leaves one
+  /// idle that long; without it, such an instance held its transaction's row locks for as
+  /// long as it was stopped, and every other instance's votes on those counters failed.
+  /// A streamed export, whose client may wait on its output, is exempt.
+  public var idleInTransactionMilliseconds: Int
 
   /// Creates timeouts; every parameter has the default documented on its property.
   public init(
     connectMilliseconds: Int = 5000, statementMilliseconds: Int = 5000,
-    clientMilliseconds: Int = 8000, retryMilliseconds: Int = 1000
+    clientMilliseconds: Int = 8000, retryMilliseconds: Int = 1000, queueMilliseconds: Int = 10_000,
+    idleInTransactionMilliseconds: Int = 30_000
   ) {
     self.connectMilliseconds = connectMilliseconds
     self.statementMilliseconds = statementMilliseconds
     self.clientMilliseconds = clientMilliseconds
     self.retryMilliseconds = retryMilliseconds
+    self.queueMilliseconds = queueMilliseconds
+    self.idleInTransactionMilliseconds = idleInTransactionMilliseconds
   }
 
-  /// The longest a call waits before it is answered: a statement's client limit, or a
-  /// connection attempt, whichever is longer.
+  /// The longest a call waits before it is answered once a connection took it: a statement's
+  /// client limit, or a connection attempt, whichever is longer (a call may first wait
+  /// ``queueMilliseconds`` for a connection).
   public var callBoundMilliseconds: Int { max(clientMilliseconds, connectMilliseconds) }
 }

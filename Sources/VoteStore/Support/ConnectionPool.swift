@@ -17,10 +17,15 @@ final class ConnectionPool<Connection: ClosableConnection>: Sendable {
   /// Starts one thread per connection, named `name` and its number from 1 (at most 15 bytes
   /// in all, for the system to show); each owns and finally closes its connection.
   ///
-  /// With `deadlineMilliseconds`, no caller waits longer for its work (``JobQueue``).
-  init(name: String, connections: [Connection], deadlineMilliseconds: Int? = nil) {
+  /// With `deadlineMilliseconds`, no caller waits longer for its work (``JobQueue``); with
+  /// `watchesTaken` false, no caller waits longer for a connection to take its work.
+  init(
+    name: String, connections: [Connection], deadlineMilliseconds: Int? = nil,
+    watchesTaken: Bool = true
+  ) {
     let queue = JobQueue<Connection>(
-      deadlineMilliseconds: deadlineMilliseconds, name: "\(name.prefix(11)) dog")
+      deadlineMilliseconds: deadlineMilliseconds, name: "\(name.prefix(11)) dog",
+      watchesTaken: watchesTaken)
     self.queue = queue
     threads = connections.enumerated().map { index, connection in
       return DatabaseThread(name: "\(name) \(index + 1)") {

@@ -10,6 +10,12 @@ import Foundation
 /// out of the queue. While a job it timed out is still in its thread's hands, new jobs are
 /// refused at once with that error, so callers hear in time instead of queueing behind it;
 /// once the thread lets go of it, jobs are taken again.
+///
+/// A queue that does not watch taken jobs (``init(deadlineMilliseconds:name:watchesTaken:)``
+/// with `watchesTaken: false`, PostgreSQL's pools, whose every wait on the server is bounded
+/// already) bounds only the wait for a thread: a job no thread took within the deadline is
+/// answered with ``VoteStoreError/Kind/busy`` (nothing was changed) and never run, and
+/// nothing is ever refused at once.
 final class JobQueue<Connection>: @unchecked Sendable {
   private let condition = NSCondition()
   private var jobs: [DatabaseJob<Connection>] = []
@@ -24,11 +30,15 @@ final class JobQueue<Connection>: @unchecked Sendable {
   private var watchedHead = 0
   /// Why jobs are refused at once: a job that timed out is still in its thread's hands.
   private var stall: VoteStoreError?
+  /// Whether the deadline also answers jobs a thread took (else only those still queued).
+  private let watchesTaken: Bool
 
   /// Creates a queue; with `deadlineMilliseconds`, its watchdog thread (named `name`) answers
-  /// jobs that wait longer than that.
-  init(deadlineMilliseconds: Int? = nil, name: String = "jobs watchdog") {
+  /// jobs that wait longer than that: with `watchesTaken` false, only jobs no thread took.
+  init(deadlineMilliseconds: Int? = nil, name: String = "jobs watchdog", watchesTaken: Bool = true)
+  {
     deadline = deadlineMilliseconds.map { UInt64(max(1, $0)) * 1_000_000 }
+    self.watchesTaken = watchesTaken
     let seconds = Double(max(1, deadlineMilliseconds ?? 0)) / 1000
     deadlineText = seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
     guard deadline != nil else { return }
@@ -122,6 +132,8 @@ final class JobQueue<Connection>: @unchecked Sendable {
     var stuck = false
     for job in watched[watchedHead...] {
       if job.isSettled { continue }
+      // Taken jobs are their thread's to finish; a later queued one may still be late.
+      if !watchesTaken && job.taken { continue }
       if job.isExpired {
         // Answered already, still in its thread's hands (not taken: removed below).
         stuck = stuck || job.taken
@@ -148,6 +160,15 @@ final class JobQueue<Connection>: @unchecked Sendable {
     let watching = !(closed && watchedHead == watched.count && head == jobs.count)
     condition.unlock()
     for (answer, taken) in late {
+      if !watchesTaken {
+        answer(
+          VoteStoreError(
+            .busy,
+            "no database connection was free within \(waited) s (each busy with an earlier "
+              + "call: a lock held elsewhere, or more calls than connections); nothing was changed",
+            publicDetail: "the database is busy; nothing was changed"))
+        continue
+      }
       answer(
         taken
           ? VoteStoreError(
