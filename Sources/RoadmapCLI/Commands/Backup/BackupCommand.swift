@@ -8,7 +8,8 @@ struct BackupCommand: Command {
     abstract: "Write the counters and the VoteFirst boards of a store as one JSON document.",
     discussion: """
       Reads one snapshot of the counters (voter ids stay hashed) and one of the boards \
-      (projects, boards, stages, tags, features, releases, suggestions and id sequences). \
+      (projects, boards, stages, tags, features, releases, suggestions and id sequences), \
+      read again after the counters: a file is read again when they changed meanwhile. \
       'roadmapctl restore' loads it into another store. The store must already exist.
       """)
 
@@ -21,26 +22,14 @@ struct BackupCommand: Command {
 
   func run(_ context: CommandContext) async throws -> Int32 {
     let store = try self.store.open(context, mustExist: true)
-    let boards: BoardBackup
-    let votes: ExportSummary
+    let backedUp: (boards: BoardBackup, votes: ExportSummary)
     do {
-      boards = try await readBoards(beside: store)
-      // The counters are streamed as the store reads them, nested in the document, so memory
-      // stays flat however many there are (it held the whole document twice: 426 MiB for
-      // 200,000 counters, against 27 MiB for 'votes export' of the same store).
-      let head = try Self.head(boards)
-      if output == "-" {
-        let stdout = context.stdout
-        votes = try await Self.write(store, head: head) { bytes in stdout.write(bytes: bytes) }
-      } else {
-        votes = try await OutputFile.streaming(
-          to: context.resolvePath(output), shown: output
-        ) { sink in
-          try await Self.write(store, head: head, failure: { sink.failure }) { bytes in
-            try sink.write(bytes)
-          }
-        }
-      }
+      let options = self.store
+      backedUp = try await Self.backUp(
+        store, to: output, context: context,
+        readBoards: { () async throws(CommandError) -> BoardBackup in
+          try await Self.readBoards(options, beside: store)
+        })
     } catch {
       await store.close()
       throw error
@@ -48,16 +37,81 @@ struct BackupCommand: Command {
     await store.close()
     if output != "-" {
       context.stderr.writeLine(
-        "Backed up \(pluralized(votes.counters, "counter")), "
-          + "\(pluralized(boards.projects.count, "board project")) and "
-          + "\(pluralized(boards.features.count, "feature")) to \(context.resolvePath(output)).")
+        "Backed up \(pluralized(backedUp.votes.counters, "counter")), "
+          + "\(pluralized(backedUp.boards.projects.count, "board project")) and "
+          + "\(pluralized(backedUp.boards.features.count, "feature")) to "
+          + "\(context.resolvePath(output)).")
     }
     return 0
   }
 
+  /// How many times a backup to a file is read again when the boards changed while it was
+  /// read.
+  static let attempts = 3
+
+  /// Reads the boards, the counters, then the boards again, and writes the document to
+  /// `output` (`-`: standard output). The boards and the counters are two reads: an admin's
+  /// edit between them (a ref given to a feature moves its votes to another counter) made a
+  /// backup whose restore showed that feature with no votes. So the boards read after the
+  /// counters must be the ones written; if not, a file is read again (up to ``attempts``
+  /// times, the file left as it was until then), and standard output, already written, ends
+  /// with an error saying to run it again.
+  static func backUp(
+    _ store: any VoteStore, to output: String, context: CommandContext,
+    readBoards: () async throws(CommandError) -> BoardBackup
+  ) async throws(CommandError) -> (boards: BoardBackup, votes: ExportSummary) {
+    let changed =
+      "the boards changed while the backup was read (an admin's edit), so its counters may "
+      + "not match them"
+    for attempt in 1...attempts {
+      let boards = try await readBoards()
+      let head: [UInt8]
+      do {
+        head = try Self.head(boards)
+      } catch {
+        throw .failure("cannot write the backup: \(error)")
+      }
+      if output == "-" {
+        let stdout = context.stdout
+        let votes = try await Self.write(store, head: head) { bytes in stdout.write(bytes: bytes) }
+        guard try await readBoards() == boards else {
+          throw .failure("\(changed): run the backup again.")
+        }
+        return (boards, votes)
+      }
+      do {
+        let votes = try await OutputFile.streaming(
+          to: context.resolvePath(output), shown: output
+        ) { sink in
+          let votes = try await Self.write(store, head: head, failure: { sink.failure }) {
+            bytes in try sink.write(bytes)
+          }
+          // Before the file is put in place.
+          guard try await readBoards() == boards else { throw BoardsChanged() }
+          return votes
+        }
+        return (boards, votes)
+      } catch is BoardsChanged {
+        if attempt == attempts {
+          throw .failure("\(changed) \(attempts) times in a row; \(output) was left as it was.")
+        }
+      } catch let error as CommandError {
+        throw error
+      } catch {
+        throw .failure("cannot write '\(output)': \(error)")
+      }
+    }
+    preconditionFailure("the last attempt returns or throws")
+  }
+
+  /// The boards read after the counters were not the ones read before.
+  private struct BoardsChanged: Error {}
+
   /// One snapshot of the boards of the store beside `store`.
-  private func readBoards(beside store: any VoteStore) async throws(CommandError) -> BoardBackup {
-    let boards = try self.store.openBoards(beside: store)
+  private static func readBoards(_ options: VotesStoreOptions, beside store: any VoteStore)
+    async throws(CommandError) -> BoardBackup
+  {
+    let boards = try options.openBoards(beside: store)
     do {
       let backup = try await boards.backup()
       await boards.close()
