@@ -286,14 +286,18 @@ public final class CounterService: Sendable {
     }
   }
 
-  /// The address rate limits apply to: the socket peer, or with `trustProxy` the last
-  /// `X-Forwarded-For` entry (the one the nearest proxy appended).
+  /// The client's address, as rate limits count it and the access log shows it: the socket
+  /// peer, or with `trustProxy` the last `X-Forwarded-For` entry (the one the nearest proxy
+  /// appended) when that is a numeric address (``ClientAddress/numeric(_:)``: an IPv4 or IPv6
+  /// address, optionally with a port, written in its usual form). An entry that is not one
+  /// (`unknown`, a name, text with spaces) is not taken: the peer stands instead, so a header
+  /// never puts words of its own into a log line or a rate-limit table.
   static func clientAddress(_ request: HTTPRequest, trustProxy: Bool) -> String {
-    if trustProxy, let forwarded = request.headers.values(for: "X-Forwarded-For").last {
-      let last = forwarded.split(separator: ",").last.map {
-        $0.trimmingCharacters(in: .whitespaces)
-      }
-      if let last, !last.isEmpty { return last }
+    if trustProxy, let forwarded = request.headers.values(for: "X-Forwarded-For").last,
+      let last = forwarded.split(separator: ",", omittingEmptySubsequences: false).last,
+      let address = ClientAddress.numeric(last)
+    {
+      return address
     }
     return request.remoteAddress
   }
