@@ -544,10 +544,11 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
   }
 
   /// Answers 503 on a connection beyond a limit and closes it, without ever tracking it.
+  /// Shaped by ``HTTPServerConfiguration/refusal`` as the other refusals are.
   private func refuseOverLimit(_ fd: Int32, peer: String, reason: String) {
     var out: [UInt8] = []
     _ = encoder.encode(
-      ResponseEncoder.errorResponse(status: 503, reason: reason),
+      refusalResponse(status: 503, reason: reason, request: nil),
       headOnly: false, keepAlive: false, http10: false, into: &out)
     _ = out.withUnsafeBytes { try? SystemCall.send(fd, $0) }
     // Read what already arrived so close() sends FIN, not RST, and the client sees the 503.
