@@ -177,11 +177,12 @@ public final class CounterService: Sendable {
     return fields
   }
 
-  /// `path` with its control characters (a decoded `%00` or `%0A` in a refused name)
-  /// percent-encoded, `/ns/feature%00`: a field value cannot hold them, and the HTTP server
-  /// leaves out a field that does, so the answer would go without its `X-Path`.
+  /// `path` with every byte outside printable ASCII percent-encoded: control characters (a
+  /// decoded `%00` or `%0A` in a refused name, `/ns/feature%00`), which a field value cannot
+  /// hold (the HTTP server leaves out a field that does, so the answer would go without its
+  /// `X-Path`), and non-ASCII (`/ns/a%C3%A9b`), which browsers read as Latin-1.
   static func headerSafe(_ path: String) -> String {
-    let isControl = { (byte: UInt8) in byte < 0x20 || byte == 0x7F }
+    let isControl = { (byte: UInt8) in byte < 0x20 || byte >= 0x7F }
     guard path.utf8.contains(where: isControl) else { return path }
     let hex = Array("0123456789ABCDEF".utf8)
     var bytes: [UInt8] = []

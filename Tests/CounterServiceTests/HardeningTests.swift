@@ -62,6 +62,22 @@ import VoteStore
     try? FileManager.default.removeItem(at: h.directory)
   }
 
+  /// Bug: a refused name holding non-ASCII (`/get/ns1/a%C3%A9b`, or bytes that are not
+  /// UTF-8) came back in `X-Path` as raw UTF-8, which a browser's `fetch` reads as Latin-1
+  /// (`/ns1/aÃ©b`), and bytes that were not UTF-8 as U+FFFD. Every byte outside printable
+  /// ASCII is percent-encoded again now, as control characters were.
+  @Test func xPathIsAlwaysASCII() async throws {
+    let h = try ServiceHarness()
+    let accented = await h.call("/get/ns1/a%C3%A9b")
+    #expect(accented.status == 400)
+    #expect(accented.headers["X-Path"] == "/ns1/a%C3%A9b")
+    let overlong = await h.call("/get/ns1/kk%C0%AE")
+    #expect(overlong.headers["X-Path"] == "/ns1/kk%EF%BF%BD%EF%BF%BD")
+    let control = await h.call("/get/ns1/feature%0A%1B")
+    #expect(control.headers["X-Path"] == "/ns1/feature%0A%1B")
+    await h.tearDown()
+  }
+
   @Test func anOutageLogsOneLineNotOnePerRequest() async throws {
     // An interval no test run can reach: every failure after the first is summarized.
     let h = try ServiceHarness { $0.storeErrorLogInterval = 86_400 }
