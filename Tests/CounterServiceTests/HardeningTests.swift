@@ -1,9 +1,9 @@
 import Foundation
 import HTTPServer
 import Testing
-import VoteStore
 
 @testable import CounterService
+@testable import VoteStore
 
 /// Dots-only names, `nosniff` on every answer, and store errors logged once per burst.
 @Suite struct HardeningTests {
@@ -132,6 +132,34 @@ import VoteStore
 
 /// `/healthz` says when writes fail, even while reads and the store's own probe work.
 @Suite struct WriteHealthTests {
+  /// Bug: every `/healthz` ran the store's check, a durable write, and `/healthz` has no
+  /// rate limit: one client asking 19,000 times a second made the server write 7 MB a second
+  /// to its disk. A check that passed now answers for `healthCheckReuseSeconds`, unless
+  /// writes fail meanwhile.
+  @Test func healthzDoesNotWriteOnEveryRequest() async throws {
+    let h = try ServiceHarness { $0.healthCheckReuseSeconds = 3600 }
+    #expect(await h.call("/healthz").body == #"{"status":"ok"}"#)
+    #expect(try await Self.healthProbe(h.store) != nil)
+    _ = try await h.store.write { (db: SQLiteConnection) throws(VoteStoreError) in
+      try db.statement("DELETE FROM meta WHERE name = 'health_probe'").run()
+    }
+    for _ in 0..<50 {
+      #expect(await h.call("/healthz").body == #"{"status":"ok"}"#)
+    }
+    let after = try await Self.healthProbe(h.store)
+    #expect(after == nil, "a /healthz within the reuse time wrote its probe again")
+    await h.tearDown()
+  }
+
+  /// The time the store's health check last wrote, or nil when its row is missing.
+  static func healthProbe(_ store: SQLiteVoteStore) async throws -> Int64? {
+    try await store.write { (db: SQLiteConnection) throws(VoteStoreError) -> Int64? in
+      try db.statement("SELECT value FROM meta WHERE name = 'health_probe'").firstRow {
+        (row: SQLiteStatement) throws(VoteStoreError) -> Int64 in row.int64(0)
+      }
+    }
+  }
+
   @Test func healthzIs503WhileWritesFail() async throws {
     let h = try ServiceHarness(options: SQLiteVoteStoreOptions(maximumPageCount: 22))  // 10: boards
     #expect(await h.call("/healthz").body == #"{"status":"ok"}"#)
