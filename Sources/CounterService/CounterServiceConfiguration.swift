@@ -40,6 +40,10 @@ public struct CounterServiceConfiguration: Sendable {
   /// so without this every request wrote to the disk. Default 1: a monitor asking less often
   /// than once a second gets a fresh check every time; 0 checks on every request.
   public var healthCheckReuseSeconds: Double = 1
+  /// How long, in seconds, the store's figures `/stats` reports (`keys_created`,
+  /// `keys_updated`) are reused before they are counted again: counting them reads whole
+  /// tables, and `/stats` is open to anyone. Default 5; 0 counts on every request.
+  public var statisticsReuseSeconds: Double = 5
   /// The version `/stats` reports.
   public var version: String
   /// Where log lines go (store failures, and requests with ``accessLog``). Default: stderr.
