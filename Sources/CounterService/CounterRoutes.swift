@@ -27,6 +27,10 @@ struct CounterRoutes: Sendable {
   let metrics: ServiceMetrics
   /// The common headers of answers, encoded once per `X-Path` and content type.
   let headerCache: CommonHeaderCache
+  /// When the last store check `/healthz` ran began, if it passed (see ``health(_:)``).
+  let lastHealthyCheck = Locked<Double?>(nil)
+  /// The store's statistics `/stats` last read, and when (see ``countapiStats(_:)``).
+  let lastStatistics = Locked<(at: Double, statistics: StoreStatistics)?>(nil)
 
   /// The routes over `store`, answering with `configuration` and counting in `metrics`.
   init(store: any VoteStore, configuration: CounterServiceConfiguration, metrics: ServiceMetrics) {

@@ -177,11 +177,12 @@ public final class CounterService: Sendable {
     return fields
   }
 
-  /// `path` with its control characters (a decoded `%00` or `%0A` in a refused name)
-  /// percent-encoded, `/ns/feature%00`: a field value cannot hold them, and the HTTP server
-  /// leaves out a field that does, so the answer would go without its `X-Path`.
+  /// `path` with every byte outside printable ASCII percent-encoded: control characters (a
+  /// decoded `%00` or `%0A` in a refused name, `/ns/feature%00`), which a field value cannot
+  /// hold (the HTTP server leaves out a field that does, so the answer would go without its
+  /// `X-Path`), and non-ASCII (`/ns/a%C3%A9b`), which browsers read as Latin-1.
   static func headerSafe(_ path: String) -> String {
-    let isControl = { (byte: UInt8) in byte < 0x20 || byte == 0x7F }
+    let isControl = { (byte: UInt8) in byte < 0x20 || byte >= 0x7F }
     guard path.utf8.contains(where: isControl) else { return path }
     let hex = Array("0123456789ABCDEF".utf8)
     var bytes: [UInt8] = []
@@ -286,14 +287,18 @@ public final class CounterService: Sendable {
     }
   }
 
-  /// The address rate limits apply to: the socket peer, or with `trustProxy` the last
-  /// `X-Forwarded-For` entry (the one the nearest proxy appended).
+  /// The client's address, as rate limits count it and the access log shows it: the socket
+  /// peer, or with `trustProxy` the last `X-Forwarded-For` entry (the one the nearest proxy
+  /// appended) when that is a numeric address (``ClientAddress/numeric(_:)``: an IPv4 or IPv6
+  /// address, optionally with a port, written in its usual form). An entry that is not one
+  /// (`unknown`, a name, text with spaces) is not taken: the peer stands instead, so a header
+  /// never puts words of its own into a log line or a rate-limit table.
   static func clientAddress(_ request: HTTPRequest, trustProxy: Bool) -> String {
-    if trustProxy, let forwarded = request.headers.values(for: "X-Forwarded-For").last {
-      let last = forwarded.split(separator: ",").last.map {
-        $0.trimmingCharacters(in: .whitespaces)
-      }
-      if let last, !last.isEmpty { return last }
+    if trustProxy, let forwarded = request.headers.values(for: "X-Forwarded-For").last,
+      let last = forwarded.split(separator: ",", omittingEmptySubsequences: false).last,
+      let address = ClientAddress.numeric(last)
+    {
+      return address
     }
     return request.remoteAddress
   }

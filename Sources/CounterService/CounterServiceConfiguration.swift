@@ -35,6 +35,15 @@ public struct CounterServiceConfiguration: Sendable {
   /// burst is logged at once, the rest summarized (how many, and the last) at most once per
   /// interval. Every failure is still counted in `roadmap_store_errors_total`. Default 10.
   public var storeErrorLogInterval: Double
+  /// How long, in seconds, a store check that passed answers `/healthz` (unless real writes
+  /// fail meanwhile). The check is a durable write and `/healthz` is open to anyone, unlimited,
+  /// so without this every request wrote to the disk. Default 1: a monitor asking less often
+  /// than once a second gets a fresh check every time; 0 checks on every request.
+  public var healthCheckReuseSeconds: Double = 1
+  /// How long, in seconds, the store's figures `/stats` reports (`keys_created`,
+  /// `keys_updated`) are reused before they are counted again: counting them reads whole
+  /// tables, and `/stats` is open to anyone. Default 5; 0 counts on every request.
+  public var statisticsReuseSeconds: Double = 5
   /// The version `/stats` reports.
   public var version: String
   /// Where log lines go (store failures, and requests with ``accessLog``). Default: stderr.

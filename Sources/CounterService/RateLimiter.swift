@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 
 /// Token buckets per client address, in memory, with a bounded table.
 ///
@@ -37,9 +38,14 @@ final class RateLimiter: Sendable {
   }
 
   /// Takes one token for `client`; nil when allowed, else the seconds until one is available.
+  ///
+  /// An IPv6 client is counted per /64 network (``ClientAddress/limitKey(_:)``): one
+  /// subscriber usually holds a whole /64, and counted per address could send from 2^64 of
+  /// them, each with a full bucket.
   func take(client: String, kind: Kind, now: Double = RateLimiter.now()) -> Int? {
     let limit = kind == .read ? readLimit : writeLimit
     if limit.isUnlimited { return nil }
+    let client = ClientAddress.limitKey(client)
     return state.withLock { s in
       switch kind {
       case .read: return RateLimiter.take(&s.reads, client, limit, maxClients, now)

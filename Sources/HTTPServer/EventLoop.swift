@@ -536,28 +536,19 @@ final class EventLoop: DeferredAnswerSink, @unchecked Sendable {
     return exemptAddresses.contains(key) ? nil : key
   }
 
-  /// The per-address limit's unit for a numeric address: an IPv4 address as it is (also
-  /// when IPv4-mapped, `::ffff:10.0.0.1`), an IPv6 address as its /64 network
-  /// (`20010db800000000::/64`).
+  /// The per-address limit's unit for a numeric address (``ClientAddress/limitKey(_:)``): an
+  /// IPv4 address as it is (also when IPv4-mapped, `::ffff:10.0.0.1`), an IPv6 address as its
+  /// /64 network (`20010db800000000::/64`).
   static func addressKey(_ peer: String) -> String {
-    var address = peer
-    if address.hasPrefix("::ffff:"), address.contains(".") { address.removeFirst(7) }
-    guard address.contains(":") else { return address }
-    var bytes = in6_addr()
-    guard inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
-    return withUnsafeBytes(of: &bytes) { raw in
-      raw.prefix(8).map { byte in
-        let hex = String(byte, radix: 16)
-        return byte < 16 ? "0" + hex : hex
-      }.joined() + "::/64"
-    }
+    ClientAddress.limitKey(peer)
   }
 
   /// Answers 503 on a connection beyond a limit and closes it, without ever tracking it.
+  /// Shaped by ``HTTPServerConfiguration/refusal`` as the other refusals are.
   private func refuseOverLimit(_ fd: Int32, peer: String, reason: String) {
     var out: [UInt8] = []
     _ = encoder.encode(
-      ResponseEncoder.errorResponse(status: 503, reason: reason),
+      refusalResponse(status: 503, reason: reason, request: nil),
       headOnly: false, keepAlive: false, http10: false, into: &out)
     _ = out.withUnsafeBytes { try? SystemCall.send(fd, $0) }
     // Read what already arrived so close() sends FIN, not RST, and the client sees the 503.

@@ -1,9 +1,9 @@
 import Foundation
 import HTTPServer
 import Testing
-import VoteStore
 
 @testable import CounterService
+@testable import VoteStore
 
 /// Dots-only names, `nosniff` on every answer, and store errors logged once per burst.
 @Suite struct HardeningTests {
@@ -62,6 +62,22 @@ import VoteStore
     try? FileManager.default.removeItem(at: h.directory)
   }
 
+  /// Bug: a refused name holding non-ASCII (`/get/ns1/a%C3%A9b`, or bytes that are not
+  /// UTF-8) came back in `X-Path` as raw UTF-8, which a browser's `fetch` reads as Latin-1
+  /// (`/ns1/aÃ©b`), and bytes that were not UTF-8 as U+FFFD. Every byte outside printable
+  /// ASCII is percent-encoded again now, as control characters were.
+  @Test func xPathIsAlwaysASCII() async throws {
+    let h = try ServiceHarness()
+    let accented = await h.call("/get/ns1/a%C3%A9b")
+    #expect(accented.status == 400)
+    #expect(accented.headers["X-Path"] == "/ns1/a%C3%A9b")
+    let overlong = await h.call("/get/ns1/kk%C0%AE")
+    #expect(overlong.headers["X-Path"] == "/ns1/kk%EF%BF%BD%EF%BF%BD")
+    let control = await h.call("/get/ns1/feature%0A%1B")
+    #expect(control.headers["X-Path"] == "/ns1/feature%0A%1B")
+    await h.tearDown()
+  }
+
   @Test func anOutageLogsOneLineNotOnePerRequest() async throws {
     // An interval no test run can reach: every failure after the first is summarized.
     let h = try ServiceHarness { $0.storeErrorLogInterval = 86_400 }
@@ -116,6 +132,56 @@ import VoteStore
 
 /// `/healthz` says when writes fail, even while reads and the store's own probe work.
 @Suite struct WriteHealthTests {
+  /// Bug: every `/healthz` ran the store's check, a durable write, and `/healthz` has no
+  /// rate limit: one client asking 19,000 times a second made the server write 7 MB a second
+  /// to its disk. A check that passed now answers for `healthCheckReuseSeconds`, unless
+  /// writes fail meanwhile.
+  @Test func healthzDoesNotWriteOnEveryRequest() async throws {
+    let h = try ServiceHarness { $0.healthCheckReuseSeconds = 3600 }
+    #expect(await h.call("/healthz").body == #"{"status":"ok"}"#)
+    #expect(try await Self.healthProbe(h.store) != nil)
+    _ = try await h.store.write { (db: SQLiteConnection) throws(VoteStoreError) in
+      try db.statement("DELETE FROM meta WHERE name = 'health_probe'").run()
+    }
+    for _ in 0..<50 {
+      #expect(await h.call("/healthz").body == #"{"status":"ok"}"#)
+    }
+    let after = try await Self.healthProbe(h.store)
+    #expect(after == nil, "a /healthz within the reuse time wrote its probe again")
+    await h.tearDown()
+  }
+
+  /// The time the store's health check last wrote, or nil when its row is missing.
+  static func healthProbe(_ store: SQLiteVoteStore) async throws -> Int64? {
+    try await store.write { (db: SQLiteConnection) throws(VoteStoreError) -> Int64? in
+      try db.statement("SELECT value FROM meta WHERE name = 'health_probe'").firstRow {
+        (row: SQLiteStatement) throws(VoteStoreError) -> Int64 in row.int64(0)
+      }
+    }
+  }
+
+  /// Bug: every `/stats` counted the store's whole tables (4 ms of a reader's time at
+  /// 300,000 votes, against microseconds for a `/get`), so 143 a second, seven addresses
+  /// within their read limits, halved the votes a server took. The figures are now read at
+  /// most once per `statisticsReuseSeconds`; `requests` stays live.
+  @Test func statsCountsTheStoreAtMostOncePerInterval() async throws {
+    let h = try ServiceHarness { $0.statisticsReuseSeconds = 3600 }
+    let first = await h.call("/stats")
+    #expect(first.object["keys_created"] as? Int == 0)
+    #expect(await h.call("/hit/ns1/feature1").status == 200)
+    let second = await h.call("/stats")
+    #expect(second.object["keys_created"] as? Int == 0, "\(second.body)")
+    let requests = { (answer: Answer) in answer.object["requests"] as? Int ?? 0 }
+    #expect(requests(second) > requests(first))
+    await h.tearDown()
+
+    let fresh = try ServiceHarness { $0.statisticsReuseSeconds = 0 }
+    #expect(await fresh.call("/stats").object["keys_created"] as? Int == 0)
+    #expect(await fresh.call("/hit/ns1/feature1").status == 200)
+    #expect(await fresh.call("/stats").object["keys_created"] as? Int == 1)
+    await fresh.tearDown()
+  }
+
   @Test func healthzIs503WhileWritesFail() async throws {
     let h = try ServiceHarness(options: SQLiteVoteStoreOptions(maximumPageCount: 22))  // 10: boards
     #expect(await h.call("/healthz").body == #"{"status":"ok"}"#)

@@ -120,6 +120,75 @@ import Testing
     await plain.tearDown()
   }
 
+  /// Bug: the buckets were kept per IPv6 address, so a client with a /64 (every home line
+  /// and cloud machine) voted without limit by sending each vote from another address of it,
+  /// directly or through a trusted proxy. An IPv6 client now counts per /64, as the server's
+  /// per-address connection limit counts it.
+  @Test func ipv6ClientsCountPerSlash64() async throws {
+    let h = try ServiceHarness { $0.writeLimit = RateLimit(burst: 1, perSecond: 0.001) }
+    #expect(await h.call("/hit/ns1/feature1", from: "2001:db8:0:1::1").status == 200)
+    #expect(await h.call("/hit/ns1/feature1", from: "2001:db8:0:1::2").status == 429)
+    #expect(await h.call("/hit/ns1/feature1", from: "2001:db8:0:1:a:b:c:d").status == 429)
+    #expect(await h.call("/hit/ns1/feature1", from: "2001:db8:0:2::1").status == 200)
+    await h.tearDown()
+
+    let proxied = try ServiceHarness {
+      $0.trustProxy = true
+      $0.writeLimit = RateLimit(burst: 1, perSecond: 0.001)
+    }
+    for (index, status) in [200, 429, 429].enumerated() {
+      let headers: HTTPHeaders = ["X-Forwarded-For": "2001:db8:7:7::\(index + 1)"]
+      #expect(await proxied.call("/hit/ns1/feature1", headers: headers).status == status)
+    }
+    let other: HTTPHeaders = ["X-Forwarded-For": "[2001:db8:7:8::1]:443"]
+    #expect(await proxied.call("/hit/ns1/feature1", headers: other).status == 200)
+    await proxied.tearDown()
+  }
+
+  /// Bug: with `trustProxy` the last `X-Forwarded-For` entry was taken as it came, spaces and
+  /// all: a client whose proxy passed the field on (or a server reached around its proxy)
+  /// wrote what it liked at the start of its access-log line (`9.9.9.9 GET /set/… 200`) and
+  /// picked a new rate-limit bucket with every spelling. Only a numeric address is taken now,
+  /// in its usual form; anything else leaves the socket peer in its place.
+  @Test func forwardedForCountsOnlyWhenItIsAnAddress() async throws {
+    let h = try ServiceHarness {
+      $0.trustProxy = true
+      $0.accessLog = true
+      $0.writeLimit = RateLimit(burst: 1, perSecond: 0.001)
+    }
+    let forged: HTTPHeaders = ["X-Forwarded-For": "1.1.1.1, 9.9.9.9 GET /set/ns1/k?value=9 200"]
+    #expect(await h.call("/hit/ns1/feature1", headers: forged).status == 200)
+    let unknown: HTTPHeaders = ["X-Forwarded-For": "unknown"]
+    #expect(await h.call("/hit/ns1/feature1", headers: unknown).status == 429)
+    let spelled: HTTPHeaders = ["X-Forwarded-For": "198.51.100.7:8080"]
+    #expect(await h.call("/hit/ns1/feature1", headers: spelled).status == 200)
+    let again: HTTPHeaders = ["X-Forwarded-For": " 198.51.100.7"]
+    #expect(await h.call("/hit/ns1/feature1", headers: again).status == 429)
+    let logged = h.logged.withLock { $0 }
+    #expect(logged.count == 4)
+    #expect(logged.first?.hasPrefix("10.0.0.1 GET /hit/ns1/feature1 200 ") == true)
+    #expect(logged.last?.hasPrefix("198.51.100.7 GET /hit/ns1/feature1 429 ") == true)
+    #expect(!logged.joined().contains("9.9.9.9"))
+    await h.tearDown()
+  }
+
+  @Test func numericAddresses() {
+    #expect(ClientAddress.numeric("192.0.2.7") == "192.0.2.7")
+    #expect(ClientAddress.numeric(" 192.0.2.7:443 ") == "192.0.2.7")
+    #expect(ClientAddress.numeric("2001:DB8:0:0::1") == "2001:db8::1")
+    #expect(ClientAddress.numeric("[2001:db8::1]:8080") == "2001:db8::1")
+    #expect(ClientAddress.numeric("[2001:db8::1]") == "2001:db8::1")
+    for text in [
+      "", "unknown", "example.com", "192.0.2.7 x", "192.0.2.7:", "192.0.2.7:123456",
+      "[2001:db8::1", "[2001:db8::1]x", "\u{1B}[2J", "1.2.3.4.5", "_hidden",
+    ] {
+      #expect(ClientAddress.numeric(text) == nil, "\(text)")
+    }
+    #expect(ClientAddress.limitKey("2001:db8:0:1::5") == "20010db800000001::/64")
+    #expect(ClientAddress.limitKey("::ffff:192.0.2.7") == "192.0.2.7")
+    #expect(ClientAddress.limitKey("192.0.2.7") == "192.0.2.7")
+  }
+
   @Test func limiterRefillsAndKeepsItsTableBounded() {
     let limiter = RateLimiter(
       reads: RateLimit(burst: 2, perSecond: 1), writes: .unlimited, maxClients: 10)

@@ -63,6 +63,35 @@ import Testing
     await server.shutdown(gracePeriod: .seconds(5))
   }
 
+  /// Bug: the 503 to a connection over a limit was the server's bare `{"error":…}`, never
+  /// shaped by `refusal` as its other refusals are, so `roadmapctl serve` sent it without
+  /// CORS headers (a browser saw a network error, not the 503) and without
+  /// `X-Content-Type-Options: nosniff`, unlike every other answer it makes.
+  @Test func theRefusalOverALimitIsShapedByRefusal() async throws {
+    let server = try startTestServer {
+      HTTPServerShutdownTests.patient(&$0)
+      $0.maxConnectionsPerAddress = 1
+      $0.refusal = { refusal in
+        var response = HTTPResponse.json(#"{"shaped":"\#(refusal.reason)"}"#)
+        response.headers.replaceOrAdd(name: "X-Content-Type-Options", value: "nosniff")
+        return response
+      }
+    }
+    let port = server.port
+    let refused = try await offPool { () -> RawClient.Response? in
+      let held = try Self.open(1, from: "127.0.0.4", port: port)
+      let over = try RawClient(port: port, source: "127.0.0.4")
+      let response = try over.readResponse()
+      withExtendedLifetime(held) {}
+      return response
+    }
+    #expect(refused?.status == 503)
+    #expect(refused?.text == #"{"shaped":"too many connections from this address"}"#)
+    #expect(refused?.header("X-Content-Type-Options") == "nosniff")
+    #expect(refused?.header("Connection") == "close")
+    await server.shutdown(gracePeriod: .seconds(5))
+  }
+
   @Test func exemptAddressesAndAnUnsetLimitAreNotCounted() async throws {
     let server = try startTestServer {
       HTTPServerShutdownTests.patient(&$0)

@@ -33,6 +33,30 @@ import Testing
       "\(stderr)")
   }
 
+  /// Bug: `--admin-token a` (or `admin`, `secret`) started a server without a word, though a
+  /// wrong guess costs only a request within the client's rate limit. A token shorter than
+  /// 12 characters is now warned about at start (never repeating it); a long one is not.
+  @Test func aShortAdminTokenIsWarnedAbout() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let short = try await ServeProcess.start(
+      dataDirectory: directory.url.appendingPathComponent("short"), ["--admin-token", "Zq7"])
+    defer { short.process.kill() }
+    #expect(try await short.stop() == 0)
+    let warned = short.process.stderrText
+    #expect(
+      warned.contains(
+        "warning: the admin token has only 3 characters: anyone who can reach this server may "
+          + "guess it by trying. Use a long random one (openssl rand -hex 24)."), "\(warned)")
+    #expect(!warned.contains("Zq7"))
+    let long = try await ServeProcess.start(
+      dataDirectory: directory.url.appendingPathComponent("long"),
+      ["--admin-token", "0123456789abcdef0123456789abcdef"])
+    defer { long.process.kill() }
+    #expect(try await long.stop() == 0)
+    #expect(!long.process.stderrText.contains("warning: the admin token"))
+  }
+
   @Test func adminTokenFromTheEnvironment() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

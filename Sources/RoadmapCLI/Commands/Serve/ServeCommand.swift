@@ -296,6 +296,9 @@ struct ServeCommand: Command {
         Self.descriptorLimitWarning(
           limits, configured: serverConfiguration.maxConnections, descriptors: descriptors))
     }
+    if let warning = adminToken.flatMap(Self.shortAdminTokenWarning) {
+      stderr.writeLine(warning)
+    }
     stderr.writeLine(self.store.whereTheVotesAre(context))
     let shownHost = host.contains(":") ? "[\(host)]" : host
     context.stdout.writeLine("Serving on http://\(shownHost):\(boundPort)")
@@ -315,6 +318,19 @@ struct ServeCommand: Command {
     await store.close()
     stderr.writeLine("Stopped.")
     return 0
+  }
+
+  /// The fewest characters an admin token should have; a shorter one is warned about.
+  static let shortestAdminToken = 12
+
+  /// The warning for an admin token shorter than ``shortestAdminToken`` (`--admin-token a`
+  /// started without a word), or nil. A wrong token costs a guesser only a request within its
+  /// rate limit, so the token's length is what keeps it. Never repeats the token.
+  static func shortAdminTokenWarning(_ token: String) -> String? {
+    guard token.count < shortestAdminToken else { return nil }
+    return "warning: the admin token has only \(token.count) character"
+      + "\(token.count == 1 ? "" : "s"): anyone who can reach this server may guess it by "
+      + "trying. Use a long random one (openssl rand -hex 24)."
   }
 
   /// The warning for connection limits lowered from `configured` connections to fit the
