@@ -41,7 +41,7 @@ struct ServeCommand: Command {
   @Option(
     valueName: "token", environment: "ROADMAPCTL_ADMIN_TOKEN",
     help:
-      "The admin token: the key to the board API's admin calls (/api/v1/…: stages, features, suggestions, import; what migrate, votes pull and reconcile --apply send as --key) and to /set. Sent as 'Authorization: Bearer T' (/set: or token=T). Without one the board cannot be administered.",
+      "The admin token: the key to the board API's admin calls (/api/v1/…: stages, features, suggestions, import; what migrate, votes pull and reconcile --apply send as --key) and to /set. Sent as 'Authorization: Bearer T' (/set: or token=T). Without one the board cannot be administered. Prefer the environment variable, which other users cannot see.",
     validate: Self.adminTokenProblem)
   var adminToken: String?
 
