@@ -41,8 +41,7 @@ import Testing
     var waiting = false
     for _ in 0..<600 where !waiting {
       let rows = try watching.query(
-        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
-      )
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
       waiting = (rows.first.flatMap { $0.first ?? nil }.flatMap { Int($0) } ?? 0) > 0
       if !waiting { try await Task.sleep(nanoseconds: 100_000_000) }
     }
@@ -53,8 +52,7 @@ import Testing
       _ = try await store.apply(Self.hit("cold"))
     }
     let stillWaiting = try watching.query(
-      "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
-    )
+      "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
     try locker.execute("ROLLBACK")
     _ = await blocked.value
 
@@ -67,81 +65,6 @@ import Testing
     // It never ran: "cold" has its first vote only, and the store writes again.
     #expect(try await store.record(namespace: Self.ns, key: "cold")?.value == 1)
     _ = try await store.apply(Self.hit("cold"))
-    #expect(try await store.record(namespace: Self.ns, key: "cold")?.value == 2)
-    await store.close()
-  }
-
-  /// Votes of a counter whose row is locked elsewhere take one connection between them,
-  /// however many wait: the others wait in line without one, and a vote on another counter
-  /// is made at once. Each used to take a connection of its own, and with two of them
-  /// waiting, the other counter's vote waited for one to give up (the lock's 10 s timeout).
-  @Test func votesOnALockedCounterLeaveTheOtherConnectionsFree() async throws {
-    let (url, _) = try await TestPostgres.shared.createDatabase()
-    let store = try PostgresVoteStore(
-      connectionString: url, poolSize: 2,
-      timeouts: PostgresTimeouts(
-        statementMilliseconds: 60_000, clientMilliseconds: 70_000, queueMilliseconds: 60_000))
-    for key in ["hot", "cold"] {
-      _ = try await store.apply(Self.hit(key))
-    }
-    let locker = try PostgresConnection(connectionString: url)
-    defer { locker.close() }
-    try locker.execute("BEGIN")
-    _ = try locker.query(
-      "SELECT id FROM counters WHERE namespace = $1 AND key = 'hot' FOR UPDATE", [Self.ns])
-
-    let finished = Finished()
-    let first = Task {
-      let error = await storeError { () throws(VoteStoreError) in
-        _ = try await store.apply(Self.hit("hot"))
-      }
-      finished.mark()
-      return error
-    }
-    let watching = try PostgresConnection(connectionString: url)
-    defer { watching.close() }
-    var waiting = false
-    for _ in 0..<600 where !waiting {
-      let rows = try watching.query(
-        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
-      )
-      waiting = (rows.first.flatMap { $0.first ?? nil }.flatMap { Int($0) } ?? 0) > 0
-      if !waiting { try await Task.sleep(nanoseconds: 100_000_000) }
-    }
-    try #require(waiting, "the first vote never waited for the locked row")
-    // A second vote on the locked counter, then one on another counter.
-    let second = Task {
-      await storeError { () throws(VoteStoreError) in
-        _ = try await store.apply(Self.hit("hot"))
-      }
-    }
-    var lined = false
-    for _ in 0..<600 where !lined {
-      lined = store.lines.waiting(Self.ns, "hot") == 1
-      let rows = try watching.query(
-        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
-      )
-      let locked = rows.first.flatMap { $0.first ?? nil }.flatMap { Int($0) } ?? 0
-      // Without the line, it takes the other connection and waits on the row too.
-      if locked > 1 { break }
-      if !lined { try await Task.sleep(nanoseconds: 100_000_000) }
-    }
-    #expect(lined, "the second vote on the locked counter took a connection")
-
-    let cold = await storeError { () throws(VoteStoreError) in
-      _ = try await store.apply(Self.hit("cold"))
-    }
-    let firstStillWaiting = !finished.isMarked
-    try locker.execute("ROLLBACK")
-    let firstError = await first.value
-    let secondError = await second.value
-
-    #expect(cold == nil, "\(String(describing: cold))")
-    #expect(firstStillWaiting, "the other counter's vote waited for a vote on the locked one")
-    #expect(
-      firstError == nil && secondError == nil,
-      "\(String(describing: firstError)), \(String(describing: secondError))")
-    #expect(try await store.record(namespace: Self.ns, key: "hot")?.value == 3)
     #expect(try await store.record(namespace: Self.ns, key: "cold")?.value == 2)
     await store.close()
   }
@@ -204,13 +127,4 @@ private final class ResultSlot: @unchecked Sendable {
     get { lock.withLock { stored } }
     set { lock.withLock { stored = newValue } }
   }
-}
-
-/// Whether a task has finished, read from another.
-private final class Finished: @unchecked Sendable {
-  private let lock = NSLock()
-  private var marked = false
-
-  func mark() { lock.withLock { marked = true } }
-  var isMarked: Bool { lock.withLock { marked } }
 }

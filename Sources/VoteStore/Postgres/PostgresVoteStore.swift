@@ -1,9 +1,7 @@
 /// The vote store on PostgreSQL, for several service instances behind a load balancer.
 ///
 /// Each call runs on one of `poolSize` connections, each owned by a dedicated thread (never
-/// Swift's cooperative pool). Writes of one counter take one connection at a time: the others
-/// wait in line without one (``CounterLines``), so a counter whose row is locked elsewhere
-/// holds up only its own votes. Each write is one transaction that locks the counter's row, so
+/// Swift's cooperative pool). Each write is one transaction that locks the counter's row, so
 /// instances sharing the database never lose an update or count a voter twice. PostgreSQL's
 /// own commit (with `fsync` and `synchronous_commit` on, its defaults) makes it durable
 /// before the call returns; PostgreSQL groups concurrent commits by itself.
@@ -20,8 +18,6 @@ public final class PostgresVoteStore: VoteStore {
   private let pool: ConnectionPool<PostgresConnection>
   private let health = WriteHealthTracker()
   private let voterKey: VoterKey
-  /// One write at a time per counter here (see ``CounterLines``).
-  let lines: CounterLines
 
   /// The fingerprint of the voter key (16 hex digits), as exports name it.
   public var voterKeyFingerprint: String { voterKey.fingerprint }
@@ -53,7 +49,6 @@ public final class PostgresVoteStore: VoteStore {
       for connection in connections { connection.close() }
       throw error
     }
-    lines = CounterLines(waitMilliseconds: timeouts.queueMilliseconds)
     pool = ConnectionPool(
       name: "votes pg", connections: connections,
       deadlineMilliseconds: timeouts.queueMilliseconds, watchesTaken: false)
@@ -122,10 +117,8 @@ public final class PostgresVoteStore: VoteStore {
     if let creation = mutation.createIfMissing { try CounterLimits.check(creation) }
     var mutation = mutation
     mutation.voter = mutation.voter.map(voterKey.hash)
-    return try await lines.run(mutation.namespace, mutation.key) { () throws(VoteStoreError) in
-      try await write { [mutation] table throws(VoteStoreError) in
-        try table.apply(mutation, now: currentMilliseconds())
-      }
+    return try await write { [mutation] table throws(VoteStoreError) in
+      try table.apply(mutation, now: currentMilliseconds())
     }
   }
 
@@ -136,13 +129,11 @@ public final class PostgresVoteStore: VoteStore {
   ) async throws(VoteStoreError) -> (old: Int64, record: CounterRecord)? {
     try CounterLimits.check(value: value, "the value")
     if let createIfMissing { try CounterLimits.check(createIfMissing) }
-    let result = try await lines.run(namespace, key) { () throws(VoteStoreError) in
-      try await write { table throws(VoteStoreError) in
-        try table.set(
-          namespace: namespace, key: key, value: value, createIfMissing: createIfMissing,
-          now: currentMilliseconds()
-        ).map { PostgresSetResult(old: $0.old, record: $0.record) }
-      }
+    let result = try await write { table throws(VoteStoreError) in
+      try table.set(
+        namespace: namespace, key: key, value: value, createIfMissing: createIfMissing,
+        now: currentMilliseconds()
+      ).map { PostgresSetResult(old: $0.old, record: $0.record) }
     }
     return result.map { ($0.old, $0.record) }
   }
