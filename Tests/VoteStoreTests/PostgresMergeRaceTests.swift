@@ -47,7 +47,8 @@ import Testing
     var waiting = false
     for _ in 0..<600 where !waiting {
       let rows = try watching.query(
-        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+      )
       let count = rows.first.flatMap { $0.first ?? nil }.flatMap { Int($0) } ?? 0
       waiting = count > 0
       if !waiting { try await Task.sleep(nanoseconds: 100_000_000) }

@@ -41,7 +41,8 @@ import Testing
     var waiting = false
     for _ in 0..<600 where !waiting {
       let rows = try watching.query(
-        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
+        "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+      )
       waiting = (rows.first.flatMap { $0.first ?? nil }.flatMap { Int($0) } ?? 0) > 0
       if !waiting { try await Task.sleep(nanoseconds: 100_000_000) }
     }
@@ -52,7 +53,8 @@ import Testing
       _ = try await store.apply(Self.hit("cold"))
     }
     let stillWaiting = try watching.query(
-      "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
+      "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()"
+    )
     try locker.execute("ROLLBACK")
     _ = await blocked.value
 
