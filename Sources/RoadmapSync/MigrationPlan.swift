@@ -63,7 +63,19 @@ public struct MigrationPlan: Sendable, Hashable {
     features: [RoadmapFeature], mapping: RoadmapMapping, board: BoardState,
     votes: Votes = .roadmapJSON
   ) -> MigrationPlan {
-    let stagePlan = mapping.planStages(for: features)
+    // A feature already on the board whose status and finished flag the roadmap leaves as the
+    // board gives them back stays in its stage, unless the status map names its status: a rerun
+    // (or `reconcile --apply to-votefirst`) without the status map of the first run moved every
+    // mapped feature into a new stage named by its raw status.
+    let existing = board.featuresByRef
+    let kept = keptStages(of: features, existing: existing, mapping: mapping, board: board)
+    let planned = features.indices.filter { kept[$0] == nil }
+    let stagePlan = RoadmapMapping(statusMap: mapping.statusMap(learningFrom: board))
+      .planStages(for: planned.map { features[$0] })
+    var assignments: [String?] = Array(repeating: nil, count: features.count)
+    for (position, index) in planned.enumerated() {
+      assignments[index] = stagePlan.assignments[position]
+    }
     var stagesToCreate: [Stage] = []
     var reused: [Stage] = []
     var resolved: [String: Stage] = [:]
@@ -81,12 +93,15 @@ public struct MigrationPlan: Sendable, Hashable {
         resolved[stage.name] = new
       }
     }
-    let existing = board.featuresByRef
+    for stage in kept.values.sorted(by: { $0.id < $1.id })
+    where !reused.contains(where: { $0.id == stage.id }) {
+      reused.append(stage)
+    }
     var items: [Item] = []
     var losses = LossReport()
     for (index, feature) in features.enumerated() {
-      let stageName = stagePlan.assignments[index]
-      let stage = stageName.flatMap { resolved[$0] }
+      let stageName = kept[index]?.name ?? assignments[index]
+      let stage = kept[index] ?? stageName.flatMap { resolved[$0] }
       let origin: RoadmapMapping.VoteOrigin
       if case .counted(let counts) = votes, let count = counts[feature.id] {
         origin = .counted(count)
@@ -131,6 +146,31 @@ public struct MigrationPlan: Sendable, Hashable {
     }
     return MigrationPlan(
       stagesToCreate: stagesToCreate, stagesReused: reused, items: items, losses: losses)
+  }
+
+  /// The board's stage of each feature (by index) that stays where it is: already on the
+  /// roadmap board in a stage, with a status the status map does not name, and the status and
+  /// finished flag the board gives back for it (so the roadmap did not change them).
+  static func keptStages(
+    of features: [RoadmapFeature], existing: [String: BoardState.ExistingFeature],
+    mapping: RoadmapMapping, board: BoardState
+  ) -> [Int: Stage] {
+    let stages = Dictionary(
+      board.stages.filter { $0.board == Board.roadmapSlug }.map { ($0.id, $0) },
+      uniquingKeysWith: { first, _ in first })
+    var kept: [Int: Stage] = [:]
+    for (index, feature) in features.enumerated() {
+      guard let current = existing[feature.id], current.content.board == Board.roadmapSlug,
+        let stage = current.content.stage.flatMap({ stages[$0] }),
+        feature.status.map({ mapping.statusMap.rule(forStatus: $0) == nil }) ?? true,
+        let given = mapping.roadmapFeature(
+          from: current.content, id: current.id, stage: stage, votes: current.votes
+        ).feature,
+        given.status == feature.status, (given.isFinished ?? false) == (feature.isFinished ?? false)
+      else { continue }
+      kept[index] = stage
+    }
+    return kept
   }
 
   /// The batch of every feature to create or change, with the ids of the stages as created

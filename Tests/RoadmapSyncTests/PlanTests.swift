@@ -374,4 +374,63 @@ struct PlanTests {
     #expect(back.feature?.extra["k5"] == .number("5"))
     #expect(back.losses.map(\.field) == ["extra.k5"])
   }
+
+  static let mappedRoadmap = """
+    [
+      {"id": "1", "title": "One", "status": "planned", "votes": 2},
+      {"id": "2", "title": "Two", "status": "in progress"},
+      {"id": "3", "title": "Three", "status": "done", "isFinished": true},
+      {"id": "4", "title": "Four", "status": "planned", "isFinished": true}
+    ]
+    """
+
+  static let statusMap = """
+    {"stages": [
+      {"name": "Planned", "statuses": ["planned"]},
+      {"name": "In progress", "statuses": ["in progress"]},
+      {"name": "Shipped", "statuses": ["done"], "isFinished": true}
+    ], "finishedStage": "Shipped"}
+    """
+
+  /// Bug: a board migrated with a status map, planned again without it (`migrate` without
+  /// `--status-map`, `reconcile --apply to-votefirst`, which has none), created a stage per raw
+  /// status (`planned`, `in progress`, `done`, `Finished`) and moved every feature there, though
+  /// the roadmap and the board were in sync.
+  @Test("a rerun without the status map leaves the features in the stages the map gave them")
+  func rerunWithoutTheStatusMap() throws {
+    let features = try SyncFixtures.features(Self.mappedRoadmap)
+    let mapped = RoadmapMapping(statusMap: try StatusMap.read(Array(Self.statusMap.utf8)))
+    let first = MigrationPlan.make(features: features, mapping: mapped, board: .empty)
+    #expect(first.stagesToCreate.map(\.name) == ["Planned", "In progress", "Shipped"])
+    let board = applied(first, to: .empty)
+    #expect(ReconcilePlan.make(roadmap: features, board: board).inSync)
+
+    let again = MigrationPlan.make(features: features, mapping: RoadmapMapping(), board: board)
+    #expect(again.stagesToCreate.isEmpty)
+    #expect(again.writesNothing, "\(again.items.map(\.action))")
+
+    // A new feature, and one whose status changed, go where the first run's map put that
+    // status; a finished one with an unmapped status to the finished stage, as before.
+    var changed = features
+    changed[1].status = "planned"
+    changed.append(RoadmapFeature(id: "5", title: "Five", status: "in progress"))
+    let later = MigrationPlan.make(features: changed, mapping: RoadmapMapping(), board: board)
+    #expect(later.stagesToCreate.isEmpty)
+    let stages = Dictionary(uniqueKeysWithValues: board.stages.map { ($0.id, $0.name) })
+    let placed = later.items.map { item in item.upsert.content.stage.flatMap { stages[$0] } }
+    #expect(placed == ["Planned", "Planned", "Shipped", "Shipped", "In progress"])
+    #expect(later.creates == 1)
+
+    // A status map given again still decides: its rules move the features it names.
+    let other = RoadmapMapping(
+      statusMap: try StatusMap.read(
+        Array(
+          #"{"stages": [{"name": "Backlog", "statuses": ["planned"]}], "finishedStage": "Shipped"}"#
+            .utf8)))
+    let restructured = MigrationPlan.make(features: features, mapping: other, board: board)
+    #expect(restructured.stagesToCreate.map(\.name) == ["Backlog"])
+    #expect(restructured.items[0].action == .update(fields: ["stage", "extra"]))
+    #expect(restructured.items[1].action == .unchanged)
+    #expect(restructured.items[3].action == .unchanged)
+  }
 }
