@@ -29,6 +29,10 @@ public struct MigrationPlan: Sendable, Hashable {
     public var upsert: FeatureUpsert
     /// The name of its stage, to bind the id of a stage created by the plan.
     public var stageName: String?
+    /// The server's id of the feature without a ref that this item is (its Roadmap id is the
+    /// `vf-ID` that `publish` wrote for it): give it ``ref`` (`PUT /features/{id}`) before the
+    /// batch, which would otherwise create a second feature with that ref.
+    public var adopting: Int? = nil
   }
 
   /// Where the imported votes come from.
@@ -67,7 +71,7 @@ public struct MigrationPlan: Sendable, Hashable {
     // board gives them back stays in its stage, unless the status map names its status: a rerun
     // (or `reconcile --apply to-votefirst`) without the status map of the first run moved every
     // mapped feature into a new stage named by its raw status.
-    let existing = board.featuresByRef
+    let existing = board.featuresByRefOrStandIn
     let kept = keptStages(of: features, existing: existing, mapping: mapping, board: board)
     let planned = features.indices.filter { kept[$0] == nil }
     let stagePlan = RoadmapMapping(statusMap: mapping.statusMap(learningFrom: board))
@@ -112,7 +116,9 @@ public struct MigrationPlan: Sendable, Hashable {
       losses.entries.append(contentsOf: mapped.losses)
       guard var upsert = mapped.upsert else { continue }
       let action: Action
-      if let current = existing[feature.id] {
+      let current = existing[feature.id]
+      let adopting = current.flatMap { $0.content.ref == nil ? $0.id : nil }
+      if let current {
         upsert.content = keepingOwnerFields(of: current.content, in: upsert.content)
         // The JSON's own votes equal to the board's count are the board's count, as `publish`
         // wrote it (or as in sync, for `reconcile`): imported, the votes cast on the board
@@ -135,6 +141,7 @@ public struct MigrationPlan: Sendable, Hashable {
           upsert.importedVotes = nil
         }
         var fields = differences(current.content, upsert.content)
+        if adopting != nil { fields.insert("ref", at: 0) }
         if let wanted = upsert.importedVotes, wanted != current.importedVotes {
           fields.append("votes")
         }
@@ -142,7 +149,10 @@ public struct MigrationPlan: Sendable, Hashable {
       } else {
         action = .create
       }
-      items.append(Item(ref: feature.id, action: action, upsert: upsert, stageName: stageName))
+      items.append(
+        Item(
+          ref: feature.id, action: action, upsert: upsert, stageName: stageName,
+          adopting: adopting))
     }
     return MigrationPlan(
       stagesToCreate: stagesToCreate, stagesReused: reused, items: items, losses: losses)

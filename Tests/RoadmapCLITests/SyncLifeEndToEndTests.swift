@@ -30,6 +30,59 @@ import Testing
     return features.map { ($0["ref"] as? String, $0["votes"] as? Int ?? -1) }
   }
 
+  /// Bug: `publish` (and `reconcile --apply to-roadmap`) names a feature without a ref
+  /// `vf-ID`; migrating that roadmap created a second feature with the ref `vf-ID`, so the
+  /// board showed it twice and `publish` left the first one out from then on.
+  @Test func aRefLessFeatureTakenBackAndMigratedIsNotDuplicated() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", #"[{"id": "1", "title": "One", "status": "Planned"}]"#)
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let server = SyncSupport.url(board)
+    let migrate = [
+      "migrate", "roadmap.json", "--server", server, "--project", "demo-app", "--key",
+      SyncSupport.token,
+    ]
+    let first = try await run(migrate, in: directory)
+    #expect(first.exitCode == 0, "\(first.stderrText)")
+    // The owner adds a feature on the board and takes its ref away; a voter votes for it.
+    let created = try await admin(board, "PUT", "/features/ref/tmp", #"{"title":"Widgets"}"#)
+    #expect(created.status == 201, "\(created.body)")
+    let unref = try await admin(board, "PUT", "/features/2", #"{"title":"Widgets","ref":null}"#)
+    #expect(unref.status == 200, "\(unref.body)")
+    let vote = try await board.get(
+      "/api/v1/demo-app/features/2/vote", method: "POST", headers: ["X-Voter-ID": "ann"])
+    #expect(vote.status == 200, "\(vote.body)")
+
+    let back = try await run(
+      [
+        "reconcile", "roadmap.json", "--server", server, "--project", "demo-app", "--apply",
+        "to-roadmap",
+      ], in: directory)
+    #expect(back.exitCode == 0, "\(back.stderrText)")
+    #expect(
+      try String(contentsOf: directory.url.appendingPathComponent("roadmap.json"), encoding: .utf8)
+        .contains(#""id": "vf-2""#))
+
+    let again = try await run(migrate, in: directory)
+    #expect(again.exitCode == 0, "\(again.stdoutText)\(again.stderrText)")
+    #expect(again.stdoutText.contains("update feature vf-2: ref"), "\(again.stdoutText)")
+    let stored = try await features(board)
+    #expect(stored.map(\.ref) == ["1", "vf-2"])
+    #expect(stored.map(\.votes) == [0, 1])
+
+    let published = try await run(
+      ["publish", "--server", server, "--project", "demo-app"], in: directory)
+    #expect(published.exitCode == 0)
+    #expect(!published.stderrText.contains("not carried"), "\(published.stderrText)")
+    let reconciled = try await run(
+      ["reconcile", "roadmap.json", "--server", server, "--project", "demo-app"], in: directory)
+    #expect(reconciled.exitCode == 0, "\(reconciled.stdoutText)\(reconciled.stderrText)")
+    let rerun = try await run(migrate, in: directory)
+    #expect(rerun.stdoutText.contains("0 features to create, 0 to change, 2 unchanged"))
+  }
+
   /// Bug: `reconcile --apply to-votefirst` has no `--status-map`; on a board migrated with one
   /// it made a stage of every raw status and moved every feature there, though the two sides
   /// were in sync.

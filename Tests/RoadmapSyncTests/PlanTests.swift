@@ -433,4 +433,35 @@ struct PlanTests {
     #expect(restructured.items[1].action == .unchanged)
     #expect(restructured.items[3].action == .unchanged)
   }
+
+  /// Bug: a feature without a ref is published as `vf-ID`; that roadmap migrated back (after
+  /// `reconcile --apply to-roadmap`, say) created a second feature with the ref `vf-ID`, so the
+  /// board held it twice and `publish` then left the first out.
+  @Test("a roadmap naming a ref-less feature by its stand-in id gives it that ref, no copy")
+  func standInIDsAreTheRefLessFeature() throws {
+    let stage = Stage(id: 1, name: "Maybe", position: 0)
+    let content = FeatureContent(title: "Widgets", stage: 1)
+    let board = BoardState(
+      stages: [stage], features: [.init(id: 20, content: content, votes: 2, importedVotes: 0)])
+    let published = RoadmapMapping().roadmapFeatures(
+      from: board.wireFeatures, stages: board.stages, reading: .board)
+    #expect(published.features.map(\.id) == ["vf-20"])
+
+    let plan = MigrationPlan.make(
+      features: published.features, mapping: RoadmapMapping(), board: board)
+    #expect(plan.creates == 0)
+    #expect(plan.items.map(\.adopting) == [20])
+    #expect(plan.items.first?.action == .update(fields: ["ref"]))
+    #expect(plan.items.first?.upsert.importedVotes == nil)
+
+    // Where a feature has that ref, it is that feature, as `publish` says.
+    var taken = content
+    taken.ref = "vf-20"
+    let both = BoardState(
+      stages: [stage],
+      features: board.features + [.init(id: 21, content: taken, votes: 0, importedVotes: 0)])
+    let other = MigrationPlan.make(
+      features: published.features, mapping: RoadmapMapping(), board: both)
+    #expect(other.items.map(\.adopting) == [nil])
+  }
 }

@@ -52,6 +52,18 @@ struct Migration {
         progress.update(index + 1)
       }
     }
+    // Features without a ref that the roadmap names by their stand-in id (`vf-ID`, as
+    // `publish` wrote them) get that ref first, so the batch changes them instead of creating
+    // a second feature with it (their votes move into the ref's counter with them).
+    for item in plan.items where item.action != .unchanged {
+      guard let id = item.adopting,
+        let current = board.features.first(where: { $0.id == id })
+      else { continue }
+      var content = current.content
+      content.ref = item.ref
+      context.stderr.writeLine("giving feature \(id) the ref \(JSONText.quote(item.ref))")
+      try await client.giveRef(featureID: id, content)
+    }
     let batch = plan.batch(createdStages: created)
     var result: BatchResult?
     if !batch.features.isEmpty {
