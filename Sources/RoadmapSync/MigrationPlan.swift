@@ -85,8 +85,13 @@ public struct MigrationPlan: Sendable, Hashable {
     var resolved: [String: Stage] = [:]
     var nextPosition =
       (board.stages.filter { $0.board == Board.roadmapSlug }.map(\.position).max() ?? -1) + 1
+    // By name through a dictionary (the first of a name, as `roadmapStage(named:)` finds it):
+    // a scan per stage was quadratic in the stages of a board with a stage per status.
+    let boardStages = Dictionary(
+      board.stages.filter { $0.board == Board.roadmapSlug }.map { ($0.name, $0) },
+      uniquingKeysWith: { first, _ in first })
     for stage in stagePlan.stages {
-      if let existing = board.roadmapStage(named: stage.name) {
+      if let existing = boardStages[stage.name] {
         reused.append(existing)
         resolved[stage.name] = existing
       } else {
@@ -97,8 +102,9 @@ public struct MigrationPlan: Sendable, Hashable {
         resolved[stage.name] = new
       }
     }
-    for stage in kept.values.sorted(by: { $0.id < $1.id })
-    where !reused.contains(where: { $0.id == stage.id }) {
+    var reusedIDs = Set(reused.map(\.id))
+    for stage in kept.values.sorted(by: { $0.id < $1.id }) where reusedIDs.insert(stage.id).inserted
+    {
       reused.append(stage)
     }
     var items: [Item] = []
