@@ -464,4 +464,24 @@ struct PlanTests {
       features: published.features, mapping: RoadmapMapping(), board: both)
     #expect(other.items.map(\.adopting) == [nil])
   }
+
+  /// Bug: a feature without a ref whose stand-in id `vf-ID` another feature has as its ref is
+  /// left out of the mapping (and of `publish`, which says so); `reconcile` then said the
+  /// roadmap and a board holding it were in sync.
+  @Test("reconcile: a ref-less feature whose stand-in id is taken is on VoteFirst only")
+  func shadowedRefLessFeatureIsDrift() throws {
+    let stage = Stage(id: 1, name: "Maybe", position: 0)
+    let refLess = FeatureContent(title: "Widgets", stage: 1)
+    let copy = FeatureContent(ref: "vf-20", title: "Widgets", stage: 1)
+    let board = BoardState(
+      stages: [stage],
+      features: [
+        .init(id: 20, content: refLess, votes: 0, importedVotes: 0),
+        .init(id: 21, content: copy, votes: 0, importedVotes: 0),
+      ])
+    let roadmap = [RoadmapFeature(id: "vf-20", title: "Widgets", status: "Maybe")]
+    let plan = ReconcilePlan.make(roadmap: roadmap, board: board)
+    #expect(plan.onlyOnVoteFirst == ["#20"])
+    #expect(!plan.inSync)
+  }
 }
