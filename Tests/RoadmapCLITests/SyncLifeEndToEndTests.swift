@@ -122,4 +122,30 @@ import Testing
     let stages = (export["stages"] as? [[String: Any]])?.compactMap { $0["name"] as? String }
     #expect(stages == ["Planned", "Shipped"])
   }
+
+  /// Bug: with `--format json`, a migration that failed after its plan (a refused stage, a
+  /// lost connection) printed nothing on standard output, though it had created stages.
+  @Test func aFailureAfterThePlanStillPrintsTheJSONDocument() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    // Ten stages to create against one write a minute, 429 never waited for: a write fails.
+    let features = (1...10).map { #"{"id": "\#($0)", "title": "F", "status": "S\#($0)"}"# }
+    try directory.write("roadmap.json", "[" + features.joined(separator: ",") + "]")
+    let board = try await SyncSupport.serve(in: directory, name: "board", writeLimit: 1)
+    defer { board.process.kill() }
+    let result = try await Roadmapctl.run(
+      [
+        "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+        "--key", SyncSupport.token, "--format", "json",
+      ], environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"], workingDirectory: directory.url,
+      timeout: .seconds(120))
+    #expect(result.exitCode == 1, "\(result.stdoutText)\(result.stderrText)")
+    #expect(result.stderrText.contains("Error: POST the stage"), "\(result.stderrText)")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any],
+      "\(result.stdoutText)")
+    #expect(document["result"] is NSNull)
+    #expect((document["error"] as? String)?.contains("429 rate_limited") == true)
+    #expect((document["features"] as? [Any])?.count == 10)
+  }
 }
