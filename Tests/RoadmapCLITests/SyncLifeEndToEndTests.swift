@@ -148,4 +148,36 @@ import Testing
     #expect((document["error"] as? String)?.contains("429 rate_limited") == true)
     #expect((document["features"] as? [Any])?.count == 10)
   }
+
+  /// Bug: `votes pull --format json` that failed part way printed nothing on standard
+  /// output, though counts had been set.
+  @Test func aPullThatFailsPartWayStillPrintsTheJSONDocument() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let features = (1...5).map { #"{"id": "\#($0)", "title": "F"}"# }
+    try directory.write("roadmap.json", "[" + features.joined(separator: ",") + "]")
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    // One write a minute, 429 never waited for: a set fails.
+    let board = try await SyncSupport.serve(in: directory, name: "board", writeLimit: 1)
+    defer {
+      old.process.kill()
+      board.process.kill()
+    }
+    for id in 1...5 { try await SyncSupport.hit(old, "old-app", "feature\(id)", times: 2) }
+    let result = try await Roadmapctl.run(
+      [
+        "votes", "pull", "roadmap.json", "--from", SyncSupport.url(old), "--dialect", "countapi",
+        "--namespace", "old-app", "--server", SyncSupport.url(board), "--key", SyncSupport.token,
+        "--format", "json",
+      ], environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"], workingDirectory: directory.url,
+      timeout: .seconds(120))
+    #expect(result.exitCode == 1, "\(result.stdoutText)\(result.stderrText)")
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(result.stdout)) as? [String: Any],
+      "\(result.stdoutText)\(result.stderrText)")
+    let set = try #require(document["set"] as? [[String: Any]])
+    #expect(set.count < 5)
+    #expect(document["unchanged"] is NSNull)
+    #expect(document["error"] is String, "\(result.stdoutText)")
+  }
 }
