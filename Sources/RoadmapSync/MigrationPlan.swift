@@ -29,6 +29,10 @@ public struct MigrationPlan: Sendable, Hashable {
     public var upsert: FeatureUpsert
     /// The name of its stage, to bind the id of a stage created by the plan.
     public var stageName: String?
+    /// The server's id of the feature without a ref that this item is (its Roadmap id is the
+    /// `vf-ID` that `publish` wrote for it): give it ``ref`` (`PUT /features/{id}`) before the
+    /// batch, which would otherwise create a second feature with that ref.
+    public var adopting: Int? = nil
   }
 
   /// Where the imported votes come from.
@@ -63,14 +67,31 @@ public struct MigrationPlan: Sendable, Hashable {
     features: [RoadmapFeature], mapping: RoadmapMapping, board: BoardState,
     votes: Votes = .roadmapJSON
   ) -> MigrationPlan {
-    let stagePlan = mapping.planStages(for: features)
+    // A feature already on the board whose status and finished flag the roadmap leaves as the
+    // board gives them back stays in its stage, unless the status map names its status: a rerun
+    // (or `reconcile --apply to-votefirst`) without the status map of the first run moved every
+    // mapped feature into a new stage named by its raw status.
+    let existing = board.featuresByRefOrStandIn
+    let kept = keptStages(of: features, existing: existing, mapping: mapping, board: board)
+    let planned = features.indices.filter { kept[$0] == nil }
+    let stagePlan = RoadmapMapping(statusMap: mapping.statusMap(learningFrom: board))
+      .planStages(for: planned.map { features[$0] })
+    var assignments: [String?] = Array(repeating: nil, count: features.count)
+    for (position, index) in planned.enumerated() {
+      assignments[index] = stagePlan.assignments[position]
+    }
     var stagesToCreate: [Stage] = []
     var reused: [Stage] = []
     var resolved: [String: Stage] = [:]
     var nextPosition =
       (board.stages.filter { $0.board == Board.roadmapSlug }.map(\.position).max() ?? -1) + 1
+    // By name through a dictionary (the first of a name, as `roadmapStage(named:)` finds it):
+    // a scan per stage was quadratic in the stages of a board with a stage per status.
+    let boardStages = Dictionary(
+      board.stages.filter { $0.board == Board.roadmapSlug }.map { ($0.name, $0) },
+      uniquingKeysWith: { first, _ in first })
     for stage in stagePlan.stages {
-      if let existing = board.roadmapStage(named: stage.name) {
+      if let existing = boardStages[stage.name] {
         reused.append(existing)
         resolved[stage.name] = existing
       } else {
@@ -81,12 +102,16 @@ public struct MigrationPlan: Sendable, Hashable {
         resolved[stage.name] = new
       }
     }
-    let existing = board.featuresByRef
+    var reusedIDs = Set(reused.map(\.id))
+    for stage in kept.values.sorted(by: { $0.id < $1.id }) where reusedIDs.insert(stage.id).inserted
+    {
+      reused.append(stage)
+    }
     var items: [Item] = []
     var losses = LossReport()
     for (index, feature) in features.enumerated() {
-      let stageName = stagePlan.assignments[index]
-      let stage = stageName.flatMap { resolved[$0] }
+      let stageName = kept[index]?.name ?? assignments[index]
+      let stage = kept[index] ?? stageName.flatMap { resolved[$0] }
       let origin: RoadmapMapping.VoteOrigin
       if case .counted(let counts) = votes, let count = counts[feature.id] {
         origin = .counted(count)
@@ -97,7 +122,9 @@ public struct MigrationPlan: Sendable, Hashable {
       losses.entries.append(contentsOf: mapped.losses)
       guard var upsert = mapped.upsert else { continue }
       let action: Action
-      if let current = existing[feature.id] {
+      let current = existing[feature.id]
+      let adopting = current.flatMap { $0.content.ref == nil ? $0.id : nil }
+      if let current {
         upsert.content = keepingOwnerFields(of: current.content, in: upsert.content)
         // The JSON's own votes equal to the board's count are the board's count, as `publish`
         // wrote it (or as in sync, for `reconcile`): imported, the votes cast on the board
@@ -120,6 +147,7 @@ public struct MigrationPlan: Sendable, Hashable {
           upsert.importedVotes = nil
         }
         var fields = differences(current.content, upsert.content)
+        if adopting != nil { fields.insert("ref", at: 0) }
         if let wanted = upsert.importedVotes, wanted != current.importedVotes {
           fields.append("votes")
         }
@@ -127,10 +155,38 @@ public struct MigrationPlan: Sendable, Hashable {
       } else {
         action = .create
       }
-      items.append(Item(ref: feature.id, action: action, upsert: upsert, stageName: stageName))
+      items.append(
+        Item(
+          ref: feature.id, action: action, upsert: upsert, stageName: stageName,
+          adopting: adopting))
     }
     return MigrationPlan(
       stagesToCreate: stagesToCreate, stagesReused: reused, items: items, losses: losses)
+  }
+
+  /// The board's stage of each feature (by index) that stays where it is: already on the
+  /// roadmap board in a stage, with a status the status map does not name, and the status and
+  /// finished flag the board gives back for it (so the roadmap did not change them).
+  static func keptStages(
+    of features: [RoadmapFeature], existing: [String: BoardState.ExistingFeature],
+    mapping: RoadmapMapping, board: BoardState
+  ) -> [Int: Stage] {
+    let stages = Dictionary(
+      board.stages.filter { $0.board == Board.roadmapSlug }.map { ($0.id, $0) },
+      uniquingKeysWith: { first, _ in first })
+    var kept: [Int: Stage] = [:]
+    for (index, feature) in features.enumerated() {
+      guard let current = existing[feature.id], current.content.board == Board.roadmapSlug,
+        let stage = current.content.stage.flatMap({ stages[$0] }),
+        feature.status.map({ mapping.statusMap.rule(forStatus: $0) == nil }) ?? true,
+        let given = mapping.roadmapFeature(
+          from: current.content, id: current.id, stage: stage, votes: current.votes
+        ).feature,
+        given.status == feature.status, (given.isFinished ?? false) == (feature.isFinished ?? false)
+      else { continue }
+      kept[index] = stage
+    }
+    return kept
   }
 
   /// The batch of every feature to create or change, with the ids of the stages as created

@@ -30,6 +30,7 @@ public struct StagePlan: Sendable, Hashable {
 extension RoadmapMapping {
   /// The stages `features` need, and where each feature goes.
   public func planStages(for features: [RoadmapFeature]) -> StagePlan {
+    let rules = StatusMap.Index(statusMap)
     // 1. The stage each status asks for.
     var wanted: [String?] = []
     wanted.reserveCapacity(features.count)
@@ -39,7 +40,7 @@ extension RoadmapMapping {
     for feature in features {
       var name: String?
       if let status = feature.status {
-        if let rule = statusMap.rule(forStatus: status) {
+        if let rule = rules.rule(forStatus: status) {
           name = rule.name
         } else {
           let trimmed = StatusMap.trimmed(status)
@@ -56,7 +57,7 @@ extension RoadmapMapping {
     // 2. Which of them are finished.
     var finished: [String: Bool] = [:]
     for name in order {
-      let rule = statusMap.stages.first { $0.name == name }
+      let rule = rules.rule(named: name)
       finished[name] = rule?.isFinished ?? (allFinished[name] ?? false)
     }
     // 3. Finished features whose stage is not finished go to the finished stage.
@@ -83,7 +84,7 @@ extension RoadmapMapping {
       assignments.append(name)
     }
     let stages = finalOrder.enumerated().map { position, name in
-      let rule = statusMap.stages.first { $0.name == name }
+      let rule = rules.rule(named: name)
       return Stage(
         name: name, color: rule?.color, position: position,
         votingEnabled: rule?.votingEnabled ?? true, isArchived: rule?.isArchived ?? false,

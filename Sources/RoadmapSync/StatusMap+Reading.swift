@@ -54,8 +54,13 @@ extension StatusMap {
       throw .invalidStatusMap("finishedStage must be 1–\(VoteFirstLimits.maxName) characters")
     }
     if let rule = rules.first(where: { $0.name == finished }), rule.isFinished == false {
+      // Said so where the map leaves finishedStage out: the stage is then the default's.
+      let which =
+        file.finishedStage == nil
+        ? "finishedStage (not given: the default, '\(finished)')" : "finishedStage '\(finished)'"
       throw .invalidStatusMap(
-        "finishedStage '\(finished)' is a stage the map marks \"isFinished\": false")
+        "\(which) is a stage the map marks \"isFinished\": false; finished features go "
+          + "there, so name another finishedStage or leave out \"isFinished\": false")
     }
     return StatusMap(stages: rules, finishedStage: finished)
   }
@@ -99,11 +104,21 @@ extension StatusMap {
     var color: String?
   }
 
+  /// A type the map reads, in JSON's words (`Array<Any>` said nothing to the map's writer).
+  private static func expected(_ type: Any.Type) -> String {
+    switch type {
+    case is String.Type: "a string"
+    case is Bool.Type: "true or false"
+    case is [Any].Type, is [String].Type, is [Rule].Type: "an array"
+    default: "an object"
+    }
+  }
+
   private static func describe(_ error: DecodingError) -> String {
     switch error {
     case .keyNotFound(let key, _): "'\(key.stringValue)' is missing"
-    case .typeMismatch(let type, _): "expected \(type == String.self ? "a string" : "\(type)")"
-    case .valueNotFound(let type, _): "expected \(type), found null"
+    case .typeMismatch(let type, _): "expected \(expected(type))"
+    case .valueNotFound(let type, _): "expected \(expected(type)), found null"
     case .dataCorrupted(let context): context.debugDescription
     @unknown default: "\(error)"
     }

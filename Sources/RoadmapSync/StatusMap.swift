@@ -69,6 +69,40 @@ public struct StatusMap: Sendable, Hashable {
     return stages.first { rule in rule.statuses.contains { StatusMap.trimmed($0) == trimmed } }
   }
 
+  /// The rules by status and by stage name, found once for a whole roadmap: a scan of every
+  /// rule per feature was quadratic once a rerun learned a stage per status from the board
+  /// (``RoadmapMapping/statusMap(learningFrom:)``).
+  struct Index {
+    private let stages: [StageRule]
+    private var exact: [String: Int] = [:]
+    private var trimmed: [String: Int] = [:]
+    private var named: [String: Int] = [:]
+
+    /// Indexes `map`'s rules.
+    init(_ map: StatusMap) {
+      stages = map.stages
+      for (index, rule) in map.stages.enumerated() {
+        if named[rule.name] == nil { named[rule.name] = index }
+        for status in rule.statuses {
+          if exact[status] == nil { exact[status] = index }
+          let key = StatusMap.trimmed(status)
+          if trimmed[key] == nil { trimmed[key] = index }
+        }
+      }
+    }
+
+    /// What ``StatusMap/rule(forStatus:)`` gives.
+    func rule(forStatus status: String) -> StageRule? {
+      guard let index = exact[status] ?? trimmed[StatusMap.trimmed(status)] else { return nil }
+      return stages[index]
+    }
+
+    /// The first rule of the stage named `name`.
+    func rule(named name: String) -> StageRule? {
+      named[name].map { stages[$0] }
+    }
+  }
+
   /// `text` without white space (and line breaks) at either end.
   static func trimmed(_ text: String) -> String {
     var scalars = Substring(text).unicodeScalars[...]

@@ -374,4 +374,114 @@ struct PlanTests {
     #expect(back.feature?.extra["k5"] == .number("5"))
     #expect(back.losses.map(\.field) == ["extra.k5"])
   }
+
+  static let mappedRoadmap = """
+    [
+      {"id": "1", "title": "One", "status": "planned", "votes": 2},
+      {"id": "2", "title": "Two", "status": "in progress"},
+      {"id": "3", "title": "Three", "status": "done", "isFinished": true},
+      {"id": "4", "title": "Four", "status": "planned", "isFinished": true}
+    ]
+    """
+
+  static let statusMap = """
+    {"stages": [
+      {"name": "Planned", "statuses": ["planned"]},
+      {"name": "In progress", "statuses": ["in progress"]},
+      {"name": "Shipped", "statuses": ["done"], "isFinished": true}
+    ], "finishedStage": "Shipped"}
+    """
+
+  /// Bug: a board migrated with a status map, planned again without it (`migrate` without
+  /// `--status-map`, `reconcile --apply to-votefirst`, which has none), created a stage per raw
+  /// status (`planned`, `in progress`, `done`, `Finished`) and moved every feature there, though
+  /// the roadmap and the board were in sync.
+  @Test("a rerun without the status map leaves the features in the stages the map gave them")
+  func rerunWithoutTheStatusMap() throws {
+    let features = try SyncFixtures.features(Self.mappedRoadmap)
+    let mapped = RoadmapMapping(statusMap: try StatusMap.read(Array(Self.statusMap.utf8)))
+    let first = MigrationPlan.make(features: features, mapping: mapped, board: .empty)
+    #expect(first.stagesToCreate.map(\.name) == ["Planned", "In progress", "Shipped"])
+    let board = applied(first, to: .empty)
+    #expect(ReconcilePlan.make(roadmap: features, board: board).inSync)
+
+    let again = MigrationPlan.make(features: features, mapping: RoadmapMapping(), board: board)
+    #expect(again.stagesToCreate.isEmpty)
+    #expect(again.writesNothing, "\(again.items.map(\.action))")
+
+    // A new feature, and one whose status changed, go where the first run's map put that
+    // status; a finished one with an unmapped status to the finished stage, as before.
+    var changed = features
+    changed[1].status = "planned"
+    changed.append(RoadmapFeature(id: "5", title: "Five", status: "in progress"))
+    let later = MigrationPlan.make(features: changed, mapping: RoadmapMapping(), board: board)
+    #expect(later.stagesToCreate.isEmpty)
+    let stages = Dictionary(uniqueKeysWithValues: board.stages.map { ($0.id, $0.name) })
+    let placed = later.items.map { item in item.upsert.content.stage.flatMap { stages[$0] } }
+    #expect(placed == ["Planned", "Planned", "Shipped", "Shipped", "In progress"])
+    #expect(later.creates == 1)
+
+    // A status map given again still decides: its rules move the features it names.
+    let other = RoadmapMapping(
+      statusMap: try StatusMap.read(
+        Array(
+          #"{"stages": [{"name": "Backlog", "statuses": ["planned"]}], "finishedStage": "Shipped"}"#
+            .utf8)))
+    let restructured = MigrationPlan.make(features: features, mapping: other, board: board)
+    #expect(restructured.stagesToCreate.map(\.name) == ["Backlog"])
+    #expect(restructured.items[0].action == .update(fields: ["stage", "extra"]))
+    #expect(restructured.items[1].action == .unchanged)
+    #expect(restructured.items[3].action == .unchanged)
+  }
+
+  /// Bug: a feature without a ref is published as `vf-ID`; that roadmap migrated back (after
+  /// `reconcile --apply to-roadmap`, say) created a second feature with the ref `vf-ID`, so the
+  /// board held it twice and `publish` then left the first out.
+  @Test("a roadmap naming a ref-less feature by its stand-in id gives it that ref, no copy")
+  func standInIDsAreTheRefLessFeature() throws {
+    let stage = Stage(id: 1, name: "Maybe", position: 0)
+    let content = FeatureContent(title: "Widgets", stage: 1)
+    let board = BoardState(
+      stages: [stage], features: [.init(id: 20, content: content, votes: 2, importedVotes: 0)])
+    let published = RoadmapMapping().roadmapFeatures(
+      from: board.wireFeatures, stages: board.stages, reading: .board)
+    #expect(published.features.map(\.id) == ["vf-20"])
+
+    let plan = MigrationPlan.make(
+      features: published.features, mapping: RoadmapMapping(), board: board)
+    #expect(plan.creates == 0)
+    #expect(plan.items.map(\.adopting) == [20])
+    #expect(plan.items.first?.action == .update(fields: ["ref"]))
+    #expect(plan.items.first?.upsert.importedVotes == nil)
+
+    // Where a feature has that ref, it is that feature, as `publish` says.
+    var taken = content
+    taken.ref = "vf-20"
+    let both = BoardState(
+      stages: [stage],
+      features: board.features + [.init(id: 21, content: taken, votes: 0, importedVotes: 0)])
+    let other = MigrationPlan.make(
+      features: published.features, mapping: RoadmapMapping(), board: both)
+    #expect(other.items.map(\.adopting) == [nil])
+  }
+
+  /// Bug: a feature without a ref whose stand-in id `vf-ID` another feature has as its ref is
+  /// left out of the mapping (and of `publish`, which says so); `reconcile` then said the
+  /// roadmap and a board holding it were in sync.
+  @Test("reconcile: a ref-less feature whose stand-in id is taken is on VoteFirst only")
+  func shadowedRefLessFeatureIsDrift() throws {
+    let stage = Stage(id: 1, name: "Maybe", position: 0)
+    let refLess = FeatureContent(title: "Widgets", stage: 1)
+    let copy = FeatureContent(ref: "vf-20", title: "Widgets", stage: 1)
+    let board = BoardState(
+      stages: [stage],
+      features: [
+        .init(id: 20, content: refLess, votes: 0, importedVotes: 0),
+        .init(id: 21, content: copy, votes: 0, importedVotes: 0),
+      ])
+    let roadmap = [RoadmapFeature(id: "vf-20", title: "Widgets", status: "Maybe")]
+    let plan = ReconcilePlan.make(roadmap: roadmap, board: board)
+    #expect(plan.onlyOnVoteFirst == ["#20"])
+    #expect(!plan.inSync)
+  }
 }

@@ -75,6 +75,14 @@ struct StatusMapTests {
       ),
       ("{\"finishedStage\":\"\"}", "finishedStage must be"),
       ("{\"stages\":", "not JSON"),
+      // Bugs: Swift's type names, and a finishedStage the map never wrote.
+      ("{\"stages\":[{\"name\":\"A\",\"statuses\":\"a\"}]}", "statuses: expected an array"),
+      ("{\"stages\":{}}", "at stages: expected an array"),
+      ("{\"stages\":[{\"name\":true}]}", "name: expected a string"),
+      (
+        "{\"stages\":[{\"name\":\"Finished\",\"isFinished\":false}]}",
+        "finishedStage (not given: the default, 'Finished') is a stage"
+      ),
     ])
   func invalid(_ text: String, _ message: String) throws {
     let error = #expect(throws: SyncError.self) { try StatusMap.read(Array(text.utf8)) }

@@ -87,6 +87,15 @@ struct BoardClient: Sendable {
     }.votes
   }
 
+  /// Gives feature `id`, which has no ref, the ref of `content` (admin): its content
+  /// otherwise as it is, its votes merged into the ref's counter by the server.
+  func giveRef(featureID id: Int, _ content: FeatureContent) async throws(CommandError) {
+    let client = try makeClient()
+    _ = try await attempt("PUT the ref \(JSONText.quote(content.ref ?? "")) of feature \(id)") {
+      () throws(VoteFirstError) in try await client.updateFeature(id: id, content)
+    }
+  }
+
   /// Creates `stage` (admin) and returns it with its id.
   func create(_ stage: Stage) async throws(CommandError) -> Stage {
     let client = try makeClient()

@@ -43,6 +43,38 @@ struct Migration {
       }
       return 0
     }
+    let created: [String: Int]
+    let result: BatchResult?
+    do {
+      (created, result) = try await write(plan, board: board, client: client, context: context)
+    } catch {
+      // Standard output stays the one JSON document scripts read, with the failure in it: it
+      // was empty, though stages may have been created before the call that failed.
+      if format == .json {
+        context.stdout.writeLine(
+          MigrationReport.json(plan, result: nil, dryRun: false, error: error.message))
+      }
+      throw error
+    }
+    if format == .json {
+      context.stdout.writeLine(MigrationReport.json(plan, result: result, dryRun: false))
+    } else {
+      let stored =
+        result.map {
+          "\($0.created) created, \($0.updated) updated, \($0.unchanged) unchanged"
+        } ?? "nothing to write"
+      context.stdout.writeLine(
+        "Migrated \(pluralized(plan.items.count, "feature")) to \(project) on \(server): \(stored); "
+          + "\(pluralized(created.count, "stage")) created.")
+    }
+    return 0
+  }
+
+  /// Creates the plan's stages, gives ref-less features their refs and upserts the batch;
+  /// returns the ids of the stages created, by name, and the batch's outcome (nil: no batch).
+  private func write(
+    _ plan: MigrationPlan, board: BoardState, client: BoardClient, context: CommandContext
+  ) async throws(CommandError) -> (created: [String: Int], result: BatchResult?) {
     var created: [String: Int] = [:]
     if !plan.stagesToCreate.isEmpty {
       let progress = ProgressReporter(
@@ -51,6 +83,18 @@ struct Migration {
         created[stage.name] = try await client.create(stage).id
         progress.update(index + 1)
       }
+    }
+    // Features without a ref that the roadmap names by their stand-in id (`vf-ID`, as
+    // `publish` wrote them) get that ref first, so the batch changes them instead of creating
+    // a second feature with it (their votes move into the ref's counter with them).
+    for item in plan.items where item.action != .unchanged {
+      guard let id = item.adopting,
+        let current = board.features.first(where: { $0.id == id })
+      else { continue }
+      var content = current.content
+      content.ref = item.ref
+      context.stderr.writeLine("giving feature \(id) the ref \(JSONText.quote(item.ref))")
+      try await client.giveRef(featureID: id, content)
     }
     let batch = plan.batch(createdStages: created)
     var result: BatchResult?
@@ -65,17 +109,6 @@ struct Migration {
       counted.unchanged += plan.unchanged
       result = counted
     }
-    if format == .json {
-      context.stdout.writeLine(MigrationReport.json(plan, result: result, dryRun: false))
-    } else {
-      let stored =
-        result.map {
-          "\($0.created) created, \($0.updated) updated, \($0.unchanged) unchanged"
-        } ?? "nothing to write"
-      context.stdout.writeLine(
-        "Migrated \(pluralized(plan.items.count, "feature")) to \(project) on \(server): \(stored); "
-          + "\(pluralized(created.count, "stage")) created.")
-    }
-    return 0
+    return (created, result)
   }
 }

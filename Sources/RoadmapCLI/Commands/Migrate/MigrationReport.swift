@@ -27,8 +27,11 @@ enum MigrationReport {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  /// `{"dryRun","stages":{"create","reuse"},"features":[{"ref","action","fields"}],"losses":[…],"result"}`.
-  static func json(_ plan: MigrationPlan, result: BatchResult?, dryRun: Bool) -> String {
+  /// `{"dryRun","stages":{"create","reuse"},"features":[{"ref","action","fields"}],"losses":[…],"result"}`,
+  /// and `"error"` (the message) when writing failed part way.
+  static func json(
+    _ plan: MigrationPlan, result: BatchResult?, dryRun: Bool, error: String? = nil
+  ) -> String {
     func names(_ stages: [Stage]) -> String {
       "[" + stages.map { JSONText.quote($0.name) }.joined(separator: ",") + "]"
     }
@@ -52,6 +55,7 @@ enum MigrationReport {
       } ?? "null"
     return "{\"dryRun\":\(dryRun),\"stages\":{\"create\":\(names(plan.stagesToCreate)),"
       + "\"reuse\":\(names(plan.stagesReused))},\"features\":[\(features.joined(separator: ","))],"
-      + "\"losses\":[\(losses.joined(separator: ","))],\"result\":\(outcome)}"
+      + "\"losses\":[\(losses.joined(separator: ","))],\"result\":\(outcome)"
+      + (error.map { ",\"error\":\(JSONText.quote($0))" } ?? "") + "}"
   }
 }

@@ -13,7 +13,8 @@ struct ReconcileCommand: Command {
       Lists the features on one side only, the fields that differ (per language for the \
       localized ones, per key for extra keys), the status and finished flags that differ, and \
       the counts that drifted (the JSON's own votes, and with --counts a counting API's, against \
-      VoteFirst's). Exit status 0 when in sync, 1 on drift. The project is read from --server \
+      VoteFirst's). Exit status 0 when in sync, 1 on drift (with --apply: 0 once the drift is \
+      settled, 1 when that fails). The project is read from --server \
       (its public API) or from an export document (--export). --apply to-roadmap writes the \
       Roadmap JSON that matches VoteFirst (to --out, else over ROADMAP); --apply to-votefirst \
       migrates the roadmap onto --server (as 'migrate' does; needs --key).

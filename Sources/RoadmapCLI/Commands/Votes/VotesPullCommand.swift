@@ -162,6 +162,12 @@ struct VotesPullCommand: Command {
           // What was set stays set; say so, since the summary below is never reached.
           if human {
             for change in done { context.stdout.writeLine(Self.setLine(change, verb: "set")) }
+          } else {
+            // Standard output stays the one JSON document: it was empty.
+            context.stdout.writeLine(
+              Self.json(
+                dryRun: false, set: done, unchanged: nil, kept: kept, missing: read.failures,
+                error: error.message))
           }
           context.stderr.writeLine(
             "\(pluralized(done.count, "count")) of \(changes.count) set before this failure; "
@@ -174,19 +180,9 @@ struct VotesPullCommand: Command {
     }
     let unchanged = read.counts.count - changes.count - kept.count
     if format == .json {
-      let set = changes.map {
-        "{\"id\":\(JSONText.quote($0.id)),\"from\":\($0.from),\"to\":\($0.to)}"
-      }
-      let higher = kept.map {
-        "{\"id\":\(JSONText.quote($0.id)),\"server\":\($0.server),\"source\":\($0.source)}"
-      }
-      let missing = read.failures.map {
-        "{\"id\":\(JSONText.quote($0.id)),\"error\":\(JSONText.quote($0.error.message))}"
-      }
       context.stdout.writeLine(
-        "{\"dryRun\":\(dryRun),\"set\":[\(set.joined(separator: ","))],\"unchanged\":\(unchanged),"
-          + "\"kept\":[\(higher.joined(separator: ","))],"
-          + "\"missing\":[\(missing.joined(separator: ","))]}")
+        Self.json(
+          dryRun: dryRun, set: changes, unchanged: unchanged, kept: kept, missing: read.failures))
     } else {
       let verb = dryRun ? "would set" : "set"
       for change in changes { context.stdout.writeLine(Self.setLine(change, verb: verb)) }
@@ -202,6 +198,30 @@ struct VotesPullCommand: Command {
           + (read.failures.isEmpty ? "" : ", \(read.failures.count) not read") + ".")
     }
     return 0
+  }
+
+  /// The outcome as one JSON object: `{"dryRun","set":[{"id","from","to"}],"unchanged",
+  /// "kept":[{"id","server","source"}],"missing":[{"id","error"}]}`, and `"error"` (the
+  /// message) when setting failed part way (`"unchanged"` is then null).
+  static func json(
+    dryRun: Bool, set: [(id: String, from: Int, to: Int, source: Int)], unchanged: Int?,
+    kept: [(id: String, server: Int, source: Int)], missing: [(id: String, error: VotingError)],
+    error: String? = nil
+  ) -> String {
+    let set = set.map {
+      "{\"id\":\(JSONText.quote($0.id)),\"from\":\($0.from),\"to\":\($0.to)}"
+    }
+    let higher = kept.map {
+      "{\"id\":\(JSONText.quote($0.id)),\"server\":\($0.server),\"source\":\($0.source)}"
+    }
+    let missing = missing.map {
+      "{\"id\":\(JSONText.quote($0.id)),\"error\":\(JSONText.quote($0.error.message))}"
+    }
+    return "{\"dryRun\":\(dryRun),\"set\":[\(set.joined(separator: ","))],"
+      + "\"unchanged\":\(unchanged.map(String.init) ?? "null"),"
+      + "\"kept\":[\(higher.joined(separator: ","))],"
+      + "\"missing\":[\(missing.joined(separator: ","))]"
+      + (error.map { ",\"error\":\(JSONText.quote($0))" } ?? "") + "}"
   }
 
   /// The line that says a count was (or would be) set.
