@@ -226,6 +226,28 @@ struct WarningRuleTests {
     #expect(validate(json).diagnostics.isEmpty)
   }
 
+  @Test("ids in two Unicode forms of one text are one id, as Swift and the server compare")
+  func duplicateIDInAnotherUnicodeForm() throws {
+    // "café" precomposed, then with e + U+0301.
+    let report = validate("[{\"id\": \"caf\u{E9}\"},\n {\"id\": \"cafe\u{301}\"}]")
+    let duplicates = report.diagnostics.filter { $0.code == "duplicate-id" }
+    #expect(duplicates.map(\.line) == [2], "\(duplicates)")
+    let diagnostic = try #require(duplicates.first)
+    #expect(diagnostic.message.contains("in another Unicode form"))
+    #expect(diagnostic.related.first?.line == 1)
+    // The Kelvin sign's canonical form is K, either way round.
+    for json in [
+      "[{\"id\": \"K1x\"},\n {\"id\": \"\\u212A1x\"}]",
+      "[{\"id\": \"\\u212A1x\"},\n {\"id\": \"K1x\"}]",
+    ] {
+      let kelvin = validate(json).diagnostics.filter { $0.code == "duplicate-id" }
+      #expect(kelvin.map(\.line) == [2], "\(json): \(kelvin)")
+    }
+    // Case still makes another id.
+    let cased = validate("[{\"id\": \"K1x\"}, {\"id\": \"k1x\"}, {\"id\": \"\\u212A1y\"}]")
+    #expect(!cased.diagnostics.contains { $0.code == "duplicate-id" })
+  }
+
   @Test("the duplicate id names both places")
   func duplicateIDBothPlaces() throws {
     let report = validate("[{\"id\": \"7\"},\n {\"id\": \"7\"}]")

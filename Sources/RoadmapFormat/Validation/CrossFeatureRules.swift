@@ -63,6 +63,11 @@ struct CrossFeatureRules {
     while capacity < records.count * 2 { capacity <<= 1 }
     var table = [Int32](repeating: -1, count: capacity)
     let mask = capacity - 1
+    // Ids that are no counter key (non-ASCII ones among them), by their text as Swift compares
+    // it: canonically equivalent forms (é precomposed or e + U+0301) are one id to the app and
+    // to roadmapctl serve, though their bytes differ. Pure ASCII ids are equal only as bytes.
+    var otherFormIDs: [String: Int] = [:]
+    var asciiForms: [String: Int] = [:]
     // The parser took each id's hash, length and key validity while it read it, so only ids
     // whose hashes agree, and those reported, are read back from the document.
     for recordIndex in records.indices {
@@ -95,6 +100,19 @@ struct CrossFeatureRules {
             + "under the same key and the app marks both as voted: give this feature a new id")
         continue
       }
+      if !record.idIsCounterKeyText {
+        let id = text(token)
+        if let first = otherFormIDs[id] {
+          reportOtherForm(record, of: records[first])
+          continue
+        }
+        otherFormIDs[id] = recordIndex
+        // The Kelvin sign's canonical form is K: such an id may be a counter-key id in
+        // another form, found after this loop.
+        if id.precomposedStringWithCanonicalMapping.utf8.allSatisfy({ $0 < 0x80 }) {
+          asciiForms[id.precomposedStringWithCanonicalMapping] = recordIndex
+        }
+      }
       table[slot] = Int32(recordIndex)
       let idLength = record.idLength
       let valid = record.idIsCounterKeyText
@@ -126,6 +144,31 @@ struct CrossFeatureRules {
             + "digits, '_', '-' and '.' only")
       }
     }
+    for recordIndex in records.indices where !asciiForms.isEmpty {
+      guard let token = records[recordIndex].id, records[recordIndex].idIsCounterKeyText,
+        let other = asciiForms.removeValue(forKey: text(token))
+      else { continue }
+      let (first, second) = other < recordIndex ? (other, recordIndex) : (recordIndex, other)
+      reportOtherForm(records[second], of: records[first])
+    }
+  }
+
+  /// Reports `record`'s id as `first`'s id in another Unicode form.
+  private mutating func reportOtherForm(_ record: FeatureRecord, of first: FeatureRecord) {
+    guard let token = record.id, let firstToken = first.id else { return }
+    let id = text(token)
+    let firstID = text(firstToken)
+    add(
+      "duplicate-id", .error, at: record.idOffset, path: Self.idPath(record.index),
+      related: [
+        RelatedIssue(
+          message: "first feature with id \(RoadmapParser.quoted(firstID))",
+          path: Self.idPath(first.index), offset: first.idOffset)
+      ],
+      "id \(RoadmapParser.quoted(id)) is feature #\(first.index + 1)'s id "
+        + "\(RoadmapParser.quoted(firstID)) in another Unicode form: the app (Swift compares "
+        + "them as equal) and roadmapctl serve take them for one id, a counting API for two "
+        + "keys: give this feature a new id")
   }
 
   /// Whether two tokens are the same text.
