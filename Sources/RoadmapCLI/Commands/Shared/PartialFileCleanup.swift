@@ -20,8 +20,9 @@ import Foundation
 /// The handler runs on whichever thread the signal interrupts, however busy the others are
 /// writing, and only calls async-signal-safe functions (`unlink`, `sigaction`,
 /// `pthread_sigmask`, `raise`, `_exit`) on paths copied to C strings before the write began.
-/// A signal the process was started ignoring (`nohup`, a background job's SIGINT) stays
-/// ignored; once the last write ends, the signals get back the actions they had before.
+/// A signal the process was started ignoring (`nohup`, a background job's SIGINT), or handles
+/// itself, is left as it is; once the last write ends, the signals that still run this handler
+/// get back the actions they had before.
 enum PartialFileCleanup {
   /// The signals that remove the temporary files before they end the process.
   static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGPIPE]
@@ -66,18 +67,23 @@ enum PartialFileCleanup {
     if registered == 0 { restore() }
   }
 
-  /// Installs the handler for each of ``signals`` that is not ignored, keeping the actions
-  /// it replaces.
+  /// The handler, one function whose address tells whether a signal's action is still ours.
+  private static let handler: @convention(c) (Int32) -> Void = { PartialFileCleanup.handle($0) }
+
+  /// Installs the handler for each of ``signals`` whose action is the default one, keeping
+  /// the actions it replaces. A signal the process ignores or handles itself is left to it:
+  /// a server's graceful stop (or a test's own handler) was replaced by one that ends the
+  /// process.
   private static func install() {
     previous = []
     for number in signals {
       var old = sigaction()
-      guard sigaction(number, nil, &old) == 0, !isIgnored(old) else { continue }
+      guard sigaction(number, nil, &old) == 0, isDefault(old) else { continue }
       var action = sigaction()
       #if canImport(Glibc)
-        action.__sigaction_handler.sa_handler = { PartialFileCleanup.handle($0) }
+        action.__sigaction_handler.sa_handler = handler
       #else
-        action.__sigaction_u.__sa_handler = { PartialFileCleanup.handle($0) }
+        action.__sigaction_u.__sa_handler = handler
       #endif
       sigemptyset(&action.sa_mask)
       // Another of these signals arriving while the handler runs waits: the first one ends
@@ -88,24 +94,52 @@ enum PartialFileCleanup {
     }
   }
 
-  /// Puts back the actions ``install()`` replaced.
+  /// Puts back the actions ``install()`` replaced, where the action is still ours: one set
+  /// meanwhile by someone else (`signal(SIGINT, SIG_IGN)`, a dispatch source) stays.
   private static func restore() {
     for (number, old) in previous {
+      var current = sigaction()
+      guard sigaction(number, nil, &current) == 0, isOurs(current) else { continue }
       var action = old
       sigaction(number, &action, nil)
     }
     previous = []
   }
 
-  private static func isIgnored(_ action: sigaction) -> Bool {
+  /// Whether `action` is the default one (no handler, not ignored).
+  static func isDefault(_ action: sigaction) -> Bool {
+    handlerAddress(action) == 0 && action.sa_flags & SA_SIGINFO == 0
+  }
+
+  /// Whether `action` is this type's handler.
+  static func isOurs(_ action: sigaction) -> Bool {
+    handlerAddress(action) == unsafeBitCast(handler, to: Int.self)
+  }
+
+  /// The address of `action`'s handler; 0 for the default action.
+  private static func handlerAddress(_ action: sigaction) -> Int {
     #if canImport(Glibc)
       let handler = action.__sigaction_handler.sa_handler
     #else
       let handler = action.__sigaction_u.__sa_handler
     #endif
-    guard let handler else { return false }  // SIG_DFL is nil
-    return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+    guard let handler else { return 0 }  // SIG_DFL is nil
+    return unsafeBitCast(handler, to: Int.self)
   }
+
+  /// A sigaction of `handler` (nil: the default action), for tests of the rules above.
+  static func action(_ handler: (@convention(c) (Int32) -> Void)?) -> sigaction {
+    var action = sigaction()
+    #if canImport(Glibc)
+      action.__sigaction_handler.sa_handler = handler
+    #else
+      action.__sigaction_u.__sa_handler = handler
+    #endif
+    return action
+  }
+
+  /// A sigaction of this type's handler, for tests.
+  static var ours: sigaction { action(handler) }
 
   /// The signal handler: async-signal-safe calls only.
   private static func handle(_ number: Int32) {
