@@ -19,21 +19,24 @@ public struct InputSource: Sendable {
   public var isTerminal: Bool { terminal() }
 
   /// The process's standard input.
-  public static let standardInput = InputSource(isTerminal: { isatty(0) == 1 }) {
-    #if os(Linux)
-      // Started with standard input closed, the process's first descriptor went to something
-      // the runtime opened (libdispatch's epoll): reading it is not reading standard input.
-      if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/0"),
-        target.hasPrefix("anon_inode:")
-      {
-        throw POSIXError(.EBADF)
+  public static let standardInput = InputSource(
+    isTerminal: { isatty(0) == 1 },
+    reader: {
+      #if os(Linux)
+        // Started with standard input closed, the process's first descriptor went to something
+        // the runtime opened (libdispatch's epoll): reading it is not reading standard input.
+        if let target = try? FileManager.default.destinationOfSymbolicLink(
+          atPath: "/proc/self/fd/0"),
+          target.hasPrefix("anon_inode:")
+        {
+          throw POSIXError(.EBADF)
+        }
+      #endif
+      guard let bytes = DescriptorReader.readAll(0) else {
+        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
       }
-    #endif
-    guard let bytes = DescriptorReader.readAll(0) else {
-      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-    }
-    return bytes
-  }
+      return bytes
+    })
 
   /// Fixed bytes, for running commands in-process in tests.
   public static func bytes(_ bytes: [UInt8]) -> InputSource {
