@@ -93,10 +93,7 @@ enum TextEncoding: Sendable, Equatable {
       let little = encoding == .utf32LittleEndian
       var index = 0
       while index + 3 < body.count {
-        var value: UInt32 = 0
-        for offset in 0..<4 {
-          value = value << 8 | UInt32(body[little ? index + 3 - offset : index + offset])
-        }
+        let value = utf32Unit(body, at: index, little: little)
         guard let scalar = Unicode.Scalar(value) else { return nil }
         UTF8.encode(scalar) { output.append($0) }
         index += 4
@@ -129,6 +126,17 @@ enum TextEncoding: Sendable, Equatable {
   /// Why a document that looks like UTF-16 or UTF-32 text (a byte-order mark, or the zero
   /// bytes and then a JSON bracket) does not convert; nil when it converts or looks like
   /// neither (a binary file is `not-text`).
+  /// The UTF-32 code unit at `index` (four bytes in the given order).
+  private static func utf32Unit(_ body: UnsafeBufferPointer<UInt8>, at index: Int, little: Bool)
+    -> UInt32
+  {
+    var value: UInt32 = 0
+    for offset in 0..<4 {
+      value = value << 8 | UInt32(body[little ? index + 3 - offset : index + offset])
+    }
+    return value
+  }
+
   static func conversionFailure(_ buffer: UnsafeBufferPointer<UInt8>) -> ConversionFailure? {
     guard let (encoding, bom) = detect(buffer) else { return nil }
     let body = UnsafeBufferPointer(rebasing: buffer[bom...])
@@ -179,10 +187,7 @@ enum TextEncoding: Sendable, Equatable {
       let little = encoding == .utf32LittleEndian
       var index = 0
       while index + 3 < body.count {
-        var value: UInt32 = 0
-        for offset in 0..<4 {
-          value = value << 8 | UInt32(body[little ? index + 3 - offset : index + offset])
-        }
+        let value = utf32Unit(body, at: index, little: little)
         guard let scalar = Unicode.Scalar(value) else {
           return failure("\(hex(value)), which is no Unicode character")
         }
