@@ -177,7 +177,7 @@ import Testing
     // given.
     let closed = (try? await connectionsGetRefused(port: port)) ?? false
     gate.signal()
-    #expect(closed, "the listening socket was still open after 30 s of shutdown")
+    #expect(closed, "the listening socket was still open after 120 s of shutdown")
     let (body, connection) = try await offPool { () -> (String, String?) in
       let response = try client.readResponse()
       return (response?.text ?? "no answer", response?.header("Connection"))

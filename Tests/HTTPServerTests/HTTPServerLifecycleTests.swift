@@ -366,11 +366,15 @@ actor Gate {
 /// the global pool: a server that is stopping may itself wait seconds for a busy global pool.
 func connectionsGetRefused(port: Int) async throws -> Bool {
   try await offPool { () -> Bool in
-    for _ in 0..<3000 {
+    // Against a deadline, not a count of tries: in a loaded full run the shutdown's task
+    // may start late. Another failure to connect (a full table of ports) is tried again.
+    let deadline = Date().addingTimeInterval(120)
+    while Date() < deadline {
       do {
         _ = try RawClient(port: port)
       } catch let error as RawClient.ConnectError where error.errno == ECONNREFUSED {
         return true
+      } catch is RawClient.ConnectError {
       }
       usleep(10_000)
     }
