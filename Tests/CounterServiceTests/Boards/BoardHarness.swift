@@ -39,8 +39,17 @@ struct BoardHarness {
     _ method: HTTPMethod, _ target: String, json: String? = nil, admin: Bool = false,
     voter: String? = nil
   ) async -> Answer {
+    await Self.call(service, method, target, json: json, admin: admin, voter: voter)
+  }
+
+  /// Sends one request to `service` (any harness's): `json` is the body, `admin` adds the
+  /// token, `voter` the `X-Voter-ID`.
+  static func call(
+    _ service: CounterService, _ method: HTTPMethod, _ target: String, json: String? = nil,
+    admin: Bool = false, voter: String? = nil
+  ) async -> Answer {
     var headers = HTTPHeaders()
-    if admin { headers.add(name: "Authorization", value: "Bearer \(Self.token)") }
+    if admin { headers.add(name: "Authorization", value: "Bearer \(token)") }
     if let voter { headers.add(name: "X-Voter-ID", value: voter) }
     if json != nil { headers.add(name: "Content-Type", value: "application/json") }
     let request = HTTPRequest(

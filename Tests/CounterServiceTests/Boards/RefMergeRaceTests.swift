@@ -178,17 +178,7 @@ private struct RaceHarness {
     _ method: HTTPMethod, _ target: String, json: String? = nil, admin: Bool = false,
     voter: String? = nil
   ) async -> Answer {
-    var headers = HTTPHeaders()
-    if admin { headers.add(name: "Authorization", value: "Bearer \(ServiceHarness.token)") }
-    if let voter { headers.add(name: "X-Voter-ID", value: voter) }
-    if json != nil { headers.add(name: "Content-Type", value: "application/json") }
-    let request = HTTPRequest(
-      method: method, target: target, headers: headers, body: Array((json ?? "").utf8),
-      remoteAddress: "127.0.0.1")
-    let response = await service.handler(request)
-    return Answer(
-      status: response.status, headers: response.headers,
-      body: String(decoding: response.body, as: UTF8.self))
+    await BoardHarness.call(service, method, target, json: json, admin: admin, voter: voter)
   }
 
   /// A feature made with a ref, which is then taken away: it counts in its ref-less key.
