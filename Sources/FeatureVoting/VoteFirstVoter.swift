@@ -180,17 +180,9 @@ public final class VoteFirstVoter: FeatureVoter {
         status: error.status ?? 500, detail: reason, url: place,
         retryAfter: error.retryAfter.map(TimeInterval.init))
     case .badAnswer:
-      // The client's message already names the URL: "unexpected answer from URL to vote
-      // (HTTP 200): DETAIL". Said once, not after "unexpected answer from VoteFirst: ".
-      let prefix = "unexpected answer from "
-      if error.message.hasPrefix(prefix), let colon = error.message.range(of: ": ") {
-        let url = error.message[
-          error.message.index(
-            error.message.startIndex, offsetBy: prefix.count)..<colon.lowerBound]
-        return .badAnswer(
-          String(error.message[colon.upperBound...]), status: error.status, url: String(url))
-      }
-      return .badAnswer(error.message, status: error.status, url: place)
+      // The client's message already names the URL ("unexpected answer from URL to vote
+      // (HTTP 200): DETAIL"): said once, not after "unexpected answer from VoteFirst: ".
+      return .badAnswer(message: error.message, status: error.status, orFrom: place)
     case .invalidRequest:
       return .invalidRequest(error.message)
     default:

@@ -304,14 +304,7 @@ extension VoteLedger.StoredRefusal {
       let url = message.hasSuffix(tail) ? String(message.dropLast(tail.count)) : label
       return .refused(status: status, reason: reason, url: url)
     case VotingError.Kind.badAnswer.description:
-      // The message is "unexpected answer from URL: DETAIL".
-      let prefix = "unexpected answer from "
-      if message.hasPrefix(prefix), let colon = message.range(of: ": ") {
-        let url = String(
-          message[message.index(message.startIndex, offsetBy: prefix.count)..<colon.lowerBound])
-        return .badAnswer(String(message[colon.upperBound...]), status: status, url: url)
-      }
-      return .badAnswer(message, status: status, url: label)
+      return .badAnswer(message: message, status: status, orFrom: label)
     case VotingError.Kind.invalidRequest.description:
       return .invalidRequest(message)
     default:

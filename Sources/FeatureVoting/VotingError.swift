@@ -118,7 +118,22 @@ public struct VotingError: Error, Sendable, Equatable, CustomStringConvertible {
 
   /// A 2xx answer that is not what the dialect promises.
   public static func badAnswer(_ detail: String, status: Int? = nil, url: String) -> VotingError {
-    VotingError(.badAnswer, "unexpected answer from \(url): \(detail)", status: status)
+    VotingError(.badAnswer, "\(badAnswerPrefix)\(url): \(detail)", status: status)
+  }
+
+  /// What every bad answer's message starts with.
+  static let badAnswerPrefix = "unexpected answer from "
+
+  /// A bad answer made again from its `message` ("unexpected answer from URL: DETAIL", as
+  /// ``badAnswer(_:status:url:)`` and VoteFirstAPI's client write it), with the same
+  /// message; a message of another form becomes the detail of an answer from `url`.
+  static func badAnswer(message: String, status: Int?, orFrom url: String) -> VotingError {
+    guard message.hasPrefix(badAnswerPrefix), let colon = message.range(of: ": ") else {
+      return .badAnswer(message, status: status, url: url)
+    }
+    let named = message[
+      message.index(message.startIndex, offsetBy: badAnswerPrefix.count)..<colon.lowerBound]
+    return .badAnswer(String(message[colon.upperBound...]), status: status, url: String(named))
   }
 
   /// A call that cannot be made as asked.
