@@ -129,9 +129,11 @@ public struct LanguageResolver: Sendable {
       var best: (place: Int, index: Int)?
       for (index, item) in items.enumerated() {
         let tag = Self.normalize(language(item))
-        let exact = rank[tag]
+        // The earlier of its own tag's place and its language's "other region" place, with
+        // no array made per item.
         let sibling = siblings.isEmpty ? nil : siblings[Self.languageSubtag(tag)]
-        guard let place = [exact, sibling].compactMap({ $0 }).min() else { continue }
+        let place = Swift.min(rank[tag] ?? .max, sibling ?? .max)
+        guard place != .max else { continue }
         if best.map({ place < $0.place }) ?? true {
           best = (place, index)
           if place == 0 { break }
