@@ -82,7 +82,15 @@ let package = Package(
           [
             "-static-stdlib", "-use-ld=lld", "-l_CFURLSessionInterface", "-lCoreFoundation",
             "-l_FoundationCollections", "-l_FoundationCShims", "-l_FoundationICU", "-lstdc++",
-          ], .when(platforms: [.linux], configuration: .release))
+          ], .when(platforms: [.linux], configuration: .release)),
+        // The debug build links the shared FoundationNetworking; exporting these makes it call
+        // CLazyCurl's guard against a head cut off by the server (curl.c) instead of libcurl's.
+        .unsafeFlags(
+          [
+            "-Xlinker", "--export-dynamic-symbol=curl_easy_setopt",
+            "-Xlinker", "--export-dynamic-symbol=curl_easy_cleanup",
+            "-Xlinker", "--export-dynamic-symbol=curl_multi_info_read",
+          ], .when(platforms: [.linux], configuration: .debug)),
       ]),
     // Support shared by test targets (see Tests/TestProcess): child processes without
     // Foundation's Process, generated hostile traffic for the counter service, and the mirror
