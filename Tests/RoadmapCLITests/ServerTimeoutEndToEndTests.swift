@@ -17,21 +17,9 @@ final class SilentListener: @unchecked Sendable {
   private var accepted: [Int32] = []
 
   init() throws {
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    try #require(listener >= 0)
+    let (listener, port) = try loopbackSocket(listening: true)
     self.listener = listener
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let listening = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { raw in
-        bind(listener, raw, length) == 0 && getsockname(listener, raw, &length) == 0
-          && listen(listener, 64) == 0
-      }
-    }
-    try #require(listening, "cannot listen: \(String(cString: strerror(errno)))")
-    port = Int(UInt16(bigEndian: address.sin_port))
+    self.port = port
     Thread.detachNewThread { [self] in
       while true {
         let connection = accept(listener, nil, nil)
