@@ -9,7 +9,9 @@ extension CountingAPIVoter {
     switch response.status {
     case 200..<300:
       switch body.integer(dialect.countField) {
-      case .some(let count): return count
+      // A count shown to a user is never negative (a counter some servers let an unvote take
+      // below zero): 0, as DurableVoter shows it.
+      case .some(let count): return max(0, count)
       case .none:
         throw .badAnswer(
           "expected \(dialect.name)'s {\"\(dialect.countField)\": N}, got \(body.excerpt)",
@@ -34,7 +36,7 @@ extension CountingAPIVoter {
         "expected {\"counts\": {\"KEY\": N, …}}, got \(body.excerpt)", status: response.status,
         url: url)
     }
-    return counts
+    return counts.mapValues { max(0, $0) }
   }
 
   /// Whether the answer says "no such counter" in this dialect (which reads as 0).

@@ -13,6 +13,8 @@ import RoadmapFormat
 /// - percent-encodes the namespace and key (``KeyTemplate``, `feature{id}` by default), so an id
 ///   with a space or a slash works;
 /// - checks the HTTP status and the body: a 404 page or an HTML error is an error, not a count;
+///   a negative count (a counter an unvote took below zero on some servers) reads as 0, as
+///   ``DurableVoter`` shows it;
 /// - puts a timeout on every request (``timeout``);
 /// - retries reads with backoff (``readRetry``), and writes only where they are idempotent:
 ///   ``CountingDialect/roadmapBridge`` with a voter id, where a repeated vote changes nothing;

@@ -109,16 +109,22 @@ extension DurableVoter {
 
   /// Whether a vote or unvote that failed with `error` waits in the queue instead of failing:
   /// offline (it was not sent), or, where the base voter's writes count once however often
-  /// they are sent (``RepeatableWrites``: a voter id on `roadmapctl serve`), timed out, rate
-  /// limited or a server error (it may or may not have been counted, and waiting cures it).
-  /// Otherwise it would be lost while the app shows it as cast. An anonymous write that got
-  /// no answer could count twice if sent again, so it fails.
+  /// they are sent (``RepeatableWrites``: a voter id on `roadmapctl serve`, VoteFirst), timed
+  /// out, rate limited, a server error, or cut short by the cancellation of the calling task
+  /// (it may or may not have been counted, and sent again it changes nothing). Otherwise it
+  /// would be lost while the app shows it as cast. An anonymous write that got no answer could
+  /// count twice if sent again, so it fails.
   func queues(_ error: VotingError) -> Bool {
+    let repeatable = (base as? any RepeatableWrites)?.writesAreRepeatable == true
     switch error.kind {
     case .offline: return true
-    case .timedOut, .rateLimited, .serverError:
-      return (base as? any RepeatableWrites)?.writesAreRepeatable == true
-    default: return false
+    case .timedOut, .rateLimited, .serverError: return repeatable
+    // A refusal is the server's answer: the vote was not counted, whatever the task is. A
+    // local file that failed (the voter id's) kept the vote from being sent at all.
+    case .refused, .storage: return false
+    // The request may have left before the cancel (the transport reports it as
+    // `.invalidRequest`, "… was cancelled"), so the server may have counted it.
+    default: return repeatable && Task.isCancelled
     }
   }
 

@@ -15,10 +15,11 @@ import RoadmapFormat
 ///   so one install votes once even against an anonymous counter. The state is kept per
 ///   namespace, not in one global list.
 /// - **Offline queue.** A vote or unvote that fails with ``VotingError/Kind/offline`` is queued
-///   on disk, and so is one that timed out, was rate limited or met a server error where the
-///   base voter's writes count once however often they are sent (``CountingAPIVoter`` with a
-///   voter id on `roadmapctl serve`, ``VoteFirstVoter``: it may or may not have been counted,
-///   and sent again it changes nothing). It reads as
+///   on disk, and so is one that timed out, was rate limited, met a server error or whose task
+///   was cancelled while it was being sent, where the base voter's writes count once however
+///   often they are sent (``CountingAPIVoter`` with a voter id on `roadmapctl serve`,
+///   ``VoteFirstVoter``: it may or may not have been counted, and sent again it changes
+///   nothing). It reads as
 ///   cast (``hasVoted(for:)``, and counts include it), and is sent, in order, by ``flush()``
 ///   or before the next call once the server answers again. A vote and an unvote
 ///   of the same feature cancel out in the queue. Only a queued vote the server refuses (a
@@ -184,8 +185,9 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
   // MARK: Writes
 
   /// Casts the vote, or queues it when the server cannot be reached, or, where sending it
-  /// again changes nothing, gave no answer in time, a 429 or a 5xx (then the answer is the
-  /// last count seen plus one). A feature already voted for sends nothing.
+  /// again changes nothing, gave no answer in time, a 429 or a 5xx, or the calling task was
+  /// cancelled while it was being sent (then the answer is the last count seen plus one). A
+  /// feature already voted for sends nothing.
   public func castVote(for feature: RoadmapFeature) async throws(VotingError) -> Int {
     try await write(.vote, feature)
   }

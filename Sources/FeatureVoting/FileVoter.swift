@@ -16,6 +16,11 @@ import RoadmapFormat
 /// - Every change takes an advisory lock (`flock` on `FILE.lock` next to it), reads the file,
 ///   and replaces it atomically (temporary file, `fsync`, `rename`), so processes voting through
 ///   the same file at once lose nothing and a crash leaves the old or the new file.
+/// - A rewrite keeps the top-level keys this version does not know (a newer version's, or a
+///   hand edit's) with their values; one holding a number no `Double` holds makes a vote a
+///   ``VotingError/Kind/storage`` error that leaves the file unchanged.
+/// - Every voter listed holds one vote: a voter listed twice counts once, and a count below the
+///   number of its voters (a hand edit) reads as that number, so no voter's vote is lost.
 /// - A file that cannot be read or is not a vote file is a ``VotingError/Kind/storage`` error
 ///   that names it; it is never reset to zero or overwritten.
 /// - A count holds at most 2^53 − 1, as on `roadmapctl serve`: a larger one is a damaged file,

@@ -3,10 +3,14 @@ import Foundation
 /// The content of a ``FileVoter`` file.
 struct VoteFile: Encodable, Equatable, Sendable {
   var version = 1
-  /// The count per key, each from 0 to ``VoteCount/maximum``.
+  /// The count per key, each from 0 to ``VoteCount/maximum``, and never less than the number of
+  /// the key's ``voters``.
   var counts: [String: Int] = [:]
-  /// The voters holding a vote per key, sorted.
+  /// The voters holding a vote per key, sorted, each once.
   var voters: [String: [String]] = [:]
+  /// The top-level keys this version does not know (written by a newer version, or by hand),
+  /// with their values: a rewrite keeps them as they were read.
+  var unknown: [String: VoteFileValue] = [:]
 
   /// The file's content; an empty file set when it does not exist.
   ///
@@ -52,8 +56,20 @@ struct VoteFile: Encodable, Equatable, Sendable {
     var content = VoteFile()
     content.counts = try counts(object["counts"])
     content.voters = try voters(object["voters"])
+    // Every voter listed holds a vote, so a count below the number of its voters (a file
+    // edited by hand, or written by another program) reads as that number: raising it loses
+    // no vote, where the count as written would let a voter's unvote take an anonymous one.
+    for (key, holders) in content.voters where holders.count > content.counts[key] ?? 0 {
+      content.counts[key] = holders.count
+    }
+    for (key, value) in object where !knownKeys.contains(key) {
+      content.unknown[key] = value
+    }
     return content
   }
+
+  /// The top-level keys of version 1.
+  private static let knownKeys: Set<String> = ["version", "counts", "voters"]
 
   /// The `counts` object: a whole number of votes from 0 to ``VoteCount/maximum`` per key.
   private static func counts(_ value: VoteFileValue?) throws(Damage) -> [String: Int] {
@@ -99,7 +115,8 @@ struct VoteFile: Encodable, Equatable, Sendable {
         }
         ids.append(id)
       }
-      voters[key] = ids
+      // A voter listed twice holds one vote.
+      voters[key] = Array(Set(ids)).sorted()
     }
     return voters
   }
@@ -116,13 +133,38 @@ struct VoteFile: Encodable, Equatable, Sendable {
     }
   }
 
-  /// The content as the file holds it (keys sorted, so diffs stay small).
+  /// The content as the file holds it (keys sorted, so diffs stay small), the unknown keys
+  /// included. A value that cannot be written back as it was read (a number no `Double`
+  /// holds) is a ``VotingError/Kind/storage`` error naming `url`, and nothing is written.
   func encoded(_ url: URL) throws(VotingError) -> Data {
+    for (key, value) in unknown.sorted(by: { $0.key < $1.key }) where !value.isWritable {
+      throw .storage(
+        file: url.path,
+        "\(key) holds a number out of range, which this library cannot write back: the vote "
+          + "was not counted and the file was left unchanged")
+    }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     do { return try encoder.encode(self) } catch {
       throw .storage(file: url.path, "cannot be encoded: \(error)")
     }
+  }
+
+  /// A key of the file's top-level object.
+  private struct Key: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  /// Writes the known keys and every unknown one.
+  func encode(to encoder: Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    for (key, value) in unknown { try container.encode(value, forKey: Key(stringValue: key)) }
+    try container.encode(version, forKey: Key(stringValue: "version"))
+    try container.encode(counts, forKey: Key(stringValue: "counts"))
+    try container.encode(voters, forKey: Key(stringValue: "voters"))
   }
 
   /// Applies one vote (`up`) or unvote and returns the new count.
@@ -165,9 +207,12 @@ struct VoteFile: Encodable, Equatable, Sendable {
 }
 
 /// Any JSON value, so that a vote file's content is checked in the order the messages need and
-/// every value can be named in them. Decoding fails only on JSON syntax.
-private enum VoteFileValue: Decodable {
-  case number(Double, text: String)
+/// every value can be named in them, and unknown keys are written back. Decoding fails only on
+/// JSON syntax.
+enum VoteFileValue: Codable, Equatable, Sendable {
+  /// A number: its value, its text for messages, and, when it is not an `Int`, the number
+  /// exactly as written where a `Decimal` holds it (what a rewrite writes back).
+  case number(Double, text: String, exact: Decimal? = nil)
   case string(String)
   case bool(Bool)
   case null
@@ -196,7 +241,9 @@ private enum VoteFileValue: Decodable {
       self = .bool(value)
     } else if let value = try? container.decode(Double.self) {
       let whole = value.rounded() == value && abs(value) < 1e15
-      self = .number(value, text: whole ? String(Int(value)) : String(value))
+      self = .number(
+        value, text: whole ? String(Int(value)) : String(value),
+        exact: try? container.decode(Decimal.self))
     } else if let value = try? container.decode([String: VoteFileValue].self) {
       self = .object(value)
     } else if let value = try? container.decode([VoteFileValue].self) {
@@ -206,9 +253,45 @@ private enum VoteFileValue: Decodable {
     }
   }
 
+  /// Writes the value back: a whole number as an integer when an `Int` holds it, any other
+  /// number as the `Decimal` read from it (else the `Double`). A number out of range cannot be
+  /// written (see ``isWritable``).
+  func encode(to encoder: Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .number(let value, let text, let exact):
+      if let whole = Int(text) {
+        try container.encode(whole)
+      } else if let exact {
+        try container.encode(exact)
+      } else {
+        try container.encode(value)
+      }
+    case .string(let text): try container.encode(text)
+    case .bool(let value): try container.encode(value)
+    case .null: try container.encodeNil()
+    case .array(let items): try container.encode(items)
+    case .object(let members): try container.encode(members)
+    case .unreadableNumber:
+      throw EncodingError.invalidValue(
+        self, .init(codingPath: encoder.codingPath, debugDescription: "a number out of range"))
+    }
+  }
+
+  /// Whether ``encode(to:)`` can write the value (and everything in it) back.
+  var isWritable: Bool {
+    switch self {
+    case .number(let value, _, _): return value.isFinite
+    case .string, .bool, .null: return true
+    case .array(let items): return items.allSatisfy(\.isWritable)
+    case .object(let members): return members.values.allSatisfy(\.isWritable)
+    case .unreadableNumber: return false
+    }
+  }
+
   /// The value as a count or version.
   var number: Number {
-    guard case .number(let value, _) = self, value.rounded() == value, value.isFinite else {
+    guard case .number(let value, _, _) = self, value.rounded() == value, value.isFinite else {
       return .notWhole
     }
     return .whole(value)
@@ -217,7 +300,7 @@ private enum VoteFileValue: Decodable {
   /// The value as a message shows it: a number or string as written, a list or object by kind.
   var description: String {
     switch self {
-    case .number(_, let text): return text
+    case .number(_, let text, _): return text
     case .string(let text):
       let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
       return "\"\(shown)\""

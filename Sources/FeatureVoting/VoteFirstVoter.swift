@@ -14,7 +14,7 @@ import VoteFirstAPI
 /// (404). A finished feature (`isFinished == true`) makes no call: it counts 0, and voting for
 /// it is refused as every voter refuses it. Failures keep their reason: the ``VotingError``
 /// kinds follow the client's (refused, rate limited, offline, timed out, server error, bad
-/// answer, invalid request).
+/// answer, invalid request). A negative count from the client reads as 0.
 public final class VoteFirstVoter: FeatureVoter {
   /// The client calls go through.
   public let client: any VoteFirstClient
@@ -59,7 +59,7 @@ public final class VoteFirstVoter: FeatureVoter {
       // Remembered: read it, and trust it only while it still has this ref.
       do {
         let read = try await client.feature(id: id)
-        if read.ref == feature.id { return read.votes }
+        if read.ref == feature.id { return max(0, read.votes) }
       } catch  where error.kind == .notFound {
         // Gone: listed again below.
       } catch {
@@ -98,7 +98,7 @@ public final class VoteFirstVoter: FeatureVoter {
       do {
         let state =
           up ? try await client.upvote(featureID: id) : try await client.unvote(featureID: id)
-        return state.votes
+        return max(0, state.votes)
       } catch  where error.kind == .notFound && !refreshing {
         continue
       } catch {
@@ -159,7 +159,9 @@ public final class VoteFirstVoter: FeatureVoter {
     var listed: [String: Listed] = [:]
     for feature in features {
       guard let ref = feature.ref, listed[ref] == nil else { continue }
-      listed[ref] = Listed(id: feature.id, votes: feature.votes)
+      // A count shown to a user is never negative, whatever the server says (as
+      // CountingAPIVoter reads it).
+      listed[ref] = Listed(id: feature.id, votes: max(0, feature.votes))
     }
     return listed
   }

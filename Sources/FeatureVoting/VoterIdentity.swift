@@ -3,13 +3,16 @@ import Foundation
 /// Who votes: a stable id sent as `X-Voter-ID`, so a server such as `roadmapctl serve` counts one
 /// vote per voter and feature.
 ///
-/// Either a random UUID made once per install and kept in a file (``installation(file:)``), or
-/// the app's own user id (``init(appUserID:)``) when users sign in. The file is created
-/// atomically on first use: two processes starting at once agree on one id.
+/// Either a random UUID made once per install and kept in a file (``installation()``,
+/// ``installation(file:)``), or the app's own user id (``init(appUserID:)``) when users sign
+/// in. The file is created atomically on first use: two processes starting at once agree on one
+/// id.
 public final class VoterIdentity: @unchecked Sendable {
   private enum Source {
     case fixed(String)
-    case file(URL)
+    /// The id's file, and the file of the id earlier versions shared between apps, copied on
+    /// first use (nil when there is none to copy).
+    case file(URL, shared: URL?)
   }
 
   private let source: Source
@@ -27,8 +30,8 @@ public final class VoterIdentity: @unchecked Sendable {
     cached = appUserID
   }
 
-  private init(file: URL) {
-    source = .file(file)
+  private init(file: URL, shared: URL? = nil) {
+    source = .file(file, shared: shared)
   }
 
   /// A per-install id kept in `file` (created with a random UUID on first use).
@@ -36,23 +39,76 @@ public final class VoterIdentity: @unchecked Sendable {
     VoterIdentity(file: file)
   }
 
-  /// A per-install id kept in `voter-id` in ``defaultDirectory``.
+  /// A per-install id of this app: `voter-id` in ``appDirectory``.
+  ///
+  /// Earlier versions kept one `voter-id` in ``defaultDirectory`` itself, which every
+  /// non-sandboxed macOS app (and Linux tool) on the machine shared, so apps of different
+  /// developers sent the same id. On first use, when this app's file does not exist but that
+  /// shared one does, its id is copied into this app's file (so a user who voted keeps their
+  /// votes and cannot vote a second time); the shared file is never changed or removed.
   public static func installation() -> VoterIdentity {
-    VoterIdentity(file: defaultDirectory.appendingPathComponent("voter-id"))
+    installation(applicationSupport: applicationSupport, app: appName())
+  }
+
+  /// ``installation()`` under `applicationSupport` for the app named `app` (a directory name,
+  /// see ``appName(bundleIdentifier:executablePath:)``): the place it picks, given.
+  static func installation(applicationSupport: URL, app: String) -> VoterIdentity {
+    let shared = sharedDirectory(in: applicationSupport)
+    return VoterIdentity(
+      file: shared.appendingPathComponent(app, isDirectory: true)
+        .appendingPathComponent("voter-id"),
+      shared: shared.appendingPathComponent("voter-id"))
   }
 
   /// Where the voting state lives unless the app says otherwise: `RoadmapBridge` in the
-  /// app's Application Support directory (on Linux, `~/.local/share/RoadmapBridge`).
-  public static var defaultDirectory: URL {
-    let base =
-      FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+  /// app's Application Support directory (on Linux, `~/.local/share/RoadmapBridge`). Outside
+  /// an app sandbox (a macOS app without one, a Linux tool) other programs use it too: the
+  /// voter id lives in ``appDirectory``, inside it.
+  public static var defaultDirectory: URL { sharedDirectory(in: applicationSupport) }
+
+  /// This app's own directory inside ``defaultDirectory``, named by its bundle identifier (else
+  /// its executable's name), which holds ``installation()``'s `voter-id`:
+  /// `Application Support/RoadmapBridge/com.example.app`.
+  public static var appDirectory: URL {
+    defaultDirectory.appendingPathComponent(appName(), isDirectory: true)
+  }
+
+  /// The user's Application Support directory (on Linux, `~/.local/share`).
+  private static var applicationSupport: URL {
+    FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
       ?? FileManager.default.temporaryDirectory
-    return base.appendingPathComponent("RoadmapBridge", isDirectory: true)
+  }
+
+  /// `RoadmapBridge` in `applicationSupport`.
+  private static func sharedDirectory(in applicationSupport: URL) -> URL {
+    applicationSupport.appendingPathComponent("RoadmapBridge", isDirectory: true)
+  }
+
+  /// This app's directory name: its bundle identifier, else its executable's name, with every
+  /// character but `A-Z a-z 0-9 . _ -` as `_`; `app` when neither has a letter or digit of
+  /// those (so never `.` or `..`).
+  static func appName(
+    bundleIdentifier: String? = Bundle.main.bundleIdentifier,
+    executablePath: String? = Bundle.main.executablePath ?? CommandLine.arguments.first
+  ) -> String {
+    let executable = executablePath.map { URL(fileURLWithPath: $0).lastPathComponent }
+    for candidate in [bundleIdentifier, executable] {
+      guard let candidate else { continue }
+      let scalars = candidate.unicodeScalars.prefix(200).map { scalar -> Character in
+        switch scalar {
+        case "A"..."Z", "a"..."z", "0"..."9", ".", "_", "-": Character(scalar)
+        default: "_"
+        }
+      }
+      let name = String(scalars)
+      if name.contains(where: { $0.isASCII && ($0.isLetter || $0.isNumber) }) { return name }
+    }
+    return "app"
   }
 
   /// The file holding the per-install id; nil for an app user id.
   public var file: URL? {
-    if case .file(let url) = source { return url }
+    if case .file(let url, _) = source { return url }
     return nil
   }
 
@@ -65,7 +121,7 @@ public final class VoterIdentity: @unchecked Sendable {
   public func id() throws(VotingError) -> String {
     lock.lock()
     defer { lock.unlock() }
-    guard case .file(let url) = source else {
+    guard case .file(let url, let shared) = source else {
       guard let cached else { preconditionFailure("a fixed id is always cached") }
       return cached
     }
@@ -80,7 +136,7 @@ public final class VoterIdentity: @unchecked Sendable {
       cached = existing
       return existing
     }
-    let fresh = UUID().uuidString
+    let fresh = VoterIdentity.carriedOver(from: shared, to: url) ?? UUID().uuidString
     if try StateFile.create(Data((fresh + "\n").utf8), at: url) {
       cached = fresh
       return fresh
@@ -94,12 +150,31 @@ public final class VoterIdentity: @unchecked Sendable {
 
   /// Forgets the per-install id: removes its file, so the next ``id()`` makes a new one.
   /// An app user id is not stored, so there is nothing to remove.
+  ///
+  /// For ``installation()``, a file `voter-id.forgotten` stays next to it (before the id's
+  /// file goes), so that the id shared by earlier versions is never copied again.
   public func forget() throws(VotingError) {
     lock.lock()
     defer { lock.unlock() }
-    guard case .file(let url) = source else { return }
+    guard case .file(let url, let shared) = source else { return }
+    if shared != nil {
+      _ = try StateFile.create(Data(), at: VoterIdentity.forgottenMarker(of: url))
+    }
     try StateFile.remove(url)
     cached = nil
+  }
+
+  /// The file whose presence says `file`'s id was forgotten.
+  private static func forgottenMarker(of file: URL) -> URL {
+    file.deletingLastPathComponent().appendingPathComponent(file.lastPathComponent + ".forgotten")
+  }
+
+  /// The id in the `shared` file of earlier versions, for the first id of `file`: nil when
+  /// there is none, it does not hold an id, or `file`'s id was forgotten before.
+  private static func carriedOver(from shared: URL?, to file: URL) -> String? {
+    guard let shared else { return nil }
+    if (try? StateFile.read(forgottenMarker(of: file))) != nil { return nil }
+    return try? read(shared)
   }
 
   private static func read(_ url: URL) throws(VotingError) -> String? {

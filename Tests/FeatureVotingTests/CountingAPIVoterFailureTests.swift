@@ -43,6 +43,45 @@ struct CountingAPIVoterFailureTests {
     await server.stop()
   }
 
+  /// countapi.xyz and some clones let `/update?amount=-1` take a counter below zero. The
+  /// voter passed such a count on to the app (a row showing -3), where `DurableVoter` showed
+  /// 0 for the same answer.
+  @Test("a negative count from the server reads as 0, in every call and dialect")
+  func negativeCountReadsAsZero() async throws {
+    let server = try LocalServer { router in
+      router.get("/get/:ns/:key") { _ in json(#"{"value":-3}"#) }
+      router.get("/hit/:ns/:key") { _ in json(#"{"value":-2}"#) }
+      router.get("/update/:ns/:key") { _ in json(#"{"value":-4}"#) }
+      router.get("/counts/:ns") { _ in
+        json(#"{"counts":{"feature1":-5,"feature2":7},"next":null}"#)
+      }
+      router.get("/v1/:ns/:key") { _ in json(#"{"count":-1}"#) }
+      router.get("/v1/:ns/:key/up") { _ in json(#"{"count":-1}"#) }
+      router.get("/v1/:ns/:key/down") { _ in json(#"{"count":-2}"#) }
+    }
+    defer { Task { await server.stop() } }
+    for dialect in [CountingDialect.countapi, .counterAPIV1, .roadmapBridge] {
+      let counting = voter(server.url, dialect)
+      #expect(try await counting.count(for: feature) == 0, "\(dialect.name)")
+      #expect(await counting.fetch(for: feature) == 0, "\(dialect.name)")
+      #expect(try await counting.castVote(for: feature) == 0, "\(dialect.name)")
+      #expect(await counting.vote(for: feature) == 0, "\(dialect.name)")
+      #expect(try await counting.withdrawVote(for: feature) == 0, "\(dialect.name)")
+      #expect(await counting.unvote(for: feature) == 0, "\(dialect.name)")
+    }
+    let batch = voter(server.url, .roadmapBridge)
+    let board = [RoadmapFeature(id: "1"), RoadmapFeature(id: "2")]
+    #expect(try await batch.counts(for: board) == ["1": 0, "2": 7])
+    #expect(await batch.fetch(for: board) == ["1": 0, "2": 7])
+    #expect(try await batch.allCounts() == ["feature1": 0, "feature2": 7])
+    let results = await batch.countResults(for: board)
+    #expect(try results["1"]?.get() == 0 && results["2"]?.get() == 7)
+    // The same answers through DurableVoter: the write's answer agrees with the read's.
+    let durable = DurableVoter(base: batch, directory: try temporaryDirectory())
+    #expect(try await durable.castVote(for: feature) == 0)
+    #expect(try await durable.count(for: feature) == 0)
+  }
+
   @Test("a write with a voter id on our server is retried; without one it is sent once")
   func idempotentWriteRetry() async throws {
     let server = try LocalServer { router in

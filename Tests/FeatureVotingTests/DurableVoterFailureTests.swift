@@ -137,6 +137,62 @@ struct DurableVoterFailureTests {
     #expect(try !anonymous.hasVoted(for: feature))
   }
 
+  /// A vote whose task was cancelled after its request left (a SwiftUI `.task` ended as its
+  /// view went away) may or may not have been counted. It failed and was not queued, so the
+  /// voted state said "not voted" whatever the server did. With a voter id on `roadmapctl
+  /// serve` sending it again changes nothing, so it waits in the queue; an anonymous one still
+  /// fails, since sent again it could count twice.
+  @Test("a vote cancelled while it is sent is queued where sending it again changes nothing")
+  func cancelledVoteIsQueuedWhereRepeatable() async throws {
+    // Far later than the wait below may take on a loaded machine: the cancel always comes
+    // first.
+    let server = try LocalServer { router in
+      router.get("/hit/:ns/:key") { _ in
+        try? await Task.sleep(for: .seconds(90))
+        return json(#"{"value":1}"#)
+      }
+    }
+    defer { Task { await server.stop() } }
+    let feature = RoadmapFeature(id: "1")
+    let identified = DurableVoter(
+      base: CountingAPIVoter(
+        server: server.url, namespace: "ns1", identity: try VoterIdentity(appUserID: "alice"),
+        timeout: 120, readRetry: RetryPolicy(attempts: 1)),
+      directory: try temporaryDirectory())
+    let anonymous = DurableVoter(
+      base: CountingAPIVoter(
+        server: server.url, namespace: "ns1", dialect: .countapi, timeout: 120,
+        readRetry: RetryPolicy(attempts: 1)),
+      namespace: "ns1", directory: try temporaryDirectory())
+    var results: [Result<Int, VotingError>] = []
+    for (sent, voter) in [identified, anonymous].enumerated() {
+      let task = Task { () -> Result<Int, VotingError> in
+        do throws(VotingError) {
+          return .success(try await voter.castVote(for: feature))
+        } catch {
+          return .failure(error)
+        }
+      }
+      let deadline = Date().addingTimeInterval(60)
+      while server.targets.count == sent && Date() < deadline {
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      #expect(server.targets.count == sent + 1)
+      task.cancel()
+      results.append(await task.value)
+    }
+    #expect(try results[0].get() == 1)
+    #expect(try identified.pendingVotes().map(\.featureID) == ["1"])
+    #expect(try identified.hasVoted(for: feature))
+    guard case .failure(let error) = results[1] else {
+      Issue.record("the anonymous vote answered \(results[1])")
+      return
+    }
+    #expect(error.kind == .invalidRequest && error.message.contains("cancelled"), "\(error)")
+    #expect(try anonymous.pendingVotes().isEmpty)
+    #expect(try !anonymous.hasVoted(for: feature))
+  }
+
   /// The Roadmap package shows a row's `votes` from the JSON (a roadmap `roadmapctl serve`
   /// publishes has them) and reads no count: a vote queued then answered 1 on a row that
   /// showed 80, and the row showed 1.

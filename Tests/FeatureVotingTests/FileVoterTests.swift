@@ -214,6 +214,68 @@ struct FileVoterTests {
     #expect(try await alice.castVote(for: feature) == 9_007_199_254_740_991)
   }
 
+  /// The file's content as JSON values, for comparing what a rewrite kept.
+  private static func json(_ file: URL) throws -> NSDictionary {
+    try #require(JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? NSDictionary)
+  }
+
+  @Test("a rewrite keeps the keys this version does not know, as they were")
+  func unknownKeysKept() async throws {
+    let file = try temporaryDirectory().appendingPathComponent("votes.json")
+    let extra =
+      #""comment":"edited by hand","next":{"writer":"v1.1","list":[1,2.5,true,null,"a/b",{}]},"#
+      + #""big":12345678901234567890,"zero":0"#
+    try Data(#"{"version":1,\#(extra),"counts":{"feature1":2},"voters":{}}"#.utf8).write(to: file)
+    let expected = try Self.json(file)
+    let feature = RoadmapFeature(id: "1")
+    #expect(try await FileVoter(file: file).castVote(for: feature) == 3)
+    #expect(
+      try await FileVoter(file: file, identity: try VoterIdentity(appUserID: "alice"))
+        .castVote(for: feature) == 4)
+    #expect(try await FileVoter(file: file).withdrawVote(for: feature) == 3)
+    let written = try Self.json(file)
+    for key in ["comment", "next", "big", "zero"] {
+      #expect(written[key] as? NSObject == expected[key] as? NSObject, "\(key)")
+    }
+    #expect(written["counts"] as? NSDictionary == ["feature1": 3])
+    #expect(written["voters"] as? NSDictionary == ["feature1": ["alice"]])
+    #expect(written.count == expected.count)
+    // A value that cannot be written back as it was read stops the vote, not the reads.
+    let unwritable = #"{"version":1,"counts":{"feature1":2},"voters":{},"x":[1e400]}"#
+    try Data(unwritable.utf8).write(to: file)
+    #expect(try await FileVoter(file: file).count(for: feature) == 2)
+    let error = await votingError { try await FileVoter(file: file).castVote(for: feature) }
+    #expect(error?.kind == .storage && error?.file == file.path)
+    #expect(
+      error?.message
+        == "\(file.path): x holds a number out of range, which this library cannot write back: "
+        + "the vote was not counted and the file was left unchanged")
+    #expect(try String(contentsOf: file, encoding: .utf8) == unwritable)
+  }
+
+  @Test("more voters than the count: each listed voter's vote counts, and none is lost")
+  func votersPastCount() async throws {
+    let file = try temporaryDirectory().appendingPathComponent("votes.json")
+    let content =
+      #"{"version":1,"counts":{"feature1":1,"feature3":0},"#
+      + #""voters":{"feature1":["bob","alice","bob"],"feature2":["carol"]}}"#
+    try Data(content.utf8).write(to: file)
+    let anonymous = FileVoter(file: file)
+    let bob = FileVoter(file: file, identity: try VoterIdentity(appUserID: "bob"))
+    let alice = FileVoter(file: file, identity: try VoterIdentity(appUserID: "alice"))
+    #expect(
+      try await anonymous.counts(for: features("1", "2", "3")) == ["1": 2, "2": 1, "3": 0])
+    // An anonymous unvote finds no anonymous vote to take; bob's takes only bob's.
+    #expect(try await anonymous.withdrawVote(for: RoadmapFeature(id: "1")) == 2)
+    #expect(try await bob.withdrawVote(for: RoadmapFeature(id: "1")) == 1)
+    #expect(try await alice.count(for: RoadmapFeature(id: "1")) == 1)
+    #expect(try await alice.withdrawVote(for: RoadmapFeature(id: "1")) == 0)
+    #expect(try await bob.castVote(for: RoadmapFeature(id: "2")) == 2)
+    let written = try Self.json(file)
+    #expect(written["counts"] as? NSDictionary == ["feature1": 0, "feature2": 2, "feature3": 0])
+    #expect(written["voters"] as? NSDictionary == ["feature2": ["bob", "carol"]])
+  }
+
   @Test("a vote file in a place that cannot be written is an error naming it")
   func unwritable() async throws {
     let blocker = try temporaryDirectory().appendingPathComponent("not-a-directory")

@@ -115,6 +115,28 @@ private final class RequestCount: @unchecked Sendable {
     return (archived, done)
   }
 
+  /// A VoteFirst server that answers a negative count (ours never does; the count comes
+  /// through a client that takes 100 from every count) made the voter answer it as it was,
+  /// where `CountingAPIVoter` and `DurableVoter` show 0.
+  @Test func negativeCountReadsAsZero() async throws {
+    try await Self.withServer { server in
+      _ = try await Self.seed(server.admin)
+      let voter = VoteFirstVoter(
+        client: OffsetVotes(inner: server.client(voter: "ann"), offset: -100))
+      let one = RoadmapFeature(id: "1", title: "One")
+      #expect(try await voter.counts(for: [one, RoadmapFeature(id: "2")]) == ["1": 0, "2": 0])
+      #expect(try await voter.count(for: one) == 0)
+      #expect(await voter.fetch(for: one) == 0)
+      #expect(try await voter.castVote(for: one) == 0)
+      #expect(try await voter.withdrawVote(for: one) == 0)
+      #expect(await voter.vote(for: one) == 0)
+      // Where the server's count is past 0 again, it is the count.
+      let skewed = VoteFirstVoter(
+        client: OffsetVotes(inner: server.client(voter: "bob"), offset: -3))
+      #expect(try await skewed.castVote(for: one) == 2)
+    }
+  }
+
   @Test func countsAndVotesFollowTheRef() async throws {
     try await Self.withServer { server in
       _ = try await Self.seed(server.admin)
@@ -333,6 +355,43 @@ private final class RequestCount: @unchecked Sendable {
     #expect(await voter.fetch(for: RoadmapFeature(id: "1")) == 0)
     #expect(await voter.vote(for: RoadmapFeature(id: "1")) == nil)
   }
+}
+
+/// A client whose every count is `offset` more than the server's (negative for a server that
+/// lets counts go below zero).
+private struct OffsetVotes: VoteFirstClient {
+  let inner: VoteFirstHTTPClient
+  let offset: Int
+
+  func features(_ query: FeatureQuery) async throws(VoteFirstError) -> FeaturePage {
+    var page = try await inner.features(query)
+    for index in page.features.indices { page.features[index].votes += offset }
+    return page
+  }
+  func board(slug: String?) async throws(VoteFirstError) -> BoardSnapshot {
+    try await inner.board(slug: slug)
+  }
+  func feature(id: Int) async throws(VoteFirstError) -> Feature {
+    var feature = try await inner.feature(id: id)
+    feature.votes += offset
+    return feature
+  }
+  func upvote(featureID: Int) async throws(VoteFirstError) -> VoteState {
+    var state = try await inner.upvote(featureID: featureID)
+    state.votes += offset
+    return state
+  }
+  func unvote(featureID: Int) async throws(VoteFirstError) -> VoteState {
+    var state = try await inner.unvote(featureID: featureID)
+    state.votes += offset
+    return state
+  }
+  func releases() async throws(VoteFirstError) -> [Release] { try await inner.releases() }
+  func release(id: Int) async throws(VoteFirstError) -> Release { try await inner.release(id: id) }
+  func submit(_ suggestion: SuggestionDraft) async throws(VoteFirstError) -> SuggestionReceipt {
+    try await inner.submit(suggestion)
+  }
+  func forget() async { await inner.forget() }
 }
 
 /// A client that runs `hook` once, after it has read the first page of a feature listing.

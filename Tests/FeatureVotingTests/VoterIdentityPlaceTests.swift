@@ -1,0 +1,87 @@
+import Foundation
+import Testing
+
+@testable import FeatureVoting
+
+/// Where `VoterIdentity.installation()` keeps the id. It kept one `voter-id` in
+/// `Application Support/RoadmapBridge`, which every non-sandboxed macOS app and Linux tool of a
+/// user shared: apps of different developers sent the same voter id, an identifier across apps.
+/// Each app now has its own directory in it; the shared id is copied there on first use, so a
+/// user who voted cannot vote a second time, and the shared file is left as it is. Every test
+/// gives the Application Support directory, a temporary one: none touches the real one.
+@Suite("VoterIdentity's place")
+struct VoterIdentityPlaceTests {
+  @Test("an app's directory is its bundle identifier, else its executable's name")
+  func appName() {
+    #expect(
+      VoterIdentity.appName(bundleIdentifier: "com.example.app", executablePath: "/A/B/App")
+        == "com.example.app")
+    #expect(VoterIdentity.appName(bundleIdentifier: nil, executablePath: "/usr/bin/vote") == "vote")
+    #expect(VoterIdentity.appName(bundleIdentifier: "", executablePath: "tool") == "tool")
+    #expect(
+      VoterIdentity.appName(bundleIdentifier: nil, executablePath: "/opt/my tool/\u{FC}n\u{EF} x")
+        == "_n__x")
+    #expect(VoterIdentity.appName(bundleIdentifier: "..", executablePath: "/") == "app")
+    #expect(VoterIdentity.appName(bundleIdentifier: nil, executablePath: nil) == "app")
+    // The one this process uses: a name, never a path.
+    let name = VoterIdentity.appName()
+    #expect(!name.isEmpty && !name.contains("/"))
+    #expect(
+      VoterIdentity.appDirectory
+        == VoterIdentity.defaultDirectory
+        .appendingPathComponent(name, isDirectory: true))
+  }
+
+  @Test("two apps on one machine get two voter ids, each in its own directory")
+  func twoAppsTwoIDs() throws {
+    let support = try temporaryDirectory()
+    let first = VoterIdentity.installation(applicationSupport: support, app: "com.one.app")
+    let second = VoterIdentity.installation(applicationSupport: support, app: "com.two.app")
+    let (one, two) = (try first.id(), try second.id())
+    #expect(one != two)
+    #expect(first.file?.path == support.path + "/RoadmapBridge/com.one.app/voter-id")
+    #expect(second.file?.path == support.path + "/RoadmapBridge/com.two.app/voter-id")
+    #expect(
+      try VoterIdentity.installation(applicationSupport: support, app: "com.one.app").id() == one)
+    let shared = support.appendingPathComponent("RoadmapBridge/voter-id")
+    #expect(!FileManager.default.fileExists(atPath: shared.path))
+  }
+
+  @Test("the id the apps shared is copied on first use, never removed, and gone once forgotten")
+  func sharedIDCarriesOver() throws {
+    let support = try temporaryDirectory()
+    let shared = support.appendingPathComponent("RoadmapBridge/voter-id")
+    try FileManager.default.createDirectory(
+      at: shared.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("OLD-ID\n".utf8).write(to: shared)
+    let app = VoterIdentity.installation(applicationSupport: support, app: "com.one.app")
+    #expect(try app.id() == "OLD-ID")
+    #expect(try String(contentsOf: app.file!, encoding: .utf8) == "OLD-ID\n")
+    // The shared file stays: another app updated later keeps its voter too.
+    #expect(try String(contentsOf: shared, encoding: .utf8) == "OLD-ID\n")
+    #expect(
+      try VoterIdentity.installation(applicationSupport: support, app: "com.two.app").id()
+        == "OLD-ID")
+    // Forgotten, the shared id never comes back, through this instance or a new one.
+    try app.forget()
+    let new = try app.id()
+    #expect(new != "OLD-ID" && UUID(uuidString: new) != nil)
+    try app.forget()
+    let again = VoterIdentity.installation(applicationSupport: support, app: "com.one.app")
+    let newer = try again.id()
+    #expect(newer != "OLD-ID" && newer != new)
+    #expect(try String(contentsOf: shared, encoding: .utf8) == "OLD-ID\n")
+  }
+
+  @Test("a shared file that holds no id is not copied, and is left as it is")
+  func damagedSharedFile() throws {
+    let support = try temporaryDirectory()
+    let shared = support.appendingPathComponent("RoadmapBridge/voter-id")
+    try FileManager.default.createDirectory(
+      at: shared.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("not an id!\n".utf8).write(to: shared)
+    let id = try VoterIdentity.installation(applicationSupport: support, app: "com.one.app").id()
+    #expect(UUID(uuidString: id) != nil)
+    #expect(try String(contentsOf: shared, encoding: .utf8) == "not an id!\n")
+  }
+}
