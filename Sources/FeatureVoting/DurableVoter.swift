@@ -28,7 +28,8 @@ import RoadmapFormat
 ///   queued vote is sent again if the app dies between the server's answer and the file
 ///   update; with a voter id on `roadmapctl serve` that repeat changes nothing, so each vote
 ///   counts exactly once.
-/// - **Files.** One JSON file per namespace in the directory the app chooses, replaced
+/// - **Files.** One JSON file per namespace in the directory the app chooses (else in its own,
+///   ``VoterIdentity/appDirectory``, see ``init(base:namespace:directory:identity:)``), replaced
 ///   atomically (temporary file, `fsync`, `rename`): an app killed mid-write loses nothing.
 ///   A damaged file is a ``VotingError/Kind/storage`` error naming it, never a silent reset;
 ///   reads then answer the server's counts. A vote the server accepted is answered with its
@@ -56,20 +57,55 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
 
   /// Creates a voter keeping its state for `namespace` in `directory`.
   ///
+  /// Without a directory the state goes to this app's own, ``VoterIdentity/appDirectory``.
+  /// Earlier versions kept it in ``VoterIdentity/defaultDirectory`` itself, which every
+  /// non-sandboxed macOS app (and Linux tool) of the user shares: on first use, when this app's
+  /// state file does not exist but that shared one does (and holds a state), it is copied into
+  /// this app's, so the user keeps their votes and queue; the shared file is never changed or
+  /// removed. A directory the app gives is used as it is, and nothing is copied into it.
+  ///
   /// - Parameters:
   ///   - base: the voter that talks to the server.
   ///   - namespace: the namespace the state belongs to.
-  ///   - directory: where the state file goes; ``VoterIdentity/defaultDirectory`` by default.
+  ///   - directory: where the state file goes; nil (the default) for
+  ///     ``VoterIdentity/appDirectory``, with the shared state of earlier versions copied there.
   ///   - identity: the identity ``forget()`` removes along with the state.
   public init(
-    base: Base, namespace: String, directory: URL = VoterIdentity.defaultDirectory,
+    base: Base, namespace: String, directory: URL? = nil, identity: VoterIdentity? = nil
+  ) {
+    if let directory {
+      self.init(
+        base: base, namespace: namespace, identity: identity,
+        file: VoteLedger.file(for: namespace, in: directory), carryOver: nil)
+    } else {
+      self.init(
+        base: base, namespace: namespace, applicationSupport: VoterIdentity.applicationSupport,
+        app: VoterIdentity.appName(), identity: identity)
+    }
+  }
+
+  /// The default place under `applicationSupport` for the app named `app` (a directory name,
+  /// see ``VoterIdentity/appName(bundleIdentifier:executablePath:)``): the state file in its
+  /// ``VoterIdentity/appDirectory``, carrying over the one in ``VoterIdentity/defaultDirectory``.
+  init(
+    base: Base, namespace: String, applicationSupport: URL, app: String,
     identity: VoterIdentity? = nil
+  ) {
+    self.init(
+      base: base, namespace: namespace, identity: identity,
+      file: VoteLedger.file(
+        for: namespace, in: VoterIdentity.appDirectory(in: applicationSupport, app: app)),
+      carryOver: VoteLedger.file(
+        for: namespace, in: VoterIdentity.sharedDirectory(in: applicationSupport)))
+  }
+
+  private init(
+    base: Base, namespace: String, identity: VoterIdentity?, file: URL, carryOver: URL?
   ) {
     self.base = base
     self.namespace = namespace
     self.identity = identity
-    self.ledger = VoteLedger.shared(
-      file: VoteLedger.file(for: namespace, in: directory), namespace: namespace)
+    self.ledger = VoteLedger.shared(file: file, namespace: namespace, carryOver: carryOver)
   }
 
   /// The state file of this namespace.
@@ -200,7 +236,9 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
 
   /// Removes this namespace's state file (voted state, queue, refusals) and the voter identity's
   /// file, so the install votes as a new voter from now on. A base voter holding an id of its
-  /// own (a ``VoteFirstVoter``'s client) is told to forget it too.
+  /// own (a ``VoteFirstVoter``'s client) is told to forget it too. In the default place a file
+  /// `votes-NS.json.forgotten` stays next to the state file (left before it goes), so the
+  /// shared state of earlier versions is never copied again.
   public func forget() async throws(VotingError) {
     try await gate.run { () throws(VotingError) in
       try ledger.remove()
@@ -212,8 +250,9 @@ public struct DurableVoter<Base: FeatureVoter>: FeatureVoter {
 }
 
 extension DurableVoter where Base == CountingAPIVoter {
-  /// A durable voter over `base`, for its namespace and identity, keeping state in `directory`.
-  public init(base: CountingAPIVoter, directory: URL = VoterIdentity.defaultDirectory) {
+  /// A durable voter over `base`, for its namespace and identity, keeping state in `directory`
+  /// (nil, the default: this app's own, as in ``init(base:namespace:directory:identity:)``).
+  public init(base: CountingAPIVoter, directory: URL? = nil) {
     self.init(
       base: base, namespace: base.namespace, directory: directory, identity: base.identity)
   }

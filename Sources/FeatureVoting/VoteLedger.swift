@@ -21,6 +21,10 @@ import VoteFirstAPI
 /// voters over one file (two views, a voter made in a SwiftUI `body`) never overwrite each
 /// other's changes with a stale copy.
 ///
+/// A ledger of ``DurableVoter``'s default place may carry over (``carryOver``) the state file
+/// earlier versions kept in the directory every app shared: copied into ``file`` the first time
+/// there is no ``file`` (and no ``forgottenMarker``), never changed or removed.
+///
 /// Across processes (an app and its extension in one App Group container) every change is made
 /// to the file's current content: it takes ``lockFile`` (`flock`, held only while the file is
 /// read, changed and replaced, never across a network call), reads the file again, applies the
@@ -54,6 +58,9 @@ final class VoteLedger: @unchecked Sendable {
   /// The last count the server answered per feature, for every voter of this file.
   let lastKnown = CountCache()
   private let lock = NSLock()
+  /// The state file earlier versions kept for this namespace in the directory every app shared,
+  /// copied on first use; nil when there is none to copy (a directory the app gave).
+  private var carryOver: URL?
   /// The state as this process knows it: the file's, with ``unsaved`` applied.
   private var loaded: State?
   /// The state as last read from or written to the file (a missing file is a fresh state).
@@ -65,28 +72,40 @@ final class VoteLedger: @unchecked Sendable {
   /// a write succeeds (what the server already did, which this process must not forget).
   private var unsaved: [(inout State) -> Void] = []
 
-  init(file: URL, namespace: String) {
+  init(file: URL, namespace: String, carryOver: URL? = nil) {
     self.file = file
     self.namespace = namespace
+    self.carryOver = carryOver
   }
 
   /// The lock file every process takes around a change of the state file: `FILE.lock`, next to
   /// it (left in place when the state is removed, so two processes never lock two files).
   var lockFile: URL { FileLock.lockFile(for: file) }
 
+  /// The file whose presence says this state was forgotten, so the shared state of earlier
+  /// versions is never copied again: `FILE.forgotten`, next to it, left by ``remove()`` when
+  /// the ledger carries over.
+  var forgottenMarker: URL {
+    file.deletingLastPathComponent().appendingPathComponent(file.lastPathComponent + ".forgotten")
+  }
+
   private static let registryLock = NSLock()
   nonisolated(unsafe) private static var registry: [String: WeakLedger] = [:]
 
   /// The ledger of `file` in this process: the one already in use for the same standardized
   /// path, or a new one. Ledgers no voter holds any more are dropped (a later voter reads the
-  /// file again).
-  static func shared(file: URL, namespace: String) -> VoteLedger {
+  /// file again). A `carryOver` file (see ``carryOver``) is taken by the ledger in use too,
+  /// when it has none: the file is the default place's, whichever voter came first.
+  static func shared(file: URL, namespace: String, carryOver: URL? = nil) -> VoteLedger {
     let key = file.standardizedFileURL.path
     registryLock.lock()
     defer { registryLock.unlock() }
-    if let ledger = registry[key]?.ledger { return ledger }
+    if let ledger = registry[key]?.ledger {
+      if let carryOver { ledger.adopt(carryOver: carryOver) }
+      return ledger
+    }
     registry = registry.filter { $0.value.ledger != nil }
-    let ledger = VoteLedger(file: file, namespace: namespace)
+    let ledger = VoteLedger(file: file, namespace: namespace, carryOver: carryOver)
     registry[key] = WeakLedger(ledger: ledger)
     return ledger
   }
@@ -144,11 +163,22 @@ final class VoteLedger: @unchecked Sendable {
     }
   }
 
-  /// Removes the file and forgets the state.
+  /// Takes `carryOver` as the shared file to copy, unless the ledger has one.
+  private func adopt(carryOver: URL) {
+    lock.lock()
+    defer { lock.unlock() }
+    if self.carryOver == nil { self.carryOver = carryOver }
+  }
+
+  /// Removes the file and forgets the state. A ledger that carries over leaves
+  /// ``forgottenMarker`` first, so the shared state is not copied back.
   func remove() throws(VotingError) {
     lock.lock()
     defer { lock.unlock() }
-    try FileLock.holding(lockFile) { () throws(VotingError) in try StateFile.remove(file) }
+    try FileLock.holding(lockFile) { () throws(VotingError) in
+      if carryOver != nil { _ = try StateFile.create(Data(), at: forgottenMarker) }
+      try StateFile.remove(file)
+    }
     loaded = State(namespace: namespace)
     saved = loaded
     savedBytes = nil
@@ -180,7 +210,7 @@ final class VoteLedger: @unchecked Sendable {
   /// cannot be read after this process has read it once is taken as unchanged (this process
   /// goes on with what it knows); one that is no state file is an error, and never overwritten.
   private func current() throws(VotingError) -> State {
-    let data: Data?
+    var data: Data?
     do throws(VotingError) {
       data = try StateFile.read(file)
     } catch {
@@ -192,12 +222,33 @@ final class VoteLedger: @unchecked Sendable {
     // reach (its directory moved or replaced); only the first is a fresh state, and not while
     // this process holds changes its writes could not save (it knows more than the disk).
     if data == nil, let loaded, !unsaved.isEmpty || !Self.isAbsent(file) { return loaded }
+    if data == nil { data = try carriedOver() }
     var state = try decode(data)
     saved = state
     savedBytes = data
     for change in unsaved { change(&state) }
     loaded = state
     return state
+  }
+
+  /// The content of ``file`` after copying ``carryOver`` into it, when there is no ``file``;
+  /// the caller holds `lock`. Nil (a fresh state) when the ledger does not carry over, the
+  /// state was forgotten here (``forgottenMarker``), or the shared file is missing or holds no
+  /// state of this library's version (it is left as it is). When the copy cannot be written,
+  /// the shared content is used as it is, and the next change writes it to ``file`` (or fails
+  /// naming it).
+  private func carriedOver() throws(VotingError) -> Data? {
+    guard let carryOver, (try? StateFile.read(forgottenMarker)) == nil,
+      let shared = try? StateFile.read(carryOver),
+      let state = try? JSONDecoder().decode(State.self, from: shared), state.version == 1
+    else { return nil }
+    do throws(VotingError) {
+      if try StateFile.create(shared, at: file) { return shared }
+    } catch {
+      return shared
+    }
+    // Another process made the file meanwhile (the copy, or its first change): that one.
+    return try StateFile.read(file)
   }
 
   /// Whether nothing is at `url` in a directory that is there (`ENOENT`), rather than the path

@@ -55,33 +55,39 @@ public final class VoterIdentity: @unchecked Sendable {
   static func installation(applicationSupport: URL, app: String) -> VoterIdentity {
     let shared = sharedDirectory(in: applicationSupport)
     return VoterIdentity(
-      file: shared.appendingPathComponent(app, isDirectory: true)
-        .appendingPathComponent("voter-id"),
+      file: appDirectory(in: applicationSupport, app: app).appendingPathComponent("voter-id"),
       shared: shared.appendingPathComponent("voter-id"))
   }
 
-  /// Where the voting state lives unless the app says otherwise: `RoadmapBridge` in the
-  /// app's Application Support directory (on Linux, `~/.local/share/RoadmapBridge`). Outside
-  /// an app sandbox (a macOS app without one, a Linux tool) other programs use it too: the
-  /// voter id lives in ``appDirectory``, inside it.
+  /// `RoadmapBridge` in the app's Application Support directory (on Linux,
+  /// `~/.local/share/RoadmapBridge`): where earlier versions kept the voter id and
+  /// ``DurableVoter``'s state files, and which holds ``appDirectory``. Outside an app sandbox
+  /// (a macOS app without one, a Linux tool) every program of the user shares it; inside one
+  /// it is the app's own.
   public static var defaultDirectory: URL { sharedDirectory(in: applicationSupport) }
 
   /// This app's own directory inside ``defaultDirectory``, named by its bundle identifier (else
-  /// its executable's name), which holds ``installation()``'s `voter-id`:
+  /// its executable's name), which holds ``installation()``'s `voter-id` and, unless the app
+  /// gives a directory, ``DurableVoter``'s state files:
   /// `Application Support/RoadmapBridge/com.example.app`.
   public static var appDirectory: URL {
-    defaultDirectory.appendingPathComponent(appName(), isDirectory: true)
+    appDirectory(in: applicationSupport, app: appName())
   }
 
   /// The user's Application Support directory (on Linux, `~/.local/share`).
-  private static var applicationSupport: URL {
+  static var applicationSupport: URL {
     FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
       ?? FileManager.default.temporaryDirectory
   }
 
-  /// `RoadmapBridge` in `applicationSupport`.
-  private static func sharedDirectory(in applicationSupport: URL) -> URL {
+  /// `RoadmapBridge` in `applicationSupport`: ``defaultDirectory`` there.
+  static func sharedDirectory(in applicationSupport: URL) -> URL {
     applicationSupport.appendingPathComponent("RoadmapBridge", isDirectory: true)
+  }
+
+  /// The directory of the app named `app` in `applicationSupport`: ``appDirectory`` there.
+  static func appDirectory(in applicationSupport: URL, app: String) -> URL {
+    sharedDirectory(in: applicationSupport).appendingPathComponent(app, isDirectory: true)
   }
 
   /// This app's directory name: its bundle identifier, else its executable's name, with every
