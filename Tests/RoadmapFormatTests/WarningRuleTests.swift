@@ -56,6 +56,18 @@ struct WarningRuleTests {
       json: #"[{"id": "1", "localizedTitle": [{"language": "zh-HANT-tw", "value": "A"}]}]"#,
       code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
       says: #"write "zh-Hant-TW""#),
+    // The spelling suggested is the whole tag as localizations are named: following it must
+    // not lead to a second warning (`EN-us` suggested `en-us`, `en_us` suggested `en-us`).
+    Case(
+      name: "uppercase language and lowercase region",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "EN-us", "value": "A"}]}]"#,
+      code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
+      says: #"write "en-US""#),
+    Case(
+      name: "underscore and lowercase region",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "en_us", "value": "A"}]}]"#,
+      code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
+      says: #"write "en-US""#),
     Case(
       name: "language name instead of a tag",
       json: #"[{"id": "1", "localizedTitle": [{"language": "English", "value": "A"}]}]"#,
