@@ -62,11 +62,16 @@ struct SourceLines {
       }
       let head = windowStart > start ? "…" : ""
       let tail = windowEnd < end ? "…" : ""
-      let text = String(decoding: bytes[windowStart..<windowEnd], as: UTF8.self)
-      let printable = String(
-        String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
-      let caret = String(repeating: " ", count: before + (head.isEmpty ? 0 : 1)) + "^"
-      return ("    " + head + printable + tail, "    " + caret)
+      func printable(_ range: Range<Int>) -> String {
+        let text = String(decoding: bytes[range], as: UTF8.self)
+        return String(
+          String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
+      }
+      // The caret goes under the column as a terminal shows it: a wide character (CJK, an
+      // emoji) before it takes two columns, a combining mark none.
+      let lead = TerminalWidth.of(printable(windowStart..<caretOffset))
+      let caret = String(repeating: " ", count: lead + (head.isEmpty ? 0 : 1)) + "^"
+      return ("    " + head + printable(windowStart..<windowEnd) + tail, "    " + caret)
     }
   }
 
