@@ -368,19 +368,20 @@ extension RoadmapParser {
         case .string(let language)? = object["language"], case .string(let text)? = object["value"]
       {
         // One item written without its array: wrap it, don't read it as a language map.
+        let item =
+          "{\"language\": \(Self.fixLiteral(language)), \"value\": \(Self.fixLiteral(text))}"
         report(
           "localized-not-array", .error, at: start, rejected: true,
           "\"\(key.name)\" is one {\"language\", \"value\"} item, but the app reads an array of "
-            + "them and rejects the whole file: write \"\(key.name)\": [{\"language\": "
-            + "\(Self.quoted(language, limit: 24)), \"value\": \(Self.quoted(text, limit: 24))}]")
+            + "them and rejects the whole file: write \"\(key.name)\": [\(item)]"
+            + Self.elisionNote(item))
         return
       }
       if case .object(let object)? = value {
         for member in object.members.prefix(3) {
           if case .string(let text) = member.value {
             items.append(
-              "{\"language\": \(Self.quoted(member.key, limit: 24)), "
-                + "\"value\": \(Self.quoted(text, limit: 24))}")
+              "{\"language\": \(Self.fixLiteral(member.key)), \"value\": \(Self.fixLiteral(text))}")
           }
         }
       }
@@ -393,7 +394,8 @@ extension RoadmapParser {
           + "items and rejects the whole file: write \"\(key.name)\": ["
           + (items.isEmpty && members > 0
             ? "{\"language\": \"en\", \"value\": \"…\"}" : items.joined(separator: ", "))
-          + (items.count < members ? ", …" : "") + "]")
+          + (items.count < members ? ", …" : "") + "]"
+          + Self.elisionNote(items.joined()))
       return
     default:
       break

@@ -35,14 +35,44 @@ extension RoadmapParser {
     let value = decodedValue ?? decodeString(token)
     // Only the ends: a no-break space inside the text ("10\u{A0}km") is the author's.
     let trimmed = value.trimmingSpaces()
+    let around = Self.whitespaceName(around: value, trimmed: trimmed)
+    // The fix is the whole text, which a user copies; a long one cut with "…" would be
+    // pasted cut, so then the fix says what to remove instead.
+    let fix: String
+    if trimmed.unicodeScalars.count <= Self.fixLimit {
+      fix = "write \(JSONString.quoted(trimmed))"
+    } else {
+      let leading = value.unicodeScalars.first != trimmed.unicodeScalars.first || trimmed.isEmpty
+      let trailing = value.unicodeScalars.last != trimmed.unicodeScalars.last
+      fix =
+        "remove the white space at its "
+        + (leading && trailing ? "start and end" : leading ? "start" : "end")
+    }
     report(
       "surrounding-whitespace", .warning, at: offset, rejected: false,
-      "\"\(what)\" \(Self.quoted(value)) has \(Self.whitespaceName(around: value, trimmed: trimmed)); "
+      "\"\(what)\" \(Self.quoted(value)) has \(around); "
         + "the app shows it as is"
         + (what == "id"
           ? " and counts votes under a key with the space"
           : what == "status" ? " and compares statuses exactly" : "")
-        + ": write \(Self.quoted(trimmed))")
+        + ": \(fix)")
+  }
+
+  /// The longest text a suggested fix quotes whole (in Unicode scalars).
+  static let fixLimit = 60
+
+  /// `text` as the JSON string literal of a suggested fix when it has at most `limit`
+  /// characters, else a bare `…`. A fix is copied: a value cut short inside its quotes
+  /// (`"Dark mode for every scre…"`) would be pasted as the new value, while a bare `…` is no
+  /// JSON and cannot be taken for one.
+  static func fixLiteral(_ text: String, limit: Int = 24) -> String {
+    text.unicodeScalars.count <= limit ? JSONString.quoted(text) : "…"
+  }
+
+  /// What a bare `…` in a suggested fix stands for, when `fix` has one.
+  static func elisionNote(_ fix: String) -> String {
+    fix.contains(": …}") || fix.contains(": …, \"value\"")
+      ? " (each … stands for the text as it is now)" : ""
   }
 
   /// What surrounds `trimmed` in `value`, for a message: "a trailing space" (spaces alone,
