@@ -30,7 +30,12 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
 
   let report = RoadmapValidator().validate(bytes)
-  let lines = bytes.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+  // A line ends at LF, at CRLF (once) or at a lone CR.
+  let lines =
+    1
+    + bytes.indices.count {
+      bytes[$0] == 0x0A || (bytes[$0] == 0x0D && ($0 + 1 == bytes.count || bytes[$0 + 1] != 0x0A))
+    }
   precondition(report.featureCount <= bytes.count, "more features than bytes")
   for diagnostic in report.diagnostics {
     precondition(

@@ -50,4 +50,34 @@ import Testing
     #expect(output == HumanFormatter.render([plain]))
     #expect(output.contains("    \"id\": 5,\n"))
   }
+
+  /// Old Mac OS files end lines with a lone CR: every diagnostic, excerpt and annotation names
+  /// the line and column it has with LF or CRLF line ends (they all said line 1, with columns
+  /// in the hundreds, and the excerpt was the whole file).
+  @Test func loneCarriageReturnsEndLinesInEveryOutput() {
+    let lines = [
+      "[", "  {\"id\": \"1\", \"title\": \"Ünï\"},", "  {\"id\": 2, \"title\": \"B\"},",
+      "  {\"id\": \"3\", \"isFinished\": \"yes\"}", "]", "",
+    ]
+    func outputs(_ separator: String) -> [String] {
+      let bytes = Array(lines.joined(separator: separator).utf8)
+      let report = RoadmapValidator().validate(bytes)
+      let file = ValidatedFile(
+        displayPath: "r.json", document: DocumentBytes(bytes), knownLines: report.knownLines,
+        diagnostics: report.diagnostics, featureCount: report.featureCount, isValid: false)
+      return [HumanFormatter.render([file]), GitHubFormatter.render([file])]
+    }
+    let expected = outputs("\n")
+    #expect(expected[0].contains("r.json:3:10: error:"))
+    #expect(expected[0].contains("\n      {\"id\": 2, \"title\": \"B\"},\n             ^\n"))
+    #expect(expected[1].contains("::error file=r.json,line=4,col=29,title=wrong-type::"))
+    #expect(outputs("\r") == expected)
+    #expect(outputs("\r\n") == expected)
+    var cr = SourceLines(Array("a\rbc\r\rd\r\ne".utf8))
+    #expect(cr.excerpt(line: 2, column: 2)?.source == "    bc")
+    #expect(cr.excerpt(line: 3, column: 1) == nil)
+    #expect(cr.excerpt(line: 4, column: 1)?.source == "    d")
+    #expect(cr.excerpt(line: 5, column: 1)?.source == "    e")
+    #expect(cr.excerpt(line: 6, column: 1) == nil)
+  }
 }

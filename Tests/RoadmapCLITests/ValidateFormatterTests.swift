@@ -89,6 +89,29 @@ import Testing
     #expect(lines.excerpt(line: 0, column: 1) == nil)
   }
 
+  /// A terminal draws East Asian wide characters and emoji in two columns and combining marks
+  /// in none: the caret counts columns so, not characters (it stood left of the column).
+  @Test func caretIsUnderTheColumnPastWideCharactersAndCombiningMarks() throws {
+    var cjk = SourceLines(Array("[{\"title\": \"共享购物\", x}]".utf8))
+    let wideFound = cjk.excerpt(line: 1, column: 20)
+    let wide = try #require(wideFound)
+    #expect(wide.source == "    [{\"title\": \"共享购物\", x}]")
+    #expect(wide.caret == "    " + String(repeating: " ", count: 12 + 8 + 3) + "^")
+    // 👍🏽 (a skin tone), é (e and a combining acute), 🇩🇪 (two regional indicators), ＡＢ
+    // (fullwidth): two scalars each but two, one, two columns; then two columns each.
+    var emoji = SourceLines(Array("{\"t\": \"👍🏽e\u{301}🇩🇪ＡＢ\", x}".utf8))
+    let mixedFound = emoji.excerpt(line: 1, column: 19)
+    let mixed = try #require(mixedFound)
+    #expect(mixed.caret == "    " + String(repeating: " ", count: 7 + 2 + 1 + 2 + 4 + 3) + "^")
+    // A long line's window: the "…" before it is one column.
+    let long = "[" + String(repeating: "日本", count: 100) + "x]"
+    var window = SourceLines(Array(long.utf8))
+    let cutFound = window.excerpt(line: 1, column: 202)
+    let cut = try #require(cutFound)
+    #expect(cut.source.hasPrefix("    …日本"))
+    #expect(cut.caret == "    " + String(repeating: " ", count: 1 + 120) + "^")
+  }
+
   @Test func excerptsOfSortedDiagnosticsOnOneLineReuseTheCursor() {
     var lines = SourceLines(Array("abcdefghij".utf8))
     #expect(lines.excerpt(line: 1, column: 3)?.caret == "      ^")
@@ -177,6 +200,8 @@ import Testing
 
         """)
     #expect(ShowFormatter.width(of: "e\u{301}") == 1)
+    #expect(ShowFormatter.width(of: "👍🏽") == 2)
+    #expect(ShowFormatter.width(of: "🇩🇪x") == 3)
     #expect(ShowFormatter.pad("深色模式深色模式", 7) == "深色模…")
   }
 

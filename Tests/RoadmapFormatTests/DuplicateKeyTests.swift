@@ -23,13 +23,15 @@ import Testing
     return result + Array(rest.utf8)
   }
 
-  /// Reads `bytes` leniently, writes what it read, and expects it to read back the same.
+  /// Writes what was read, and expects it to read back the same, as the app reads it (the
+  /// broken bytes inside an unknown value are written as they were, and the app skips them),
+  /// and to write again the same.
   static func expectRoundTrip(_ document: RoadmapDocument) throws {
     for style in [RoadmapWriterStyle.pretty, .compact] {
       let written = RoadmapWriter.write(document.features, style: style)
       let again = try RoadmapDocument.read(written, mode: .compatible)
       #expect(again.features == document.features)
-      #expect(again.diagnostics.isEmpty, "\(again.diagnostics)")
+      #expect(RoadmapWriter.write(again.features, style: style) == written)
     }
   }
 

@@ -66,6 +66,24 @@ struct ShapeRuleTests {
       fix:
         #"[{"language": "de", "value": "Tab \"Entdecken\""}, {"language": "e\"n", "value": "a\nb\\c"}]"#
     ),
+    // A fix is copied: a value over 24 characters was cut inside its quotes ("Dark mode for
+    // every scre…"), and pasted so it replaced the translation with its first words.
+    Case(
+      name: "localized field as an object with a long value",
+      json:
+        #"[{"id": "1", "localizedTitle": {"de": "Hallo", "en": "Dark mode for every screen of the app"}}]"#,
+      code: "localized-not-array", line: 1, column: 32, path: "/0/localizedTitle",
+      fix:
+        #"write "localizedTitle": [{"language": "de", "value": "Hallo"}, {"language": "en", "value": …}] (each … stands for the text as it is now)"#
+    ),
+    Case(
+      name: "one long item without its array",
+      json:
+        #"[{"id": "1", "localizedTitle": {"language": "de", "value": "Ein Titel, der länger als vierundzwanzig ist"}}]"#,
+      code: "localized-not-array", line: 1, column: 32, path: "/0/localizedTitle",
+      fix:
+        #"write "localizedTitle": [{"language": "de", "value": …}] (each … stands for the text as it is now)"#
+    ),
     // An empty object's fix is an empty list: a placeholder item copied as written showed "…"
     // to English readers instead of the plain field.
     Case(

@@ -56,6 +56,32 @@ struct WarningRuleTests {
       json: #"[{"id": "1", "localizedTitle": [{"language": "zh-HANT-tw", "value": "A"}]}]"#,
       code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
       says: #"write "zh-Hant-TW""#),
+    // A fix quotes the whole text, or says what to remove: a text over 60 characters was cut
+    // ("write "A title … in …"") and pasted cut.
+    Case(
+      name: "trailing space after a long title",
+      json:
+        #"[{"id": "1", "title": "A title that is quite a bit longer than sixty characters in total "}]"#,
+      code: "surrounding-whitespace", severity: .warning, path: "/0/title",
+      says: "has a trailing space; the app shows it as is: remove the white space at its end"),
+    Case(
+      name: "leading and trailing space around a long status",
+      json:
+        #"[{"id": "1", "status": " In progress, with a status name that is longer than sixty characters "}]"#,
+      code: "surrounding-whitespace", severity: .warning, path: "/0/status",
+      says: "compares statuses exactly: remove the white space at its start and end"),
+    // The spelling suggested is the whole tag as localizations are named: following it must
+    // not lead to a second warning (`EN-us` suggested `en-us`, `en_us` suggested `en-us`).
+    Case(
+      name: "uppercase language and lowercase region",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "EN-us", "value": "A"}]}]"#,
+      code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
+      says: #"write "en-US""#),
+    Case(
+      name: "underscore and lowercase region",
+      json: #"[{"id": "1", "localizedTitle": [{"language": "en_us", "value": "A"}]}]"#,
+      code: "malformed-language-tag", severity: .warning, path: "/0/localizedTitle/0/language",
+      says: #"write "en-US""#),
     Case(
       name: "language name instead of a tag",
       json: #"[{"id": "1", "localizedTitle": [{"language": "English", "value": "A"}]}]"#,

@@ -95,7 +95,7 @@ struct ParseOutcome {
     var first = open + 1
     var lineStart: Int?
     while first < buffer.count && isSpace(buffer[first]) {
-      if buffer[first] == 0x0A { lineStart = first + 1 }
+      if LineIndex.endsLine(at: first, in: buffer) { lineStart = first + 1 }
       first += 1
     }
     guard let lineStart, first < buffer.count, buffer[first] == UInt8(ascii: "{") else {
@@ -106,7 +106,7 @@ struct ParseOutcome {
     var index = buffer.count / 2
     while index < limit {
       defer { index += 1 }
-      guard buffer[index] == 0x0A, index + indent + 1 < buffer.count,
+      guard LineIndex.endsLine(at: index, in: buffer), index + indent + 1 < buffer.count,
         buffer[index + indent + 1] == UInt8(ascii: "{")
       else { continue }
       var back = index - 1

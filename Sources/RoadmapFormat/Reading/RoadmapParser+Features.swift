@@ -165,8 +165,16 @@ extension RoadmapParser {
           if collectWarnings {
             checkUnknownKey(name, at: key.start - 1, known: FeatureKey.allNames)
           }
-          if let value = parseIgnoredValue(keep: keepValues) {
-            feature.extra.members.append((name, value))
+          if keepValues {
+            let errorsBefore = (sink.syntaxErrors, sink.rejectingSyntaxErrors)
+            if let value = parseIgnoredValue(keep: true) {
+              feature.extra.appendRead(
+                name, value,
+                source: memberSource(
+                  key: key, value: value, from: valueStart, errorsBefore: errorsBefore))
+            }
+          } else {
+            _ = parseIgnoredValue(keep: false)
           }
         }
         path.removeLast()
@@ -360,19 +368,20 @@ extension RoadmapParser {
         case .string(let language)? = object["language"], case .string(let text)? = object["value"]
       {
         // One item written without its array: wrap it, don't read it as a language map.
+        let item =
+          "{\"language\": \(Self.fixLiteral(language)), \"value\": \(Self.fixLiteral(text))}"
         report(
           "localized-not-array", .error, at: start, rejected: true,
           "\"\(key.name)\" is one {\"language\", \"value\"} item, but the app reads an array of "
-            + "them and rejects the whole file: write \"\(key.name)\": [{\"language\": "
-            + "\(Self.quoted(language, limit: 24)), \"value\": \(Self.quoted(text, limit: 24))}]")
+            + "them and rejects the whole file: write \"\(key.name)\": [\(item)]"
+            + Self.elisionNote(item))
         return
       }
       if case .object(let object)? = value {
         for member in object.members.prefix(3) {
           if case .string(let text) = member.value {
             items.append(
-              "{\"language\": \(Self.quoted(member.key, limit: 24)), "
-                + "\"value\": \(Self.quoted(text, limit: 24))}")
+              "{\"language\": \(Self.fixLiteral(member.key)), \"value\": \(Self.fixLiteral(text))}")
           }
         }
       }
@@ -385,7 +394,8 @@ extension RoadmapParser {
           + "items and rejects the whole file: write \"\(key.name)\": ["
           + (items.isEmpty && members > 0
             ? "{\"language\": \"en\", \"value\": \"…\"}" : items.joined(separator: ", "))
-          + (items.count < members ? ", …" : "") + "]")
+          + (items.count < members ? ", …" : "") + "]"
+          + Self.elisionNote(items.joined()))
       return
     default:
       break
@@ -568,6 +578,30 @@ extension RoadmapParser {
     return nil
   }
 
+  /// The source text of an unknown member whose value was just read, from `start` to `pos`,
+  /// given the syntax errors counted before it (all, and those the app rejects).
+  ///
+  /// A value with problems the app skips (`01`, `"\ud800"`, bytes that are not UTF-8) is kept
+  /// verbatim: the app loads it so. A value with a problem the app rejects (`[1 2]`, a comment)
+  /// has none: no app reads it, and it is written as the lenient reading recovered it.
+  func memberSource(
+    key: StringToken, value: JSONValue, from start: Int, errorsBefore: (Int, Int)
+  ) -> MemberSource? {
+    guard sink.rejectingSyntaxErrors == errorsBefore.1 else { return nil }
+    let valid = sink.syntaxErrors == errorsBefore.0
+    // A key written with escapes keeps its text. A broken key (bytes that are not UTF-8, a
+    // lone surrogate) is written as read: the app decodes keys and rejects the file, so that
+    // text is not kept.
+    let quoted =
+      key.start > 0 && base[key.start - 1] == 0x22 && key.end < count && base[key.end] == 0x22
+    let keyText =
+      quoted && key.escaped && !key.corrupt && !key.invalidUTF8
+      ? Array(UnsafeBufferPointer(start: base + key.start - 1, count: key.length + 2)) : nil
+    return MemberSource(
+      value: value, key: keyText,
+      text: Array(UnsafeBufferPointer(start: base + start, count: pos - start)), verbatim: !valid)
+  }
+
   /// One `{"language", "value"}` item; nil when broken (reported).
   mutating func parseLocalizedItem(_ key: FeatureKey)
     -> (item: LocalizedValue, languageOffset: Int, language: StringToken)?
@@ -670,8 +704,17 @@ extension RoadmapParser {
             checkUnknownKey(decodeString(name), at: name.start - 1, known: ["language", "value"])
           }
           // The app ignores it; a writer keeps it, as it keeps a feature's unknown keys.
-          if let kept = parseIgnoredValue(keep: keepValues) {
-            extra.members.append((decodeString(name), kept))
+          if keepValues {
+            let valueStart = pos
+            let errorsBefore = (sink.syntaxErrors, sink.rejectingSyntaxErrors)
+            if let kept = parseIgnoredValue(keep: true) {
+              extra.appendRead(
+                decodeString(name), kept,
+                source: memberSource(
+                  key: name, value: kept, from: valueStart, errorsBefore: errorsBefore))
+            }
+          } else {
+            _ = parseIgnoredValue(keep: false)
           }
         }
         path.removeLast()

@@ -82,7 +82,7 @@ extension RoadmapParser {
             ? " (the app skips this value and still loads the file, but jq, Python and "
               + "browsers reject it)" : ""))
       // A line break read as part of a skipped string still starts a line of the file.
-      if byte == 0x0A { line += 1 }
+      if endsLine(at: index) { line += 1 }
       index += 1
     }
   }
@@ -224,7 +224,7 @@ extension RoadmapParser {
           "invalid-escape", at: index, rejected: ignoredDepth == 0 || quoteInside,
           "\\u must be followed by four hex digits, as in \\u00e9")
         guard ignoredDepth > 0 && !quoteInside else { return index + 2 }
-        for skipped in index + 2..<end where base[skipped] == 0x0A { line += 1 }
+        for skipped in index + 2..<end where endsLine(at: skipped) { line += 1 }
         return end
       }
       if unit >= 0xD800 && unit <= 0xDBFF {

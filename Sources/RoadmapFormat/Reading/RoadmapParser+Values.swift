@@ -327,7 +327,9 @@ extension RoadmapParser {
   mutating func scanSingleQuoted() -> String {
     let start = pos
     pos += 1
-    while pos < count && base[pos] != UInt8(ascii: "'") && base[pos] != 0x0A { pos += 1 }
+    while pos < count && base[pos] != UInt8(ascii: "'") && base[pos] != 0x0A && base[pos] != 0x0D {
+      pos += 1
+    }
     let value = String(
       decoding: UnsafeBufferPointer(start: base + start + 1, count: pos - start - 1), as: UTF8.self)
     if pos < count && base[pos] == UInt8(ascii: "'") { pos += 1 }

@@ -35,14 +35,44 @@ extension RoadmapParser {
     let value = decodedValue ?? decodeString(token)
     // Only the ends: a no-break space inside the text ("10\u{A0}km") is the author's.
     let trimmed = value.trimmingSpaces()
+    let around = Self.whitespaceName(around: value, trimmed: trimmed)
+    // The fix is the whole text, which a user copies; a long one cut with "…" would be
+    // pasted cut, so then the fix says what to remove instead.
+    let fix: String
+    if trimmed.unicodeScalars.count <= Self.fixLimit {
+      fix = "write \(JSONString.quoted(trimmed))"
+    } else {
+      let leading = value.unicodeScalars.first != trimmed.unicodeScalars.first || trimmed.isEmpty
+      let trailing = value.unicodeScalars.last != trimmed.unicodeScalars.last
+      fix =
+        "remove the white space at its "
+        + (leading && trailing ? "start and end" : leading ? "start" : "end")
+    }
     report(
       "surrounding-whitespace", .warning, at: offset, rejected: false,
-      "\"\(what)\" \(Self.quoted(value)) has \(Self.whitespaceName(around: value, trimmed: trimmed)); "
+      "\"\(what)\" \(Self.quoted(value)) has \(around); "
         + "the app shows it as is"
         + (what == "id"
           ? " and counts votes under a key with the space"
           : what == "status" ? " and compares statuses exactly" : "")
-        + ": write \(Self.quoted(trimmed))")
+        + ": \(fix)")
+  }
+
+  /// The longest text a suggested fix quotes whole (in Unicode scalars).
+  static let fixLimit = 60
+
+  /// `text` as the JSON string literal of a suggested fix when it has at most `limit`
+  /// characters, else a bare `…`. A fix is copied: a value cut short inside its quotes
+  /// (`"Dark mode for every scre…"`) would be pasted as the new value, while a bare `…` is no
+  /// JSON and cannot be taken for one.
+  static func fixLiteral(_ text: String, limit: Int = 24) -> String {
+    text.unicodeScalars.count <= limit ? JSONString.quoted(text) : "…"
+  }
+
+  /// What a bare `…` in a suggested fix stands for, when `fix` has one.
+  static func elisionNote(_ fix: String) -> String {
+    fix.contains(": …}") || fix.contains(": …, \"value\"")
+      ? " (each … stands for the text as it is now)" : ""
   }
 
   /// What surrounds `trimmed` in `value`, for a message: "a trailing space" (spaces alone,
@@ -144,13 +174,17 @@ extension RoadmapParser {
   }
 
   /// What is wrong with a language tag, or nil when it is well-formed.
+  ///
+  /// The spelling it suggests is the whole tag as localizations are named (`EN-us` and `en_us`
+  /// are `en-US`), so following it never leads to a second warning.
   static func languageTagProblem(_ tag: String) -> String? {
     if tag.isEmpty { return "is empty: write a tag such as \"en\" or \"zh-Hans\"" }
-    let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
-    let fixed = tag.replacingOccurrences(of: "_", with: "-").trimmingSpaces()
     if tag.contains("_") || tag.contains(" ") {
+      let dashed = tag.replacingOccurrences(of: "_", with: "-").trimmingSpaces()
+      let fixed = conventionalSpelling(dashed) ?? dashed
       return "is not a BCP 47 tag and never matches the app's localization: write \"\(fixed)\""
     }
+    let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
     let language = subtags[0]
     guard (2...3).contains(language.count),
       language.allSatisfy({ $0.isASCII && $0.isLetter })
@@ -158,23 +192,35 @@ extension RoadmapParser {
       return "is not a language tag; the app compares it with localizations such as \"en\", "
         + "\"de\", \"zh-Hans\", \"pt-BR\""
     }
-    for subtag in subtags.dropFirst()
-    where subtag.isEmpty || subtag.count > 8
-      || !subtag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
-    {
+    guard let expected = conventionalSpelling(tag) else {
       return "is not a well-formed BCP 47 tag: write it as in \"zh-Hans\" or \"pt-BR\""
     }
     if language.contains(where: { $0.isUppercase }) {
-      let lower = language.lowercased() + tag.dropFirst(language.count)
       return "starts with an uppercase language code, but the app compares exactly and "
-        + "localizations are lowercase: write \"\(lower)\""
+        + "localizations are lowercase: write \"\(expected)\""
     }
-    // A script after the language is written in title case, a region in uppercase, as
-    // Xcode names localizations (`zh-Hans`, `pt-BR`): `zh-hans` never matches.
-    var written = [String(language)]
+    if expected != tag {
+      return "has its script or region in another case than localizations are named, and the "
+        + "app compares exactly: write \"\(expected)\""
+    }
+    return nil
+  }
+
+  /// A well-formed tag as Xcode names localizations: the language in lowercase, a script
+  /// after it in title case (`zh-Hans`), a region in uppercase (`pt-BR`); nil when `tag` is not
+  /// well-formed (a language of 2–3 letters, subtags of 1–8 letters or digits).
+  static func conventionalSpelling(_ tag: String) -> String? {
+    let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
+    let language = subtags[0]
+    guard (2...3).contains(language.count), language.allSatisfy({ $0.isASCII && $0.isLetter })
+    else { return nil }
+    var written = [language.lowercased()]
     var position = 1
     for subtag in subtags.dropFirst() {
-      let letters = subtag.allSatisfy { $0.isASCII && $0.isLetter }
+      guard !subtag.isEmpty, subtag.count <= 8,
+        subtag.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) })
+      else { return nil }
+      let letters = subtag.allSatisfy { $0.isLetter }
       if position <= 1 && subtag.count == 4 && letters {
         written.append(subtag.prefix(1).uppercased() + subtag.dropFirst().lowercased())
         position = 2
@@ -186,12 +232,7 @@ extension RoadmapParser {
         position = 3
       }
     }
-    let expected = written.joined(separator: "-")
-    if expected != tag {
-      return "has its script or region in another case than localizations are named, and the "
-        + "app compares exactly: write \"\(expected)\""
-    }
-    return nil
+    return written.joined(separator: "-")
   }
 
   /// An unknown key that looks like a typo of a known one (`isfinished`, `localizedTitles`).

@@ -20,7 +20,8 @@ struct RoadmapParser {
   var depth = 0
   var path: [PathComponent] = []
   /// The current line, counted as whitespace and comments are skipped (line breaks appear
-  /// nowhere else in JSON that is read on: a raw one ends a string before it).
+  /// nowhere else in JSON that is read on: a raw one ends a string before it). A line ends as
+  /// `LineIndex.endsLine(at:in:)` says: LF, CRLF or a lone CR.
   var line = 1
   var checkpoints: [LineIndex.Checkpoint] = []
   /// Where a parse of the first part of a large array stops (an element start), and whether
@@ -172,10 +173,10 @@ struct RoadmapParser {
   /// a time, tested with one bit mask rather than a jump table.
   mutating func skipWhitespaceRun() {
     let width = ByteBlock.width
-    let blanks: UInt64 = 1 << 0x20 | 1 << 0x09 | 1 << 0x0D
+    let blanks: UInt64 = 1 << 0x20 | 1 << 0x09
     while pos < count {
       let byte = base[pos]
-      if byte == 0x0A {
+      if byte == 0x0A || (byte == 0x0D && (pos + 1 == count || base[pos + 1] != 0x0A)) {
         pos += 1
         line += 1
         while pos + width <= count {
@@ -185,7 +186,8 @@ struct RoadmapParser {
           pos += lane
           if lane < width { break }
         }
-      } else if byte <= 0x20 && blanks & (1 << UInt64(byte)) != 0 {
+      } else if byte <= 0x20 && blanks & (1 << UInt64(byte)) != 0 || byte == 0x0D {
+        // A CR here is the first half of a CRLF: the LF ends the line.
         pos += 1
       } else if byte == UInt8(ascii: "/") {
         guard skipComment() else { return }
@@ -202,7 +204,7 @@ struct RoadmapParser {
     let next = base[pos + 1]
     if next == UInt8(ascii: "/") {
       pos += 2
-      while pos < count && base[pos] != 0x0A { pos += 1 }
+      while pos < count && base[pos] != 0x0A && base[pos] != 0x0D { pos += 1 }
     } else if next == UInt8(ascii: "*") {
       pos += 2
       var closed = false
@@ -212,7 +214,7 @@ struct RoadmapParser {
           closed = true
           break
         }
-        if base[pos] == 0x0A { line += 1 }
+        if endsLine(at: pos) { line += 1 }
         pos += 1
       }
       if !closed {
@@ -230,6 +232,13 @@ struct RoadmapParser {
       "JSON has no comments: JSONDecoder and every other reader reject the file; remove it "
         + "(or keep the note in an extra key such as \"note\")")
     return !stopped
+  }
+
+  /// Whether the byte at `index` ends a line (LF, or a CR not followed by LF).
+  @inline(__always)
+  func endsLine(at index: Int) -> Bool {
+    let byte = base[index]
+    return byte == 0x0A || (byte == 0x0D && (index + 1 == count || base[index + 1] != 0x0A))
   }
 
   // MARK: Structure

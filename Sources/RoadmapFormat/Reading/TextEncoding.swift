@@ -143,18 +143,23 @@ enum TextEncoding: Sendable, Equatable {
     var line = 1
     var column = 1
     var sawText = false
+    var afterReturn = false
     // Nil when the text so far is not what a JSON document starts with.
     func advance(_ scalar: Unicode.Scalar) -> Bool {
       if !sawText && !(scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r") {
         guard bom > 0 || scalar == "[" || scalar == "{" else { return false }
         sawText = true
       }
-      if scalar == "\n" {
+      // A line ends at LF, CRLF (once) or a lone CR, as `LineIndex` counts.
+      if scalar == "\n" && afterReturn {
+        // The LF of a CRLF: the CR already started the line.
+      } else if scalar == "\n" || scalar == "\r" {
         line += 1
         column = 1
       } else {
         column += 1
       }
+      afterReturn = scalar == "\r"
       return true
     }
     func failure(_ what: String) -> ConversionFailure? {

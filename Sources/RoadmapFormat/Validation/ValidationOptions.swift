@@ -30,4 +30,19 @@ public struct ValidationOptions: Sendable {
     self.keyTemplate = keyTemplate
     self.allowRemoved = allowRemoved
   }
+
+  /// What is wrong with `language` as a language to require (`--languages`), or nil when it is
+  /// written as the app's localizations are named (`en`, `de`, `zh-Hans`, `pt-BR`).
+  ///
+  /// The rule is the one the validator applies to the `language` of a localized item
+  /// (`malformed-language-tag`): the app compares languages exactly, so `EN`, `en_US` or
+  /// `pt-br` never match a localization. The text goes after the quoted language and names
+  /// the right spelling where there is one (`starts with an uppercase language code, … write
+  /// "en"`).
+  ///
+  /// - Parameter language: the language as given.
+  /// - Returns: the problem, or nil.
+  public static func problem(withLanguage language: String) -> String? {
+    RoadmapParser.languageTagProblem(language)
+  }
 }

@@ -8,6 +8,14 @@
 /// exceptions for values built in code rather than read: a member of ``RoadmapFeature/extra``
 /// (or ``LocalizedValue/extra``) named like a field of the format is not written (the field
 /// is), and a ``JSONValue/number(_:)`` whose text is not a JSON number is written as a string.
+///
+/// Unknown keys read from a document are written as they were read, as long as their values
+/// are unchanged: every string, number and literal in them byte for byte (escapes such as
+/// `\u00e9` stay escapes, `1.50` stays `1.50`, a repeated key inside stays), in the writer's
+/// layout. A value that is not valid JSON (the app skips it and loads the file: a lone
+/// surrogate `\ud800`, bytes that are not UTF-8, a raw tab, a number such as `01`) is written
+/// exactly as it was, layout included, rather than repaired into other data. So reading a file
+/// and writing it loses nothing of what the app does not read.
 public enum RoadmapWriter {
   /// Writes `features` as a JSON array.
   ///
@@ -71,16 +79,14 @@ public enum RoadmapWriter {
         writer.key("value")
         writer.string(item.value)
         for member in item.extra.members where !LocalizedValue.isField(member.key) {
-          writer.key(member.key)
-          writer.value(member.value)
+          writer.member(member, source: item.extra.source(of: member))
         }
         writer.endObject(empty: false)
       }
       writer.endArray(empty: items.isEmpty)
     }
     for member in feature.extra.members where !FeatureKey.isKnown(member.key) {
-      writer.key(member.key)
-      writer.value(member.value)
+      writer.member(member, source: feature.extra.source(of: member))
     }
     writer.endObject(empty: false)
   }
@@ -176,5 +182,86 @@ struct JSONByteWriter {
 
   mutating func string(_ string: String) {
     JSONString.appendQuoted(string, to: &out)
+  }
+
+  /// Writes a member: from its source text when it has one (``MemberSource``), else its value.
+  mutating func member(_ member: (key: String, value: JSONValue), source: MemberSource?) {
+    guard let source else {
+      key(member.key)
+      value(member.value)
+      return
+    }
+    if let text = source.key {
+      element()
+      out.append(contentsOf: text)
+      out.append(UInt8(ascii: ":"))
+      if pretty { out.append(UInt8(ascii: " ")) }
+    } else {
+      key(member.key)
+    }
+    if source.verbatim {
+      out.append(contentsOf: source.text)
+    } else {
+      relayout(source.text)
+    }
+  }
+
+  /// Writes the text of a valid JSON value in this writer's layout: whitespace between tokens
+  /// is the writer's, every string, number and literal is copied byte for byte.
+  mutating func relayout(_ text: [UInt8]) {
+    var index = 0
+    while index < text.count {
+      let byte = text[index]
+      switch byte {
+      case 0x20, 0x09, 0x0A, 0x0D:
+        index += 1
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        let closer = byte == UInt8(ascii: "{") ? UInt8(ascii: "}") : UInt8(ascii: "]")
+        var next = index + 1
+        while next < text.count && [0x20, 0x09, 0x0A, 0x0D].contains(text[next]) { next += 1 }
+        if next < text.count && text[next] == closer {
+          out.append(byte)
+          out.append(closer)
+          index = next + 1
+        } else {
+          out.append(byte)
+          depth += 1
+          newline()
+          index += 1
+        }
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        depth -= 1
+        newline()
+        out.append(byte)
+        index += 1
+      case UInt8(ascii: ","):
+        out.append(byte)
+        newline()
+        index += 1
+      case UInt8(ascii: ":"):
+        out.append(byte)
+        if pretty { out.append(UInt8(ascii: " ")) }
+        index += 1
+      case UInt8(ascii: "\""):
+        // To the closing quote: a backslash takes the byte after it.
+        var end = index + 1
+        while end < text.count && text[end] != UInt8(ascii: "\"") {
+          end += text[end] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        end = min(end + 1, text.count)
+        out.append(contentsOf: text[index..<end])
+        index = end
+      default:
+        // A number or a literal: up to the next whitespace or structural byte.
+        var end = index + 1
+        while end < text.count
+          && ![0x20, 0x09, 0x0A, 0x0D, 0x2C, 0x3A, 0x5B, 0x5D, 0x7B, 0x7D, 0x22].contains(text[end])
+        {
+          end += 1
+        }
+        out.append(contentsOf: text[index..<end])
+        index = end
+      }
+    }
   }
 }

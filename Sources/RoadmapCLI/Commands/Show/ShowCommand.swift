@@ -66,6 +66,14 @@ struct ShowCommand: Command {
       throw CommandError.validation(
         "--compatible resolves one localization, as the Roadmap package does; give one language.")
     }
+    // As the app's localization, a language is compared exactly: `EN` or `en_US` is no
+    // localization's name and would show what no app user sees. (Without --compatible the
+    // user's languages fall back and ignore case, so `EN` and `en_US` find `en`.)
+    if compatible, let given = language.first,
+      let problem = ValidationOptions.problem(withLanguage: given)
+    {
+      throw CommandError.validation("--language: \(JSONText.quote(given)) \(problem).")
+    }
     if votesFrom == nil {
       // Where the counts come from, without a place to read them: a forgotten --votes-from.
       let given = [

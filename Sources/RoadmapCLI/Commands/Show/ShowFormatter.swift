@@ -96,20 +96,9 @@ enum ShowFormatter {
     return result + "…" + String(repeating: " ", count: width - 1 - used)
   }
 
-  /// How many terminal columns `text` takes: East Asian wide and fullwidth characters take two,
-  /// combining marks none.
+  /// How many terminal columns `text` takes (``TerminalWidth``): East Asian wide and
+  /// fullwidth characters and emoji take two, combining marks none.
   static func width(of text: String) -> Int {
-    var total = 0
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x0300...0x036F, 0x200B...0x200F, 0xFE00...0xFE0F: continue
-      case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-        0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-        0xFFE0...0xFFE6, 0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-        total += 2
-      default: total += 1
-      }
-    }
-    return total
+    TerminalWidth.of(text)
   }
 }

@@ -7,7 +7,8 @@ import RoadmapFormat
 /// excerpts of a large file read only the bytes around their diagnostics. Columns count Unicode
 /// scalars, as diagnostics do; for diagnostics in order a cursor continues from the previous
 /// position, so many diagnostics on one long line (a minified file) cost time in proportion to
-/// the line, not to the line times the diagnostics.
+/// the line, not to the line times the diagnostics. Lines end where diagnostics count them: at
+/// LF, CRLF or a lone CR.
 struct SourceLines {
   private let document: DocumentBytes
   private let knownLines: [KnownLine]
@@ -38,7 +39,8 @@ struct SourceLines {
     document.withUnsafeBytes { bytes in
       guard number >= 1, let (start, lineEnd) = find(line: number, in: bytes) else { return nil }
       var end = lineEnd
-      if end > start, bytes[end - 1] == 0x0D { end -= 1 }
+      // The CR of a CRLF is part of the line end, not of the text.
+      if end < bytes.count, bytes[end] == 0x0A, end > start, bytes[end - 1] == 0x0D { end -= 1 }
       guard end > start else { return nil }
 
       let caretOffset = offset(
@@ -60,11 +62,16 @@ struct SourceLines {
       }
       let head = windowStart > start ? "…" : ""
       let tail = windowEnd < end ? "…" : ""
-      let text = String(decoding: bytes[windowStart..<windowEnd], as: UTF8.self)
-      let printable = String(
-        String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
-      let caret = String(repeating: " ", count: before + (head.isEmpty ? 0 : 1)) + "^"
-      return ("    " + head + printable + tail, "    " + caret)
+      func printable(_ range: Range<Int>) -> String {
+        let text = String(decoding: bytes[range], as: UTF8.self)
+        return String(
+          String.UnicodeScalarView(text.unicodeScalars.map { $0.value < 0x20 ? " " : $0 }))
+      }
+      // The caret goes under the column as a terminal shows it: a wide character (CJK, an
+      // emoji) before it takes two columns, a combining mark none.
+      let lead = TerminalWidth.of(printable(windowStart..<caretOffset))
+      let caret = String(repeating: " ", count: lead + (head.isEmpty ? 0 : 1)) + "^"
+      return ("    " + head + printable(windowStart..<windowEnd) + tail, "    " + caret)
     }
   }
 
@@ -76,7 +83,7 @@ struct SourceLines {
     if number < line.number { line = (1, 0, -1) }
     if let known = firstKnownLine(onOrBefore: number), known.line > line.number {
       var start = min(known.offset, bytes.count)
-      while start > 0 && bytes[start - 1] != 0x0A { start -= 1 }
+      while start > 0 && !Self.endsLine(at: start - 1, in: bytes) { start -= 1 }
       line = (known.line, start, -1)
     }
     while line.number < number {
@@ -108,10 +115,19 @@ struct SourceLines {
     return knownLines[first]
   }
 
+  /// Where the line starting at `start` ends: its LF (the LF of a CRLF), its lone CR, or the
+  /// end of the document.
   private func nextLineBreak(from start: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Int {
     var index = start
-    while index < bytes.count && bytes[index] != 0x0A { index += 1 }
+    while index < bytes.count && !Self.endsLine(at: index, in: bytes) { index += 1 }
     return index
+  }
+
+  /// Whether the byte at `index` ends a line: LF, or CR not followed by LF.
+  private static func endsLine(at index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let byte = bytes[index]
+    if byte == 0x0A { return true }
+    return byte == 0x0D && (index + 1 == bytes.count || bytes[index + 1] != 0x0A)
   }
 
   /// The byte offset of `column` (1-based, in scalars) on `line`, clamped to the line's end.

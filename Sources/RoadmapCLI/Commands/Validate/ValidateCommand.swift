@@ -29,7 +29,9 @@ struct ValidateCommand: Command {
   @Flag(help: "Judge exactly as the AvdLee/Roadmap package reads: one wrong type fails the file.")
   var compatible: Bool
 
-  @Option(help: "Comma-separated languages every feature must localize (en,de).")
+  @Option(
+    help: "Comma-separated languages every feature must localize (en,de).",
+    validate: { Self.languagesProblem($0) })
   var languages: [String]
 
   @Option(help: "Comma-separated status values allowed (planned,in-progress,finished).")
@@ -51,6 +53,19 @@ struct ValidateCommand: Command {
 
   @Flag(help: "With --previous, accept features that were removed.")
   var allowRemoved: Bool
+
+  /// A language of `--languages` not written as the app's localizations are named (`EN`,
+  /// `en_US`, `pt-br`): the app compares exactly, so it would be reported missing from files
+  /// that have it (`en`). The message names the right spelling, as the validator's
+  /// `malformed-language-tag` warning does for a language in a file.
+  static func languagesProblem(_ languages: [String]) -> String? {
+    for language in languages {
+      if let problem = ValidationOptions.problem(withLanguage: language) {
+        return "--languages: \(JSONText.quote(language)) \(problem)."
+      }
+    }
+    return nil
+  }
 
   func validate() throws {
     if (inputs.isEmpty ? 1 : inputs.count(where: { $0 == "-" })) + (previous == "-" ? 1 : 0) > 1 {
