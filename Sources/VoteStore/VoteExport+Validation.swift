@@ -180,21 +180,33 @@ enum ExportRules {
 }
 
 /// The counters read so far by namespace and key, to find one that appears twice.
+///
+/// Names compare by their bytes, as the stores compare them: a key in another Unicode form
+/// (`featureé` precomposed, or with e + U+0301) is another counter, which a store made before
+/// such refs were refused may hold and export (it is not the same counter twice).
 struct DuplicateCounters {
-  private var firstIndex: [String: [String: Int]] = [:]
+  private var firstIndex: [ExactText: [ExactText: Int]] = [:]
 
   /// The problem of `draft` when an earlier counter has its namespace and key; else notes them.
   mutating func note(_ draft: CounterDraft) -> DraftProblem? {
     guard let namespace = draft.namespace, let key = draft.key else { return nil }
-    if let first = firstIndex[namespace]?[key] {
+    let exactNamespace = ExactText(namespace)
+    let exactKey = ExactText(key)
+    if let first = firstIndex[exactNamespace]?[exactKey] {
       return DraftProblem(
         index: draft.index, path: "record.key", offset: draft.offsets["record.key"],
         message: "the counter appears twice (first as counters[\(first)])")
     }
-    firstIndex[namespace, default: [:]][key] = draft.index
+    firstIndex[exactNamespace, default: [:]][exactKey] = draft.index
     return nil
   }
 
   /// Every key noted, by namespace.
-  var keysByNamespace: [String: [String]] { firstIndex.mapValues { Array($0.keys) } }
+  var keysByNamespace: [String: [String]] {
+    var keys: [String: [String]] = [:]
+    for (namespace, byKey) in firstIndex {
+      keys[namespace.text, default: []] += byKey.keys.map(\.text)
+    }
+    return keys
+  }
 }
