@@ -78,3 +78,27 @@ import Testing
     #expect((document?["counters"] as? [Any])?.count == 60_000)
   }
 }
+
+/// Standard input that is a file is mapped only from where the reading starts.
+@Suite struct ImportStandardInputEndToEndTests {
+  /// A script that reads a first line itself hands `votes import -` the rest of the file:
+  /// mapping the whole file read that line as well ("not valid JSON").
+  @Test func standardInputIsReadFromWhereItStands() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = try directory.write(
+      "input.txt", "# a header line the script reads\n" + ImportMemoryEndToEndTests.export(3))
+    let binary = try Roadmapctl.binaryURL().path
+    let status = try await Roadmapctl.runTool(
+      "/bin/sh",
+      [
+        "-c", #"exec < "$2"; read -r header; exec "$0" votes import - --data-dir "$1""#,
+        binary, directory.path + "/store", file.path,
+      ], timeout: .seconds(120))
+    #expect(status == 0)
+    let export = try await Roadmapctl.run([
+      "votes", "export", "--data-dir", directory.path + "/store",
+    ])
+    #expect(export.stdoutText.contains("feature2"))
+  }
+}

@@ -65,7 +65,11 @@ public struct InputSource: Sendable {
   func readExportBytes() throws -> ExportFileBytes {
     guard let descriptor else { return ExportFileBytes(try reader()) }
     try Self.checkStandardInputIsOpen()
-    if let mapped = ExportFileBytes(mapping: descriptor) { return mapped }
+    // A file is mapped from its start: only when nothing of it was read before us (a
+    // script's `read` may have taken its first line); else the rest is copied as from a pipe.
+    if lseek(descriptor, 0, SEEK_CUR) == 0, let mapped = ExportFileBytes(mapping: descriptor) {
+      return mapped
+    }
     guard let spooled = ExportFileBytes.spooling(descriptor) else {
       throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
     }
