@@ -49,10 +49,13 @@ import VoteStore
       try tables.put(twin)
       try tables.reserveID("demo-app", "feature", atLeast: 2)
     }
-    _ = try await store.apply(
-      CounterMutation(
-        namespace: "demo-app", key: "feature" + Self.decomposed, delta: 1, voter: "carl",
-        createIfMissing: CounterCreation(namespace: "demo-app", key: "feature" + Self.decomposed)))
+    for voter in ["carl", "ann"] {
+      _ = try await store.apply(
+        CounterMutation(
+          namespace: "demo-app", key: "feature" + Self.decomposed, delta: 1, voter: voter,
+          createIfMissing: CounterCreation(
+            namespace: "demo-app", key: "feature" + Self.decomposed)))
+    }
     await boards.close()
     await store.close()
 
@@ -64,7 +67,7 @@ import VoteStore
       stderr.contains(
         #"warning: project demo-app has features whose refs are one ref in different Unicode "#
           + #"forms: feature 1 (ref "\u{E9}t\u{E9}", 2 votes), feature 2 (ref "#
-          + #""e\u{301}te\u{301}", 1 vote)."#), "\(stderr)")
+          + #""e\u{301}te\u{301}", 2 votes)."#), "\(stderr)")
 
     let backupFile = source.url.appendingPathComponent("backup.json").path
     let backup = try await Roadmapctl.run(
@@ -87,5 +90,25 @@ import VoteStore
       ["votes", "import", exportFile, "--data-dir", imported.path])
     #expect(votesImport.exitCode == 0, "\(votesImport.stderrText)")
     #expect(votesImport.stderrText.contains("Imported 2 counters."))
+
+    // Merged: one feature, and ann, who voted on both, counts once.
+    let merge = try await Roadmapctl.run(["votes", "merge-refs", "--data-dir", source.path])
+    #expect(merge.exitCode == 0, "\(merge.stderrText)")
+    #expect(
+      merge.stderrText.contains(
+        #"Merged feature 2 (ref "e\u{301}te\u{301}") into feature 1 (ref "\u{E9}t\u{E9}") of "#
+          + "project demo-app: 3 votes."), "\(merge.stderrText)")
+    let merged = VoteFirstServer(
+      serve: try await ServeProcess.start(
+        dataDirectory: source.url, ["--admin-token", VoteFirstServer.token]),
+      directory: source)
+    let features = try await merged.admin().allFeatures()
+    #expect(features.map(\.id) == [1])
+    #expect(features.first?.votes == 3)
+    #expect(try await merged.serve.stop() == 0)
+    try await merged.serve.process.waitForOutputEnd(timeout: .seconds(10))
+    #expect(!String(decoding: merged.serve.process.stderrBytes, as: UTF8.self).contains("warning"))
+    let nothing = try await Roadmapctl.run(["votes", "merge-refs", "--data-dir", source.path])
+    #expect(nothing.stderrText.contains("No features have refs in different Unicode forms."))
   }
 }

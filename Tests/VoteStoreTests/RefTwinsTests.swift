@@ -83,4 +83,38 @@ import VoteStore
       #expect(RefTwins.spelled(Self.composed) == #"\u{E9}t\u{E9}"#)
     }
   }
+
+  /// Merging moves every vote: anonymous ones added, voters joined, a voter on both once.
+  @Test(arguments: StoreKind.allCases)
+  func mergingCountsAVoterOnBothOnce(kind: StoreKind) async throws {
+    try await kind.withStore { store, handle in
+      let target = "feature" + Self.composed
+      let source = "feature" + Self.decomposed
+      for (key, voter) in [
+        (target, "ann"), (target, "bob"), (target, nil), (source, "ann"), (source, "carl"),
+        (source, nil), (source, nil),
+      ] {
+        _ = try await store.apply(
+          CounterMutation(
+            namespace: "app.one", key: key, delta: 1, voter: voter,
+            createIfMissing: CounterCreation(namespace: "app.one", key: key)))
+      }
+      let boards: any BoardStore =
+        if let sqlite = store as? SQLiteVoteStore {
+          try SQLiteBoardStore(sharing: sqlite)
+        } else {
+          try PostgresBoardStore(connectionString: handle.connectionString!, poolSize: 2)
+        }
+      let value = try await boards.write { tables in
+        try tables.mergeVotes("app.one", from: source, into: target, now: 5)
+      }
+      await boards.close()
+      // 3 anonymous votes and ann, bob, carl.
+      #expect(value == 6)
+      let left = try await store.exportAll().counters
+      #expect(left.count == 1)
+      #expect(left.first.map { Array($0.record.key.utf8) } == Array(target.utf8))
+      #expect(left.first?.record.value == 6 && left.first?.voters.count == 3)
+    }
+  }
 }

@@ -53,3 +53,39 @@ extension RefTwins {
     return spelled
   }
 }
+
+extension BoardTables {
+  /// Moves every vote of the counter `source` into `target` and removes `source`: the
+  /// anonymous parts are added, the voter sets joined (a voter who voted on both counts
+  /// once), `target` created when missing (bounds [-1, 1], as `/hit` does) and its value made
+  /// its anonymous part plus its voters. For merging the counters of ``RefTwins``; returns
+  /// `target`'s value.
+  @discardableResult
+  public func mergeVotes(
+    _ namespace: String, from source: String, into target: String, now: Int64
+  ) throws(VoteStoreError) -> Int64 {
+    guard !source.utf8.elementsEqual(target.utf8) else { return try votes(namespace, key: target) }
+    let anonymous = min(
+      CounterLimits.maximum,
+      (try anonymousVotes(namespace, key: source) ?? 0)
+        + (try anonymousVotes(namespace, key: target) ?? 0))
+    try setAnonymousVotes(namespace, key: target, count: anonymous, now: now)
+    try db.run(
+      """
+      INSERT INTO voters (counter_id, voter)
+      SELECT t.id, v.voter FROM counters s JOIN voters v ON v.counter_id = s.id, counters t
+      WHERE s.namespace = ?1 AND s.key = ?2 AND t.namespace = ?1 AND t.key = ?3
+      ON CONFLICT DO NOTHING
+      """, [.text(namespace), .text(source), .text(target)])
+    try db.run(
+      """
+      DELETE FROM voters WHERE counter_id IN
+        (SELECT id FROM counters WHERE namespace = ?1 AND key = ?2)
+      """, [.text(namespace), .text(source)])
+    try db.run(
+      "DELETE FROM counters WHERE namespace = ?1 AND key = ?2", [.text(namespace), .text(source)])
+    log?.touched(namespace: namespace, key: source)
+    // Again, now that the voters are in: the value is the anonymous part plus the voters.
+    return try setAnonymousVotes(namespace, key: target, count: anonymous, now: now)
+  }
+}

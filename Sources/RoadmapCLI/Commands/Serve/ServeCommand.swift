@@ -347,8 +347,8 @@ struct ServeCommand: Command {
         "warning: project \(group.project) has features whose refs are one ref in different "
           + "Unicode forms: " + named.joined(separator: ", ")
           + ". Apps and the board API see one of them, and the others' votes are hidden; "
-          + "'roadmapctl backup' and 'restore' keep them all. See docs/serving.md, "
-          + "'Refs in two Unicode forms'.")
+          + "'roadmapctl votes merge-refs' (with serve stopped) merges them into the first. "
+          + "See docs/serving.md, 'Refs in two Unicode forms'.")
     }
     return warnings
   }
