@@ -7,9 +7,17 @@ extension VoteExport {
   /// Every problem that keeps this export from being imported, checked by the same rules a
   /// live write applies (see ``read(_:)`` for the rules); empty when it may be imported.
   public func problems() -> [ImportProblem] {
-    let drafts = counters.enumerated().map { CounterDraft(index: $0.offset, $0.element) }
-    let found = ExportRules.check(version: version, voterKey: voterKey, drafts: drafts)
-    return ExportRules.place(found, drafts: drafts, lines: nil)
+    var found = ExportRules.check(version: version, voterKey: voterKey)
+    var duplicates = DuplicateCounters()
+    var labels: [Int: String] = [:]
+    for (index, counter) in counters.enumerated() {
+      let draft = CounterDraft(index: index, counter)
+      let before = found.count
+      found += ExportRules.check(draft, hashes: version == 2)
+      if let twice = duplicates.note(draft) { found.append(twice) }
+      if found.count > before { labels[index] = draft.label }
+    }
+    return ExportRules.place(found, labels: { labels[$0] }, lines: nil as LineTable<[UInt8]>?)
   }
 
   /// Throws ``VoteStoreError/Kind/invalid`` listing the problems (the first ten) when the
@@ -26,7 +34,8 @@ extension VoteExport {
 
 /// The import rules, once: the same limits a live write applies.
 enum ExportRules {
-  static func check(version: Int?, voterKey: String?, drafts: [CounterDraft]) -> [DraftProblem] {
+  /// The problems of the document's own members (`version`, `voterKey`).
+  static func check(version: Int?, voterKey: String?) -> [DraftProblem] {
     var problems: [DraftProblem] = []
     if let version, version != 1 && version != 2 {
       problems.append(
@@ -51,20 +60,6 @@ enum ExportRules {
           DraftProblem(
             index: nil, path: "voterKey", offset: nil,
             message: "a version-2 export must name its voter key (\"voterKey\")"))
-      }
-    }
-    var firstIndex: [[String]: Int] = [:]
-    for draft in drafts {
-      problems += check(draft, hashes: version == 2)
-      if let namespace = draft.namespace, let key = draft.key {
-        if let first = firstIndex[[namespace, key]] {
-          problems.append(
-            DraftProblem(
-              index: draft.index, path: "record.key", offset: draft.offsets["record.key"],
-              message: "the counter appears twice (first as counters[\(first)])"))
-        } else {
-          firstIndex[[namespace, key]] = draft.index
-        }
       }
     }
     return problems
@@ -164,8 +159,8 @@ enum ExportRules {
   }
 
   /// The problems as ``ImportProblem``s, with line and column when `lines` is given.
-  static func place(
-    _ problems: [DraftProblem], drafts: [CounterDraft], lines: LineTable?
+  static func place<Bytes>(
+    _ problems: [DraftProblem], labels: (Int) -> String?, lines: LineTable<Bytes>?
   ) -> [ImportProblem] {
     // All positions in one call: one pass over a line however many problems it holds.
     let positions = lines?.positions(of: problems.map { $0.offset ?? 0 })
@@ -174,12 +169,44 @@ enum ExportRules {
       var label: String?
       if let index = problem.index {
         path = "counters[\(index)]" + (path.isEmpty ? "" : "." + path)
-        label = index < drafts.count ? drafts[index].label : nil
+        label = labels(index)
       }
       let position = problem.offset == nil ? nil : positions?[number]
       return ImportProblem(
         index: problem.index, counter: label, path: path, line: position?.line,
         column: position?.column, message: problem.message)
     }
+  }
+}
+
+/// The counters read so far by namespace and key, to find one that appears twice.
+///
+/// Names compare by their bytes, as the stores compare them: a key in another Unicode form
+/// (`featureé` precomposed, or with e + U+0301) is another counter, which a store made before
+/// such refs were refused may hold and export (it is not the same counter twice).
+struct DuplicateCounters {
+  private var firstIndex: [ExactText: [ExactText: Int]] = [:]
+
+  /// The problem of `draft` when an earlier counter has its namespace and key; else notes them.
+  mutating func note(_ draft: CounterDraft) -> DraftProblem? {
+    guard let namespace = draft.namespace, let key = draft.key else { return nil }
+    let exactNamespace = ExactText(namespace)
+    let exactKey = ExactText(key)
+    if let first = firstIndex[exactNamespace]?[exactKey] {
+      return DraftProblem(
+        index: draft.index, path: "record.key", offset: draft.offsets["record.key"],
+        message: "the counter appears twice (first as counters[\(first)])")
+    }
+    firstIndex[exactNamespace, default: [:]][exactKey] = draft.index
+    return nil
+  }
+
+  /// Every key noted, by namespace.
+  var keysByNamespace: [String: [String]] {
+    var keys: [String: [String]] = [:]
+    for (namespace, byKey) in firstIndex {
+      keys[namespace.text, default: []] += byKey.keys.map(\.text)
+    }
+    return keys
   }
 }

@@ -78,6 +78,19 @@ public protocol VoteStore: Sendable {
   func restoreAll(votes: VoteExport, boards: BoardBackup) async throws(VoteStoreError)
     -> ImportSummary
 
+  /// Loads a checked export file (``VoteExport/check(_:range:keepingKeys:)``) as
+  /// ``importAll(_:replace:)-(VoteExport,_)`` does, in one transaction, reading its counters
+  /// from the file one at a time inside it, so memory does not grow with the file. The
+  /// default reads them all into memory first.
+  func importAll(_ export: CheckedVoteExport, replace: Bool) async throws(VoteStoreError)
+    -> ImportSummary
+
+  /// Loads a backup whose counters are a checked export file, as
+  /// ``restoreAll(votes:boards:)-(VoteExport,_)`` does, reading the counters from the file one
+  /// at a time inside its transaction. The default reads them all into memory first.
+  func restoreAll(votes: CheckedVoteExport, boards: BoardBackup) async throws(VoteStoreError)
+    -> ImportSummary
+
   /// Checks that the store can be read and written (for `/healthz`); throws the last write
   /// failure while writes are failing (see ``StoreWriteHealth``).
   func checkHealth() async throws(VoteStoreError)
@@ -310,6 +323,24 @@ public enum CachedCounter: Sendable, Equatable {
   case found(CounterRecord)
   /// The counter does not exist.
   case missing
+}
+
+extension VoteStore {
+  /// Reads the export's counters into memory and imports them with
+  /// ``importAll(_:replace:)-(VoteExport,_)``.
+  public func importAll(_ export: CheckedVoteExport, replace: Bool) async throws(VoteStoreError)
+    -> ImportSummary
+  {
+    try await importAll(try export.materialized(), replace: replace)
+  }
+
+  /// Reads the backup's counters into memory and restores them with
+  /// ``restoreAll(votes:boards:)-(VoteExport,_)``.
+  public func restoreAll(votes: CheckedVoteExport, boards: BoardBackup)
+    async throws(VoteStoreError) -> ImportSummary
+  {
+    try await restoreAll(votes: try votes.materialized(), boards: boards)
+  }
 }
 
 extension VoteStore {

@@ -90,8 +90,10 @@ extension BoardBackup {
       return "feature id \(row.id) of project \(row.project) appears twice "
         + "(features[\(first)] and features[\(second)])"
     }
+    // Refs compare by their bytes, as the store does: a ref in another Unicode form (a
+    // store made before such refs were refused holds pairs) is another feature.
     if let (first, second) = Self.firstRepeat(
-      features, { row in row.ref.map { [row.project, $0] } })
+      features, { row in row.ref.map { [ExactText(row.project), ExactText($0)] } })
     {
       let row = features[second]
       return "features[\(first)] and features[\(second)] of project \(row.project) have the same "
@@ -106,8 +108,10 @@ extension BoardBackup {
   }
 
   /// The first row whose key (nil: none) an earlier row has: that row's index and its own.
-  private static func firstRepeat<Row>(_ rows: [Row], _ key: (Row) -> [String]?) -> (Int, Int)? {
-    var seen: [[String]: Int] = [:]
+  private static func firstRepeat<Row, Key: Hashable>(_ rows: [Row], _ key: (Row) -> Key?) -> (
+    Int, Int
+  )? {
+    var seen: [Key: Int] = [:]
     for (index, row) in rows.enumerated() {
       guard let key = key(row) else { continue }
       if let first = seen[key] { return (first, index) }

@@ -3,6 +3,9 @@ import Foundation
 /// A strict JSON (RFC 8259) reader over the bytes of an export file, with byte offsets for
 /// every value, so that problems can be reported by line and column.
 ///
+/// It reads the bytes in place (an array's storage, or a file mapped by ``ExportFileBytes``),
+/// so the caller keeps them alive while it reads.
+///
 /// It reads what the export reader asks for (objects, arrays, scalars) and reports syntax
 /// errors with the offset where the text stops being JSON. Numbers are kept as their
 /// literal text, so a number too large for any integer type is reported as out of range,
@@ -36,14 +39,14 @@ struct ExportJSONScanner {
     }
   }
 
-  let bytes: [UInt8]
+  let bytes: UnsafeBufferPointer<UInt8>
   private(set) var offset = 0
   private var depth = 0
 
   /// How deeply arrays and objects may nest (exports need 4).
   static let maximumDepth = 64
 
-  init(_ bytes: [UInt8]) {
+  init(_ bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
   }
 

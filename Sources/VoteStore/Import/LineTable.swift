@@ -1,12 +1,12 @@
 /// Turns byte offsets into 1-based lines and columns (columns count characters, not bytes).
-struct LineTable {
-  private let bytes: [UInt8]
+struct LineTable<Bytes: RandomAccessCollection> where Bytes.Element == UInt8, Bytes.Index == Int {
+  private let bytes: Bytes
   private let starts: [Int]
 
-  init(_ bytes: [UInt8]) {
+  init(_ bytes: Bytes) {
     self.bytes = bytes
     var starts = [0]
-    for (offset, byte) in bytes.enumerated() where byte == 0x0A { starts.append(offset + 1) }
+    for offset in bytes.indices where bytes[offset] == 0x0A { starts.append(offset + 1) }
     self.starts = starts
   }
 

@@ -10,54 +10,265 @@ extension VoteExport {
   /// voter ids as `X-Voter-ID` accepts them (version 1) or voter hashes (version 2), no voter
   /// twice, no more voters than the count; no counter twice. A syntax error stops the reading
   /// (one problem); every other problem of every counter is reported.
+  ///
+  /// A large file is better read with ``check(_:range:keepingKeys:)``, which keeps no counter
+  /// in memory.
   public static func read(_ bytes: [UInt8]) -> Result<VoteExport, VoteExportProblems> {
-    var reader = ExportReader(bytes: bytes)
-    let lines = LineTable(bytes)
-    do throws(ExportJSONScanner.SyntaxError) {
-      try reader.document()
+    let checked: CheckedVoteExport
+    switch check(ExportFileBytes(bytes)) {
+    case .failure(let problems): return .failure(problems)
+    case .success(let found): checked = found
+    }
+    var counters: [Counter] = []
+    counters.reserveCapacity(checked.count)
+    do throws(VoteStoreError) {
+      try checked.forEachCounter { counters.append($0) }
     } catch {
-      let position = lines.position(of: error.offset)
+      // The bytes of an array cannot change between the two readings.
       return .failure(
         VoteExportProblems(problems: [
-          ImportProblem(
-            index: nil, counter: nil, path: "", line: position.line,
-            column: position.column, message: "not valid JSON: \(error.message)")
+          ImportProblem(index: nil, counter: nil, path: "", message: error.message)
         ]))
     }
-    var found = reader.problems
-    found += ExportRules.check(
-      version: reader.version, voterKey: reader.voterKey, drafts: reader.drafts
-    ).map { problem in
-      var problem = problem
-      if problem.index == nil, problem.offset == nil {
-        problem.offset = reader.offsets[problem.path]
+    return .success(
+      VoteExport(version: checked.version, voterKey: checked.voterKey, counters: counters))
+  }
+
+  /// Checks the export in `file` (or in its bytes `range`, an export inside a larger document)
+  /// by the rules of ``read(_:)``, reporting the same problems, without keeping its counters:
+  /// memory holds each namespace's keys (to find a counter twice), not the file or its
+  /// counters, and the pages read are handed back as the reading goes. The counters are read
+  /// again, one at a time, by ``CheckedVoteExport/forEachCounter(_:)`` (what the stores'
+  /// ``VoteStore/importAll(_:replace:)-(CheckedVoteExport,_)`` does, in its transaction).
+  ///
+  /// - Parameters:
+  ///   - file: the bytes.
+  ///   - range: where the export is in `file`; nil: all of it.
+  ///   - keepingKeys: whether the result keeps every counter's key by namespace
+  ///     (``CheckedVoteExport/keysByNamespace``; `restore` asks the store for them).
+  /// - Returns: the checked export, or every problem with its line and column in `range`.
+  public static func check(
+    _ file: ExportFileBytes, range: Range<Int>? = nil, keepingKeys: Bool = false
+  ) -> Result<CheckedVoteExport, VoteExportProblems> {
+    let range = range ?? 0..<file.count
+    return file.withUnsafeBytes(in: range) { bytes in
+      func reading(hashes: Bool?) throws(ExportJSONScanner.SyntaxError) -> ExportReader {
+        var reader = ExportReader(bytes: bytes, mode: .check(hashes: hashes))
+        reader.release = { file.releasePages(range.lowerBound..<range.lowerBound + $0) }
+        try reader.document()
+        return reader
       }
-      return problem
+      let reader: ExportReader
+      do throws(ExportJSONScanner.SyntaxError) {
+        let first = try reading(hashes: nil)
+        // Read again with the version's voter rule when the guess was wrong (or kept too much).
+        reader = first.guessHeld ? first : try reading(hashes: first.version == 2)
+      } catch {
+        let position = LineTable(bytes).position(of: error.offset)
+        return .failure(
+          VoteExportProblems(problems: [
+            ImportProblem(
+              index: nil, counter: nil, path: "", line: position.line,
+              column: position.column, message: "not valid JSON: \(error.message)")
+          ]))
+      }
+      let found = reader.checkedProblems()
+      guard found.isEmpty, let version = reader.version else {
+        let labels = Dictionary(
+          reader.retained.map { ($0.index, $0.label) }, uniquingKeysWith: { first, _ in first })
+        return .failure(
+          VoteExportProblems(
+            problems: ExportRules.place(
+              found, labels: { labels[$0] ?? nil }, lines: LineTable(bytes))))
+      }
+      return .success(
+        CheckedVoteExport(
+          file: file, range: range, version: version, voterKey: reader.voterKey,
+          count: reader.count, hasVoters: reader.hasVoters,
+          keysByNamespace: keepingKeys ? reader.duplicates.keysByNamespace : [:]))
     }
-    found = found.enumerated().sorted { a, b in
-      (a.element.offset ?? 0, a.offset) < (b.element.offset ?? 0, b.offset)
-    }.map(\.element)
-    guard found.isEmpty, let version = reader.version else {
-      return .failure(
-        VoteExportProblems(problems: ExportRules.place(found, drafts: reader.drafts, lines: lines)))
+  }
+}
+
+/// An export checked by ``VoteExport/check(_:range:keepingKeys:)``: what its document says,
+/// and its counters, read again from the file one at a time.
+public struct CheckedVoteExport: Sendable {
+  /// The export's version (1: clear voter ids, 2: hashes).
+  public let version: Int
+  /// The fingerprint of the voter key the hashes were made with (version 2).
+  public let voterKey: String?
+  /// How many counters it holds.
+  public let count: Int
+  /// Whether any counter has a voter id.
+  public let hasVoters: Bool
+  /// Every counter's key by namespace, when asked for.
+  public let keysByNamespace: [String: [String]]
+  let file: ExportFileBytes
+  let range: Range<Int>
+
+  init(
+    file: ExportFileBytes, range: Range<Int>, version: Int, voterKey: String?, count: Int,
+    hasVoters: Bool, keysByNamespace: [String: [String]]
+  ) {
+    self.file = file
+    self.range = range
+    self.version = version
+    self.voterKey = voterKey
+    self.count = count
+    self.hasVoters = hasVoters
+    self.keysByNamespace = keysByNamespace
+  }
+
+  /// Reads the counters again and hands each to `body`, in file order, holding one at a time.
+  /// A file that no longer reads as it did when checked (rewritten in between) throws
+  /// `.invalid`; so does anything `body` throws (the caller's transaction then writes nothing).
+  public func forEachCounter(
+    _ body: (VoteExport.Counter) throws(VoteStoreError) -> Void
+  ) throws(VoteStoreError) {
+    let changed = VoteStoreError(
+      .invalid, "the export changed while it was being read; nothing was imported")
+    let outcome = withoutActuallyEscaping(body) { body in
+      file.withUnsafeBytes(in: range) { bytes -> VoteStoreError? in
+        var reader = ExportReader(bytes: bytes, mode: .emit(hashes: version == 2, body))
+        reader.release = { file.releasePages(range.lowerBound..<range.lowerBound + $0) }
+        do throws(ExportJSONScanner.SyntaxError) {
+          try reader.document()
+        } catch {
+          return reader.sinkError ?? changed
+        }
+        guard reader.problems.isEmpty, reader.version == version, reader.voterKey == voterKey,
+          reader.count == count
+        else { return changed }
+        return nil
+      }
     }
-    let counters = reader.drafts.compactMap(\.counter)
-    return .success(VoteExport(version: version, voterKey: reader.voterKey, counters: counters))
+    if let outcome { throw outcome }
+  }
+
+  /// Every counter in memory (small exports, stores without a streaming import).
+  public func materialized() throws(VoteStoreError) -> VoteExport {
+    var counters: [VoteExport.Counter] = []
+    counters.reserveCapacity(count)
+    try forEachCounter { counters.append($0) }
+    return VoteExport(version: version, voterKey: voterKey, counters: counters)
   }
 }
 
 /// Reads the export's shape into drafts, noting type problems, duplicates and unknown members.
+///
+/// Each counter is checked as soon as it is read and then dropped: only the drafts that may
+/// have a problem are kept (``retained``), to be checked again once the document's version is
+/// known (it comes after the counters in the files `votes export` writes).
 private struct ExportReader {
+  /// What the reader does with each counter.
+  enum Mode {
+    /// Checks it (the first reading), with the voter rule of version 2 (`hashes`) or 1; nil:
+    /// not known yet (the version comes after the counters in the files `votes export`
+    /// writes), so the first counter with voters chooses the rule, and ``guessHeld`` says
+    /// whether the version then agreed.
+    case check(hashes: Bool?)
+    /// Hands it to the closure, once checked with the version (`hashes`: version 2).
+    case emit(hashes: Bool, (VoteExport.Counter) throws(VoteStoreError) -> Void)
+  }
+
   var scanner: ExportJSONScanner
+  let mode: Mode
   var version: Int?
   var voterKey: String?
-  var drafts: [CounterDraft] = []
   var problems: [DraftProblem] = []
   /// Where top-level values were (`version`, `voterKey`).
   var offsets: [String: Int] = [:]
+  /// How many counters were read.
+  var count = 0
+  /// Whether any counter has a voter.
+  var hasVoters = false
+  /// The drafts that have, or may have once the version is known, a problem.
+  var retained: [CounterDraft] = []
+  /// Each namespace's keys so far, and the counters found twice.
+  var duplicates = DuplicateCounters()
+  var duplicateProblems: [Int: DraftProblem] = [:]
+  /// The voter rule the check applies (see ``Mode/check(hashes:)``).
+  private var hashes: Bool?
+  /// Whether the rule was guessed and too many drafts were kept under it.
+  private var overflowed = false
+  /// The most drafts kept while the voter rule is a guess (a wrong guess keeps every counter
+  /// with voters; the file is then read again with the version's rule).
+  static let retainedWhileGuessing = 10_000
 
-  init(bytes: [UInt8]) {
+  /// Whether the reading's voter rule was the version's (given, or guessed right), so its
+  /// problems are the document's.
+  var guessHeld: Bool {
+    guard case .check(let given) = mode, given == nil else { return true }
+    return !overflowed && (hashes == nil || hashes == (version == 2))
+  }
+
+  /// What `emit`'s closure threw.
+  var sinkError: VoteStoreError?
+  /// Hands back the pages before an offset (see ``ExportFileBytes/releasePages(_:)``).
+  var release: (Int) -> Void = { _ in }
+  private var released = 0
+
+  init(bytes: UnsafeBufferPointer<UInt8>, mode: Mode) {
     scanner = ExportJSONScanner(bytes)
+    self.mode = mode
+    if case .check(let given) = mode { hashes = given }
+  }
+
+  /// Every problem of a document read in `check` mode, in the order ``ExportRules`` gives
+  /// them for an export built in code (then sorted by where they are).
+  func checkedProblems() -> [DraftProblem] {
+    var found = problems
+    found += ExportRules.check(version: version, voterKey: voterKey).map { problem in
+      var problem = problem
+      if problem.offset == nil { problem.offset = offsets[problem.path] }
+      return problem
+    }
+    for draft in retained {
+      found += ExportRules.check(draft, hashes: version == 2)
+      if let twice = duplicateProblems[draft.index] { found.append(twice) }
+    }
+    return found.enumerated().sorted { a, b in
+      (a.element.offset ?? 0, a.offset) < (b.element.offset ?? 0, b.offset)
+    }.map(\.element)
+  }
+
+  /// Checks a counter just read (and, emitting, hands it on) and drops it.
+  private mutating func finish(
+    _ draft: CounterDraft, hadProblems: Bool, end: Int
+  ) throws(ExportJSONScanner.SyntaxError) {
+    count += 1
+    switch mode {
+    case .check(let given):
+      if let voters = draft.voters, !voters.isEmpty {
+        hasVoters = true
+        if hashes == nil { hashes = voters.allSatisfy(VoterKey.isHash) }
+      }
+      let twice = duplicates.note(draft)
+      if let twice { duplicateProblems[draft.index] = twice }
+      if hadProblems || twice != nil || !ExportRules.check(draft, hashes: hashes ?? false).isEmpty {
+        if given != nil || retained.count < Self.retainedWhileGuessing {
+          retained.append(draft)
+        } else {
+          overflowed = true
+        }
+      }
+    case .emit(let hashes, let body):
+      guard !hadProblems, ExportRules.check(draft, hashes: hashes).isEmpty,
+        let counter = draft.counter
+      else {
+        throw ExportJSONScanner.SyntaxError(offset: end, message: "changed")
+      }
+      do throws(VoteStoreError) {
+        try body(counter)
+      } catch {
+        sinkError = error
+        throw ExportJSONScanner.SyntaxError(offset: end, message: "stopped")
+      }
+    }
+    if end - released >= ExportFileBytes.releaseStep {
+      release(end)
+      released = end
+    }
   }
 
   mutating func document() throws(ExportJSONScanner.SyntaxError) {
@@ -107,7 +318,9 @@ private struct ExportReader {
           return
         }
         try scanner.array { scanner, index throws(ExportJSONScanner.SyntaxError) in
-          drafts.append(try counter(index, &scanner))
+          let before = problems.count
+          let draft = try counter(index, &scanner)
+          try finish(draft, hadProblems: problems.count > before, end: scanner.offset)
         }
       default:
         problems.append(

@@ -219,6 +219,16 @@ struct PostgresCounterTable {
   /// Loads an export inside the caller's transaction.
   func importRows(_ export: VoteExport, replace: Bool) throws(VoteStoreError) -> ImportSummary {
     var summary = ImportSummary(imported: 0, skipped: 0)
+    for counter in export.counters { try importCounter(counter, replace: replace, into: &summary) }
+    try finishImport()
+    return summary
+  }
+
+  /// Writes one counter of an import (checked, its voters as the store keeps them) inside the
+  /// caller's transaction, counting it in `summary`; ``finishImport()`` follows the last.
+  func importCounter(
+    _ counter: VoteExport.Counter, replace: Bool, into summary: inout ImportSummary
+  ) throws(VoteStoreError) {
     let onConflict =
       replace
       ? """
@@ -227,54 +237,55 @@ struct PostgresCounterTable {
         lower = EXCLUDED.lower, upper = EXCLUDED.upper, created_ms = EXCLUDED.created_ms,
         updated_ms = EXCLUDED.updated_ms
       """ : "DO NOTHING"
-    for counter in export.counters {
-      let incoming = counter.record
-      // Keep the exported id when it is free, so counterapi ids survive a move.
-      guard
-        let row = try db.query(
-          """
-          INSERT INTO counters (id, namespace, key, value, enable_reset, lower, upper,
-            created_ms, updated_ms, anonymous, imported)
-          VALUES (CASE WHEN $1::bigint > 0
-                        AND NOT EXISTS (SELECT 1 FROM counters WHERE id = $1::bigint)
-                       THEN $1::bigint ELSE nextval('counters_id_seq') END,
-                  $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::bigint)
-          ON CONFLICT (namespace, key) \(onConflict)
-          RETURNING id, (xmax = 0) AS inserted
-          """,
-          [
-            String(incoming.id), incoming.namespace, incoming.key, String(incoming.value),
-            PostgresText.bool(incoming.enableReset), String(incoming.updateLowerBound),
-            String(incoming.updateUpperBound), String(incoming.createdAt),
-            String(incoming.updatedAt),
-            // Validated before: the voters are distinct and no more than the count.
-            String(max(0, incoming.value - Int64(counter.voters.count))),
-            counter.imported.map { String($0) },
-          ]
-        ).first
-      else {
-        summary.skipped += 1
-        continue
-      }
-      let id = row[0] ?? "0"
-      if !PostgresText.bool(row[1]) {
-        try db.query("DELETE FROM voters WHERE counter_id = $1", [id])
-      }
-      if !counter.voters.isEmpty {
-        try db.query(
-          """
-          INSERT INTO voters (counter_id, voter) SELECT $1::bigint, unnest($2::text[])
-          ON CONFLICT DO NOTHING
-          """,
-          [id, PostgresText.array(counter.voters)])
-      }
-      summary.imported += 1
+    let incoming = counter.record
+    // Keep the exported id when it is free, so counterapi ids survive a move.
+    guard
+      let row = try db.query(
+        """
+        INSERT INTO counters (id, namespace, key, value, enable_reset, lower, upper,
+          created_ms, updated_ms, anonymous, imported)
+        VALUES (CASE WHEN $1::bigint > 0
+                      AND NOT EXISTS (SELECT 1 FROM counters WHERE id = $1::bigint)
+                     THEN $1::bigint ELSE nextval('counters_id_seq') END,
+                $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::bigint)
+        ON CONFLICT (namespace, key) \(onConflict)
+        RETURNING id, (xmax = 0) AS inserted
+        """,
+        [
+          String(incoming.id), incoming.namespace, incoming.key, String(incoming.value),
+          PostgresText.bool(incoming.enableReset), String(incoming.updateLowerBound),
+          String(incoming.updateUpperBound), String(incoming.createdAt),
+          String(incoming.updatedAt),
+          // Validated before: the voters are distinct and no more than the count.
+          String(max(0, incoming.value - Int64(counter.voters.count))),
+          counter.imported.map { String($0) },
+        ]
+      ).first
+    else {
+      summary.skipped += 1
+      return
     }
+    let id = row[0] ?? "0"
+    if !PostgresText.bool(row[1]) {
+      try db.query("DELETE FROM voters WHERE counter_id = $1", [id])
+    }
+    if !counter.voters.isEmpty {
+      try db.query(
+        """
+        INSERT INTO voters (counter_id, voter) SELECT $1::bigint, unnest($2::text[])
+        ON CONFLICT DO NOTHING
+        """,
+        [id, PostgresText.array(counter.voters)])
+    }
+    summary.imported += 1
+  }
+
+  /// Moves the id sequence past the ids an import kept.
+  func finishImport() throws(VoteStoreError) {
     try db.query(
       """
       SELECT setval('counters_id_seq', GREATEST((SELECT COALESCE(max(id), 1) FROM counters),
                                                 (SELECT last_value FROM counters_id_seq)))
       """)
-    return summary
   }
 }

@@ -189,6 +189,46 @@ public final class PostgresVoteStore: VoteStore {
     }
   }
 
+  /// Loads a checked export file in one transaction (all or nothing), reading its counters
+  /// from the file one at a time inside it.
+  public func importAll(
+    _ export: CheckedVoteExport, replace: Bool
+  ) async throws(VoteStoreError) -> ImportSummary {
+    let hashing = try export.voterHashing(with: voterKey)
+    return try await write { table throws(VoteStoreError) in
+      try table.db.transaction { () throws(VoteStoreError) in
+        var summary = ImportSummary(imported: 0, skipped: 0)
+        try export.forEachCounter { counter throws(VoteStoreError) in
+          try table.importCounter(hashing(counter), replace: replace, into: &summary)
+        }
+        try table.finishImport()
+        return summary
+      }
+    }
+  }
+
+  /// Loads a backup whose counters are a checked export file in one transaction, reading the
+  /// counters from the file one at a time inside it (see the protocol).
+  public func restoreAll(
+    votes export: CheckedVoteExport, boards: BoardBackup
+  ) async throws(VoteStoreError) -> ImportSummary {
+    let hashing = try export.voterHashing(with: voterKey)
+    let kinds = try boards.checkedKinds()
+    let voterKey = voterKey
+    return try await write { table throws(VoteStoreError) in
+      try table.db.transaction { () throws(VoteStoreError) in
+        var summary = ImportSummary(imported: 0, skipped: 0)
+        try export.forEachCounter { counter throws(VoteStoreError) in
+          try table.importCounter(hashing(counter), replace: false, into: &summary)
+        }
+        try table.finishImport()
+        _ = try boards.restoreRows(
+          into: BoardTables(db: table.db, voterKey: voterKey), kinds: kinds)
+        return summary
+      }
+    }
+  }
+
   /// Checks that the server answers, the tables are there, it accepts writes (it is not a
   /// read-only standby), and recent writes are not failing.
   public func checkHealth() async throws(VoteStoreError) {

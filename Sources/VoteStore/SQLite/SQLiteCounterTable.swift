@@ -257,53 +257,59 @@ struct SQLiteCounterTable {
 
   func importAll(_ export: VoteExport, replace: Bool) throws(VoteStoreError) -> ImportSummary {
     var summary = ImportSummary(imported: 0, skipped: 0)
-    for counter in export.counters {
-      let incoming = counter.record
-      // Validated before: the voters are distinct and no more than the count.
-      let anonymous = max(0, incoming.value - Int64(counter.voters.count))
-      let id: Int64
-      if let existing = try record(namespace: incoming.namespace, key: incoming.key) {
-        guard replace else {
-          summary.skipped += 1
-          continue
-        }
-        id = existing.id
-        try db.statement(
-          """
-          UPDATE counters SET value = ?2, enable_reset = ?3, lower = ?4, upper = ?5,
-            created_ms = ?6, updated_ms = ?7, anonymous = ?8, imported = ?9 WHERE id = ?1
-          """
-        ).run([
-          .integer(id), .integer(incoming.value), .bool(incoming.enableReset),
-          .integer(incoming.updateLowerBound), .integer(incoming.updateUpperBound),
-          .integer(incoming.createdAt), .integer(incoming.updatedAt), .integer(anonymous),
-          counter.imported.map { .integer($0) } ?? .null,
-        ])
-        try db.statement("DELETE FROM voters WHERE counter_id = ?1").run([.integer(id)])
-      } else {
-        // Keep the exported id when it is free, so counterapi ids survive a move.
-        try db.statement(
-          """
-          INSERT INTO counters (id, namespace, key, value, enable_reset, lower, upper,
-            created_ms, updated_ms, anonymous, imported)
-          VALUES ((SELECT CASE WHEN count(*) = 0 AND ?1 > 0 THEN ?1 END
-                   FROM counters WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-          """
-        ).run([
-          .integer(incoming.id), .text(incoming.namespace), .text(incoming.key),
-          .integer(incoming.value), .bool(incoming.enableReset),
-          .integer(incoming.updateLowerBound), .integer(incoming.updateUpperBound),
-          .integer(incoming.createdAt), .integer(incoming.updatedAt), .integer(anonymous),
-          counter.imported.map { .integer($0) } ?? .null,
-        ])
-        id = db.lastInsertRowID
-      }
-      let insertVoter = try db.statement(
-        "INSERT INTO voters (counter_id, voter) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
-      for voter in counter.voters { try insertVoter.run([.integer(id), .text(voter)]) }
-      summary.imported += 1
-    }
+    for counter in export.counters { try importCounter(counter, replace: replace, into: &summary) }
     return summary
+  }
+
+  /// Writes one counter of an import (checked, its voters as the store keeps them), counting
+  /// it in `summary`.
+  func importCounter(
+    _ counter: VoteExport.Counter, replace: Bool, into summary: inout ImportSummary
+  ) throws(VoteStoreError) {
+    let incoming = counter.record
+    // Validated before: the voters are distinct and no more than the count.
+    let anonymous = max(0, incoming.value - Int64(counter.voters.count))
+    let id: Int64
+    if let existing = try record(namespace: incoming.namespace, key: incoming.key) {
+      guard replace else {
+        summary.skipped += 1
+        return
+      }
+      id = existing.id
+      try db.statement(
+        """
+        UPDATE counters SET value = ?2, enable_reset = ?3, lower = ?4, upper = ?5,
+          created_ms = ?6, updated_ms = ?7, anonymous = ?8, imported = ?9 WHERE id = ?1
+        """
+      ).run([
+        .integer(id), .integer(incoming.value), .bool(incoming.enableReset),
+        .integer(incoming.updateLowerBound), .integer(incoming.updateUpperBound),
+        .integer(incoming.createdAt), .integer(incoming.updatedAt), .integer(anonymous),
+        counter.imported.map { .integer($0) } ?? .null,
+      ])
+      try db.statement("DELETE FROM voters WHERE counter_id = ?1").run([.integer(id)])
+    } else {
+      // Keep the exported id when it is free, so counterapi ids survive a move.
+      try db.statement(
+        """
+        INSERT INTO counters (id, namespace, key, value, enable_reset, lower, upper,
+          created_ms, updated_ms, anonymous, imported)
+        VALUES ((SELECT CASE WHEN count(*) = 0 AND ?1 > 0 THEN ?1 END
+                 FROM counters WHERE id = ?1), ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+        """
+      ).run([
+        .integer(incoming.id), .text(incoming.namespace), .text(incoming.key),
+        .integer(incoming.value), .bool(incoming.enableReset),
+        .integer(incoming.updateLowerBound), .integer(incoming.updateUpperBound),
+        .integer(incoming.createdAt), .integer(incoming.updatedAt), .integer(anonymous),
+        counter.imported.map { .integer($0) } ?? .null,
+      ])
+      id = db.lastInsertRowID
+    }
+    let insertVoter = try db.statement(
+      "INSERT INTO voters (counter_id, voter) VALUES (?1, ?2) ON CONFLICT DO NOTHING")
+    for voter in counter.voters { try insertVoter.run([.integer(id), .text(voter)]) }
+    summary.imported += 1
   }
 }
 

@@ -667,6 +667,41 @@ public final class SQLiteVoteStore: VoteStore {
     }
   }
 
+  /// Loads a checked export file in one transaction (all or nothing), reading its counters
+  /// from the file one at a time inside it.
+  public func importAll(
+    _ export: CheckedVoteExport, replace: Bool
+  ) async throws(VoteStoreError) -> ImportSummary {
+    let hashing = try export.voterHashing(with: voterKey)
+    return try await write { db throws(VoteStoreError) in
+      let table = SQLiteCounterTable(db: db)
+      var summary = ImportSummary(imported: 0, skipped: 0)
+      try export.forEachCounter { counter throws(VoteStoreError) in
+        try table.importCounter(hashing(counter), replace: replace, into: &summary)
+      }
+      return summary
+    }
+  }
+
+  /// Loads a backup whose counters are a checked export file in one group commit, reading
+  /// the counters from the file one at a time inside it (see the protocol).
+  public func restoreAll(
+    votes export: CheckedVoteExport, boards: BoardBackup
+  ) async throws(VoteStoreError) -> ImportSummary {
+    let hashing = try export.voterHashing(with: voterKey)
+    let kinds = try boards.checkedKinds()
+    let voterKey = voterKey
+    return try await write { db throws(VoteStoreError) in
+      let table = SQLiteCounterTable(db: db)
+      var summary = ImportSummary(imported: 0, skipped: 0)
+      try export.forEachCounter { counter throws(VoteStoreError) in
+        try table.importCounter(hashing(counter), replace: false, into: &summary)
+      }
+      _ = try boards.restoreRows(into: BoardTables(db: db, voterKey: voterKey), kinds: kinds)
+      return summary
+    }
+  }
+
   /// Reads through a read connection, writes a probe row through the writer (a real
   /// commit), and throws the last write failure while writes are failing.
   public func checkHealth() async throws(VoteStoreError) {

@@ -26,8 +26,19 @@ struct RestoreCommand: Command {
   @OptionGroup var store: VotesStoreOptions
 
   func run(_ context: CommandContext) async throws -> Int32 {
-    let data = Data(try InputLoader.readFileOrStandardInput(file, context: context))
-    let backup = try Self.decode(data, file: file)
+    let bytes = try InputLoader.exportBytes(file, context: context)
+    let backup: Restorable
+    if let streamed = Self.streamed(bytes) {
+      // The counters stay in the file: checked in one reading, written in another, inside
+      // the store's transaction.
+      try Self.check(format: streamed.format, version: streamed.version, file: file)
+      backup = Restorable(boards: streamed.boards, votes: .checked(streamed.votes))
+    } else {
+      // Anything else (not JSON, another document, a backup with a problem) is read whole,
+      // as it always was, so it is refused with the same message.
+      let decoded = try Self.decode(Data(bytes.copy()), file: file)
+      backup = Restorable(boards: decoded.boards, votes: .inMemory(decoded.votes))
+    }
     // Before the store is opened: a backup that cannot be restored whole writes nothing,
     // not its counters without its boards.
     if let problem = backup.boards.firstProblem ?? BoardBackupCheck.firstProblem(in: backup.boards)
@@ -51,7 +62,13 @@ struct RestoreCommand: Command {
         }
         // One transaction: cut off (a full disk, a killed process), it leaves the store as
         // it was, so the restore can be run again (its counters would otherwise clash).
-        let summary = try await store.restoreAll(votes: backup.votes, boards: backup.boards)
+        let summary: ImportSummary
+        switch backup.votes {
+        case .inMemory(let votes):
+          summary = try await store.restoreAll(votes: votes, boards: backup.boards)
+        case .checked(let votes):
+          summary = try await store.restoreAll(votes: votes, boards: backup.boards)
+        }
         context.stderr.writeLine(
           "Restored \(pluralized(summary.imported, "counter")), "
             + "\(pluralized(backup.boards.projects.count, "board project")) and "
@@ -78,12 +95,19 @@ struct RestoreCommand: Command {
   /// many others it holds; nil when it holds none. Every namespace is asked, so the count is
   /// the whole number, and the one named is the same whatever order the namespaces come in.
   static func firstClash(
-    of votes: VoteExport, in store: any VoteStore
+    of votes: Restorable.Votes, in store: any VoteStore
   ) async throws -> (namespace: String, key: String, others: Int)? {
-    let byNamespace = Dictionary(grouping: votes.counters.map(\.record), by: \.namespace)
+    let byNamespace: [String: [String]]
+    switch votes {
+    case .inMemory(let votes):
+      byNamespace = Dictionary(grouping: votes.counters.map(\.record), by: \.namespace)
+        .mapValues { $0.map(\.key) }
+    case .checked(let votes):
+      byNamespace = votes.keysByNamespace
+    }
     var clashes: [(namespace: String, key: String)] = []
-    for (namespace, records) in byNamespace {
-      let found = try await store.values(namespace: namespace, keys: records.map(\.key))
+    for (namespace, keys) in byNamespace {
+      let found = try await store.values(namespace: namespace, keys: keys)
       clashes += found.keys.map { (namespace, $0) }
     }
     guard let first = clashes.min(by: { ($0.namespace, $0.key) < ($1.namespace, $1.key) })
@@ -93,6 +117,49 @@ struct RestoreCommand: Command {
 }
 
 extension RestoreCommand {
+  /// A backup ready to restore: its boards, and its counters in memory or still in the file.
+  struct Restorable {
+    /// Where the counters are.
+    enum Votes {
+      /// Decoded with the rest of the document.
+      case inMemory(VoteExport)
+      /// Checked in the file, read again when written.
+      case checked(CheckedVoteExport)
+    }
+
+    var boards: BoardBackup
+    var votes: Votes
+  }
+
+  /// The members of a backup but its counters.
+  private struct Head: Decodable {
+    var format: String
+    var version: Int
+    var boards: BoardBackup
+  }
+
+  /// The backup in `bytes` with its counters checked in the file and left there, when it is
+  /// one as `roadmapctl backup` writes it: strict JSON, exactly the members `format`,
+  /// `version`, `boards` and `votes`, and counters that pass every import rule. Nil for
+  /// anything else, which ``decode(_:file:)`` then reads whole (and accepts or refuses as it
+  /// always did).
+  static func streamed(
+    _ bytes: ExportFileBytes
+  ) -> (format: String, version: Int, boards: BoardBackup, votes: CheckedVoteExport)? {
+    guard let members = JSONObjectLayout.members(of: bytes),
+      Set(members.keys) == ["format", "version", "boards", "votes"],
+      let format = members["format"], let version = members["version"],
+      let boards = members["boards"], let votes = members["votes"]
+    else { return nil }
+    var head = Array(#"{"format":"#.utf8) + bytes.copy(format)
+    head += Array(#","version":"#.utf8) + bytes.copy(version)
+    head += Array(#","boards":"#.utf8) + bytes.copy(boards) + [UInt8(ascii: "}")]
+    guard let decoded = try? JSONDecoder().decode(Head.self, from: Data(head)),
+      case .success(let checked) = VoteExport.check(bytes, range: votes, keepingKeys: true)
+    else { return nil }
+    return (decoded.format, decoded.version, decoded.boards, checked)
+  }
+
   /// The document's kind, read before the rest so that another kind of file is named as such
   /// rather than by the first field a backup has and it does not.
   private struct Header: Decodable {
@@ -127,7 +194,7 @@ extension RestoreCommand {
   }
 
   /// Refuses a document whose `format` or `version` this build does not read.
-  private static func check(format: String?, version: Int?, file: String) throws(CommandError) {
+  static func check(format: String?, version: Int?, file: String) throws(CommandError) {
     let name = StoreBackup.formatName
     guard let format else {
       throw .failure("\(file) is not a roadmapctl backup: it has no 'format' (\(name))")

@@ -300,6 +300,9 @@ struct ServeCommand: Command {
       stderr.writeLine(warning)
     }
     stderr.writeLine(self.store.whereTheVotesAre(context))
+    for warning in await Self.refTwinsWarnings(boards: boards) {
+      stderr.writeLine(warning)
+    }
     let shownHost = host.contains(":") ? "[\(host)]" : host
     context.stdout.writeLine("Serving on http://\(shownHost):\(boundPort)")
 
@@ -322,6 +325,33 @@ struct ServeCommand: Command {
 
   /// The fewest characters an admin token should have; a shorter one is warned about.
   static let shortestAdminToken = 12
+
+  /// One warning per group of features whose refs are one ref in different Unicode forms
+  /// (``RefTwins``), naming each feature, its ref spelled out and its votes: reads show one
+  /// of them, and the other's votes are hidden. A store failure here is not one to stop for.
+  static func refTwinsWarnings(boards: any BoardStore) async -> [String] {
+    // The votes straight from the table: the store's memory of counts is keyed by Swift
+    // strings, to which the two forms are one key.
+    let read = try? await boards.read { tables in
+      try tables.refTwins().map { group in
+        (group, try group.features.map { try tables.votes(group.project, key: $0.counterKey) })
+      }
+    }
+    var warnings: [String] = []
+    for (group, votes) in read ?? [] {
+      let named = zip(group.features, votes).map { feature, votes in
+        "feature \(feature.id) (ref \"\(RefTwins.spelled(feature.ref ?? ""))\", "
+          + pluralized(Int(votes), "vote") + ")"
+      }
+      warnings.append(
+        "warning: project \(group.project) has features whose refs are one ref in different "
+          + "Unicode forms: " + named.joined(separator: ", ")
+          + ". Apps and the board API see one of them, and the others' votes are hidden; "
+          + "'roadmapctl votes merge-refs' (with serve stopped) merges them into the first. "
+          + "See docs/serving.md, 'Refs in two Unicode forms'.")
+    }
+    return warnings
+  }
 
   /// The warning for an admin token shorter than ``shortestAdminToken`` (`--admin-token a`
   /// started without a word), or nil. A wrong token costs a guesser only a request within its

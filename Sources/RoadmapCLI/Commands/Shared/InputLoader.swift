@@ -1,6 +1,7 @@
 import Foundation
 import RoadmapFormat
 import VoteFirstAPI
+import VoteStore
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -55,6 +56,35 @@ enum InputLoader {
     guard input == "-" else { return try readFile(input, context: context) }
     do {
       return try context.stdin.readAll()
+    } catch {
+      throw .failure("cannot read standard input: \(standardInputProblem(error))")
+    }
+  }
+
+  /// The bytes of the file `input`, or of standard input for `-`, for a document a store
+  /// loads in pieces (an export, a backup): a regular file is mapped, a pipe copied to an
+  /// unlinked temporary file and mapped, so memory does not grow with the document.
+  static func exportBytes(_ input: String, context: CommandContext) throws(CommandError)
+    -> ExportFileBytes
+  {
+    guard input == "-" else {
+      return try withDescriptor(input, context: context) { descriptor throws(CommandError) in
+        if let mapped = ExportFileBytes(mapping: descriptor) {
+          MappedInputGuard.watch(input)
+          return mapped
+        }
+        var status = stat()
+        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+          return ExportFileBytes(try readFile(input, context: context))
+        }
+        guard let spooled = ExportFileBytes.spooling(descriptor) else {
+          throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
+        }
+        return spooled
+      }
+    }
+    do {
+      return try context.stdin.readExportBytes()
     } catch {
       throw .failure("cannot read standard input: \(standardInputProblem(error))")
     }

@@ -24,7 +24,9 @@ struct VotesImportCommand: Command {
   @OptionGroup var store: VotesStoreOptions
 
   func run(_ context: CommandContext) async throws -> Int32 {
-    let bytes = try InputLoader.readFileOrStandardInput(file, context: context)
+    // Mapped (a pipe copied to a temporary file first) and read twice, in pieces: once to
+    // check every rule, once inside the store's transaction to write; never held whole.
+    let bytes = try InputLoader.exportBytes(file, context: context)
     let export = try Self.decode(bytes, file: file)
     let summary = try await importCleanly(export, context)
     context.stderr.writeLine(Self.summaryLine(summary))
@@ -36,7 +38,7 @@ extension VotesImportCommand {
   /// Imports `export` into the store the options name. A failed import into a data
   /// directory that held no store leaves no store (nor a directory it had to create)
   /// behind: a mistyped path or a bad file never leaves an empty `votes.sqlite3`.
-  func importCleanly(_ export: VoteExport, _ context: CommandContext) async throws
+  func importCleanly(_ export: CheckedVoteExport, _ context: CommandContext) async throws
     -> ImportSummary
   {
     let (opened, footprint) = try store.openTracked(context, mustExist: false)
@@ -70,8 +72,10 @@ extension VotesImportCommand {
     return line + "."
   }
 
-  /// The export in `bytes`, or a failure that says in words what is wrong and where.
-  static func decode(_ bytes: [UInt8], file: String) throws(CommandError) -> VoteExport {
+  /// The export in `bytes`, checked, or a failure that says in words what is wrong and where.
+  static func decode(_ bytes: ExportFileBytes, file: String) throws(CommandError)
+    -> CheckedVoteExport
+  {
     let what =
       "a 'roadmapctl votes export' file (JSON: {\"version\":2,\"voterKey\":…,\"counters\":[…]})"
     if let stray = JSONSyntaxCheck.firstNonText(in: bytes) {
@@ -81,10 +85,13 @@ extension VotesImportCommand {
         "\(file):\(stray.line):\(stray.column): not a text file (the byte 0x"
           + "\(byte.count == 1 ? "0" : "")\(byte) is not UTF-8 text there); expected \(what).")
     }
-    if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
+    let blank = bytes.withUnsafeBytes { bytes in
+      bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 })
+    }
+    if blank {
       throw .failure("\(file) is empty; expected \(what).")
     }
-    switch VoteExport.read(bytes) {
+    switch VoteExport.check(bytes) {
     case .success(let export):
       return export
     case .failure(let found):
