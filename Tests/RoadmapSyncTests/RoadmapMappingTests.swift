@@ -73,10 +73,11 @@ struct RoadmapMappingTests {
     #expect(plan.stages[0].isFinished)
     let stage = plan.stages[0]
     let upsert = try #require(RoadmapMapping().upsert(for: features[0], stage: stage).upsert)
-    // Nothing of its own: the stage says it all.
+    // Nothing of its own: the stage says it all (the mapping keeps only which stage it was
+    // written for, so a rename of the stage on VoteFirst is not read as a move).
     #expect(upsert.content.status == nil)
     #expect(upsert.content.isFinished == nil)
-    #expect(upsert.content.extra == nil)
+    #expect(MigrationPlan.withoutWrittenStage(upsert.content.extra).isEmpty)
   }
 
   @Test("the VoteFirst side holds the values in its own fields where it can")
