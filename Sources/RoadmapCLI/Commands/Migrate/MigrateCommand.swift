@@ -122,7 +122,8 @@ struct MigrateCommand: Command {
     var missing: [LossReport.Entry] = []
     if let votesFrom, let namespace {
       let reader = try VoteSources.reader(
-        server: votesFrom, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate)
+        server: votesFrom, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
+        timeout: serverTimeout.seconds)
       let progress = ProgressReporter(
         "reading votes from \(votesFrom)", total: Set(features.map(\.id)).count,
         output: context.stderr)

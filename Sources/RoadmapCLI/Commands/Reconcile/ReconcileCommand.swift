@@ -131,7 +131,8 @@ struct ReconcileCommand: Command {
     var counted: [String: Int]?
     if let counts, let namespace {
       let reader = try VoteSources.reader(
-        server: counts, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate)
+        server: counts, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
+        timeout: serverTimeout.seconds)
       let read = await reader.read(features)
       for failure in read.failures {
         context.stderr.writeLine(

@@ -79,7 +79,8 @@ struct VotesPullCommand: Command {
       throw CommandError.validation("--project: \(problem)")
     }
     let source = try VoteSources.reader(
-      server: from, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate)
+      server: from, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
+      timeout: serverTimeout.seconds)
     let progress = ProgressReporter(
       "reading votes from \(from)", total: features.count, output: context.stderr)
     let read = await source.read(features, progress: progress.update)
@@ -95,7 +96,8 @@ struct VotesPullCommand: Command {
       }
     }
     let destination = try VoteSources.reader(
-      server: server, namespace: target, dialect: .ours, keyTemplate: "feature{id}")
+      server: server, namespace: target, dialect: .ours, keyTemplate: "feature{id}",
+      timeout: serverTimeout.seconds)
     let current = await destination.read(features)
     if let failure = current.failures.first {
       throw CommandError.failure(
