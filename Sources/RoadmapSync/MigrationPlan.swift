@@ -137,7 +137,8 @@ public struct MigrationPlan: Sendable, Hashable {
       guard var upsert = mapped.upsert else { continue }
       let action: Action
       let current = existing[feature.id]
-      let adopting = current.flatMap { $0.content.ref == nil ? $0.id : nil }
+      // Found by its stand-in (no ref, or one that cannot be a Roadmap id): it takes this one.
+      let adopting = current.flatMap { $0.content.ref != feature.id ? $0.id : nil }
       if let current {
         upsert.content = keepingOwnerFields(of: current.content, in: upsert.content)
         // The JSON's own votes equal to the board's count are the board's count, as `publish`

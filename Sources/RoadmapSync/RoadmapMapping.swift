@@ -234,7 +234,22 @@ public struct RoadmapMapping: Sendable {
     func note(_ field: String, _ kind: LossReport.Entry.Kind, _ reason: String) {
       losses.append(.init(feature: name, field: field, kind: kind, reason: reason))
     }
-    if content.ref == nil {
+    if let ref = content.ref, !Self.isCounterKeyID(ref) {
+      // A Roadmap id must make a counter key (`feature` + id), or the app's votes for it are
+      // lost and `roadmapctl validate` refuses the file: the stand-in of a feature without a
+      // ref, which migrating the file back gives it as its ref.
+      guard let id else {
+        note("feature", .dropped, "its ref '\(ref)' cannot be a Roadmap id, and it has no id")
+        return (nil, losses)
+      }
+      feature.id = "vf-\(id)"
+      note(
+        "id", .altered,
+        "its ref '\(ref)' cannot be a Roadmap id (the counter key 'feature' + id must match "
+          + "^[A-Za-z0-9_\\-.]{3,64}$): written with the id '\(feature.id)', whose counter is "
+          + "not the one VoteFirst counts it in (give it the ref '\(feature.id)', or another "
+          + "of letters, digits, '_', '-' and '.', to count both in one)")
+    } else if content.ref == nil {
       guard let id else {
         note("feature", .dropped, "it has neither a ref nor an id to be a Roadmap id")
         return (nil, losses)
@@ -289,6 +304,22 @@ public struct RoadmapMapping: Sendable {
       Self.followMirrors(originals, content: content, into: &feature)
     }
     return (feature, losses)
+  }
+
+  /// Whether `ref` can be a Roadmap id: its counter key `feature` + id is a name counting
+  /// APIs accept (`^[A-Za-z0-9_\-.]{3,64}$`), as `roadmapctl validate` requires of every id.
+  public static func isCounterKeyID(_ ref: String) -> Bool {
+    let bytes = ref.utf8
+    return !bytes.isEmpty && bytes.count <= 64 - "feature".utf8.count
+      && bytes.allSatisfy { byte in
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+          UInt8(ascii: "."):
+          true
+        default: false
+        }
+      }
   }
 
   /// The member of the kept originals that names the stage (`id`, `name`) a feature was
