@@ -19,10 +19,11 @@ struct Migration {
   var timeout: TimeInterval
 
   /// Runs it; exit status 0 when the plan was carried out (or only shown). `losses` are
-  /// reported with the plan's own (counts that could not be read).
+  /// reported with the plan's own (counts that could not be read); `warnings` (already on
+  /// standard error) go into the JSON document as `"warnings"`.
   func run(
     features: [RoadmapFeature], mapping: RoadmapMapping, votes: MigrationPlan.Votes,
-    losses: [LossReport.Entry] = [], context: CommandContext
+    losses: [LossReport.Entry] = [], warnings: [String] = [], context: CommandContext
   ) async throws(CommandError) -> Int32 {
     guard let key, !key.isEmpty else {
       throw .validation(
@@ -39,7 +40,8 @@ struct Migration {
     for line in SyncFiles.lossLines(plan.losses) { context.stderr.writeLine(line) }
     guard !dryRun else {
       if format == .json {
-        context.stdout.writeLine(MigrationReport.json(plan, result: nil, dryRun: true))
+        context.stdout.writeLine(
+          MigrationReport.json(plan, result: nil, dryRun: true, warnings: warnings))
       }
       return 0
     }
@@ -52,12 +54,14 @@ struct Migration {
       // was empty, though stages may have been created before the call that failed.
       if format == .json {
         context.stdout.writeLine(
-          MigrationReport.json(plan, result: nil, dryRun: false, error: error.message))
+          MigrationReport.json(
+            plan, result: nil, dryRun: false, error: error.message, warnings: warnings))
       }
       throw error
     }
     if format == .json {
-      context.stdout.writeLine(MigrationReport.json(plan, result: result, dryRun: false))
+      context.stdout.writeLine(
+        MigrationReport.json(plan, result: result, dryRun: false, warnings: warnings))
     } else {
       let stored =
         result.map {

@@ -1,6 +1,8 @@
 import FeatureVoting
 import Foundation
+import RoadmapFormat
 import RoadmapSync
+import VoteFirstAPI
 
 /// The counting APIs the sync commands read, as `CountReader`s over `CountingAPIVoter`.
 enum VoteSources {
@@ -10,6 +12,18 @@ enum VoteSources {
     server: String, namespace: String, dialect: SyncDialect, keyTemplate: String,
     timeout: TimeInterval
   ) throws(CommandError) -> CountReader {
+    try source(
+      server: server, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
+      timeout: timeout
+    ).reader
+  }
+
+  /// A reader of `server`'s counts in `namespace` (``reader(server:namespace:dialect:keyTemplate:timeout:)``)
+  /// that can tell afterwards whether any of the counters it read exists there.
+  static func source(
+    server: String, namespace: String, dialect: SyncDialect, keyTemplate: String,
+    timeout: TimeInterval
+  ) throws(CommandError) -> CountSource {
     guard let url = URL(string: server) else {
       throw .validation("'\(server)' is not a URL.")
     }
@@ -19,9 +33,76 @@ enum VoteSources {
     } catch {
       throw .validation("--key-template: \(error.message)")
     }
+    let answers = FoundAnswers()
     let voter = CountingAPIVoter(
       server: url, namespace: namespace, dialect: dialect.counting, keys: keys,
-      timeout: timeout, maxConcurrentReads: 16)
-    return CountReader(voter: voter, batch: dialect.counting.hasBatchRoute)
+      timeout: timeout, maxConcurrentReads: 16, transport: answers)
+    return CountSource(
+      reader: CountReader(voter: voter, batch: dialect.counting.hasBatchRoute), answers: answers,
+      server: server, namespace: namespace, dialect: dialect, keys: keys, timeout: timeout)
   }
+}
+
+/// A counting API read through a ``CountReader``, and what its answers said about the
+/// counters' existence.
+struct CountSource {
+  /// The reader.
+  var reader: CountReader
+  /// The answers its reads got.
+  var answers: FoundAnswers
+  /// The counting API's URL, as given.
+  var server: String
+  /// The namespace read.
+  var namespace: String
+  /// Its protocol.
+  var dialect: SyncDialect
+  /// How a feature id becomes a key.
+  var keys: KeyTemplate
+  /// The limit on one request.
+  var timeout: TimeInterval
+
+  /// The warning to give when none of `features`' counters exists in the namespace (every
+  /// count `read` is 0 because the counting API does not know the keys: a wrong `--namespace`
+  /// or `--key-template` most of the time); nil when one does, when a count is not 0, or
+  /// when it cannot tell.
+  func noneExists(_ features: [RoadmapFeature], read: CountReader.Result) async -> String? {
+    guard !read.counts.isEmpty, read.counts.values.allSatisfy({ $0 == 0 }) else { return nil }
+    if dialect.counting.hasBatchRoute {
+      // The batch route answers a missing key as 0: ask whether the namespace holds any
+      // counter at all.
+      let path = "/counts/\(VoteFirstContract.encodeSegment(namespace))?limit=1"
+      guard let url = ServerURL.join(server, path),
+        let answer = try? await SyncHTTP.send("GET", url, timeout: timeout),
+        answer.status == 200,
+        let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
+        let counts = object["counts"] as? [String: Any], counts.isEmpty
+      else { return nil }
+    } else if answers.anyFound {
+      return nil
+    }
+    let ids = features.map(\.id)
+    let sample = ids.prefix(3).map { keys.key(for: $0) }.joined(separator: ", ")
+    return "none of the \(pluralized(read.counts.count, "counter")) read (\(sample)"
+      + "\(ids.count > 3 ? ", …" : "")) exists in the namespace '\(namespace)' of \(server), "
+      + "so every count reads as 0: check --namespace (the Roadmap package uses the app's "
+      + "bundle identifier) and --key-template (\(keys.template))"
+  }
+}
+
+/// The transport of a ``CountSource``'s reads: each answer passed on as it came, and whether
+/// any was a found counter (a 2xx; a counter a counting API does not know is a 404 or a 400).
+final class FoundAnswers: HTTPTransport, @unchecked Sendable {
+  private let base: any HTTPTransport = URLSessionTransport()
+  private let lock = NSLock()
+  private var found = false
+
+  /// Sends `request` through the default transport and notes a 2xx answer.
+  func send(_ request: TransportRequest) async throws(VotingError) -> TransportResponse {
+    let response = try await base.send(request)
+    if (200..<300).contains(response.status) { lock.withLock { found = true } }
+    return response
+  }
+
+  /// Whether any answer so far was a found counter.
+  var anyFound: Bool { lock.withLock { found } }
 }
