@@ -532,4 +532,36 @@ import Testing
     #expect(
       pulled.stderrText.contains("warning: none of the 6 counters read"), "\(pulled.stderrText)")
   }
+
+  /// Bug: migrations running at the same time each reported every stage of their plan as
+  /// created ("5 stages created" three times over for 5 stages), since a stage another run
+  /// had made meanwhile comes back from `POST …/stages?reuse=name` as if made. Each stage is
+  /// now counted by the run whose call created it (`201`), so the runs' counts add up to the
+  /// stages on the board, however their calls interleave.
+  @Test func concurrentMigrationsCountEachStageOnce() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let roadmap = (1...40).map { #"{"id": "\#($0)", "title": "F", "status": "s\#($0)"}"# }
+    try directory.write("roadmap.json", "[" + roadmap.joined(separator: ",") + "]")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let arguments = [
+      "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "race-app",
+      "--key", SyncSupport.token,
+    ]
+    let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+      for _ in 0..<4 { group.addTask { try await self.run(arguments, in: directory) } }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    var created = 0
+    for result in results {
+      #expect(result.exitCode == 0, "\(result.stderrText)")
+      let line = try #require(result.stdoutText.split(separator: "\n").last)
+      let count = line.split(separator: ";").last?.split(separator: " ").first.flatMap { Int($0) }
+      created += try #require(count, "\(line)")
+    }
+    let export = try await SyncSupport.export(board, "race-app")
+    #expect((export["stages"] as? [Any])?.count == 40)
+    #expect(created == 40, "\(results.map(\.stdoutText))")
+  }
 }
