@@ -89,18 +89,32 @@ struct CountSource {
   }
 }
 
-/// The transport of a ``CountSource``'s reads: each answer passed on as it came, and whether
-/// any was a found counter (a 2xx; a counter a counting API does not know is a 404 or a 400).
+/// The transport of a ``CountSource``'s reads: a read the counting API refuses for its rate
+/// limit (429) is sent again after its `Retry-After`, as the board calls are
+/// (``RateLimitPatience``), and whether any answer was a found counter is noted (a 2xx; a
+/// counter a counting API does not know is a 404 or a 400).
 final class FoundAnswers: HTTPTransport, @unchecked Sendable {
   private let base: any HTTPTransport = URLSessionTransport()
   private let lock = NSLock()
   private var found = false
 
-  /// Sends `request` through the default transport and notes a 2xx answer.
+  /// Sends `request` through the default transport, at the server's pace, and notes a 2xx
+  /// answer.
   func send(_ request: TransportRequest) async throws(VotingError) -> TransportResponse {
-    let response = try await base.send(request)
-    if (200..<300).contains(response.status) { lock.withLock { found = true } }
-    return response
+    var patience = RateLimitPatience()
+    while true {
+      let response = try await base.send(request)
+      // The voter's own retries give up after a few seconds: reading a few thousand counts
+      // from a rate-limited API failed for the counts that were refused.
+      if response.status == 429,
+        await patience.waitToRetry(
+          retryAfter: RateLimitPatience.seconds(response.header("Retry-After")))
+      {
+        continue
+      }
+      if (200..<300).contains(response.status) { lock.withLock { found = true } }
+      return response
+    }
   }
 
   /// Whether any answer so far was a found counter.
