@@ -133,11 +133,10 @@ struct MigrateCommand: Command {
       let source = try VoteSources.source(
         server: votesFrom, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
         timeout: serverTimeout.seconds)
-      let reader = source.reader
       let progress = ProgressReporter(
         "reading votes from \(votesFrom)", total: Set(features.map(\.id)).count,
         output: context.stderr)
-      let read = await reader.read(features, progress: progress.update)
+      let read = await source.read(features, progress: progress.update)
       if !read.failures.isEmpty, !allowMissingVotes {
         for failure in read.failures {
           context.stderr.writeLine(

@@ -81,10 +81,9 @@ struct VotesPullCommand: Command {
     let counting = try VoteSources.source(
       server: from, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
       timeout: serverTimeout.seconds)
-    let source = counting.reader
     let progress = ProgressReporter(
       "reading votes from \(from)", total: features.count, output: context.stderr)
-    let read = await source.read(features, progress: progress.update)
+    let read = await counting.read(features, progress: progress.update)
     if !read.failures.isEmpty {
       for failure in read.failures {
         context.stderr.writeLine(
