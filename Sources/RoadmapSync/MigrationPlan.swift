@@ -316,7 +316,14 @@ public struct MigrationPlan: Sendable, Hashable {
     if a.description != b.description { fields.append("description") }
     if a.board != b.board { fields.append("board") }
     if a.stage != b.stage { fields.append("stage") }
-    if a.status != b.status { fields.append("status") }
+    // The stage a feature was written for decides the status it is read back with where its
+    // stage was renamed since: written for the stage under its new name is a new status.
+    if a.status != b.status
+      || (a.stage == b.stage && writtenStage(a.extra) != nil && writtenStage(b.extra) != nil
+        && writtenStage(a.extra) != writtenStage(b.extra))
+    {
+      fields.append("status")
+    }
     if a.isFinished != b.isFinished { fields.append("isFinished") }
     if a.localizedTitle != b.localizedTitle { fields.append("localizedTitle") }
     if a.localizedDescription != b.localizedDescription { fields.append("localizedDescription") }
@@ -325,6 +332,14 @@ public struct MigrationPlan: Sendable, Hashable {
       fields.append("extra")
     }
     return fields
+  }
+
+  /// The kept record of the stage a feature was written for (`{"id","name"}`), if any.
+  static func writtenStage(_ extra: [ExtraMember]?) -> JSONValue? {
+    guard let member = extra?.first(where: { $0.key == ExtraKeys.originals }),
+      case .object(let object)? = JSONValueText.value(of: member.json)
+    else { return nil }
+    return object[RoadmapMapping.writtenStageField]
   }
 
   /// `extra` without the kept record of the stage a feature was written for: bookkeeping,
