@@ -70,13 +70,14 @@ public struct BoardState: Sendable, Hashable {
     return result
   }
 
-  /// ``featuresByRef``, and each feature of the roadmap board without a ref under the id
-  /// `publish` writes for it, `vf-` and its id, where no feature has that ref (as `publish`
-  /// leaves such a stand-in out then): a roadmap published from the board and migrated back
-  /// names it so.
+  /// ``featuresByRef``, and each feature of the roadmap board without a ref (or with one that
+  /// cannot be a Roadmap id, ``RoadmapMapping/isCounterKeyID(_:)``) under the id `publish`
+  /// writes for it, `vf-` and its id, where no feature has that ref (as `publish` leaves such
+  /// a stand-in out then): a roadmap published from the board and migrated back names it so.
   public var featuresByRefOrStandIn: [String: ExistingFeature] {
     var result = featuresByRef
-    for feature in features where feature.content.ref == nil {
+    for feature in features
+    where !(feature.content.ref.map(RoadmapMapping.isCounterKeyID) ?? false) {
       guard feature.content.board == Board.roadmapSlug else { continue }
       let standIn = "vf-\(feature.id)"
       if result[standIn] == nil { result[standIn] = feature }

@@ -90,10 +90,20 @@ public struct MigrationPlan: Sendable, Hashable {
     let boardStages = Dictionary(
       board.stages.filter { $0.board == Board.roadmapSlug }.map { ($0.name, $0) },
       uniquingKeysWith: { first, _ in first })
+    // A stage the owner renamed on VoteFirst since a feature was written for it (its id, with
+    // the name it had, in the feature's kept originals) is still that stage under its old
+    // name, as long as no stage has that name now: the roadmap's `planned` goes on to the
+    // stage once called `planned`, instead of into a new stage of that name.
+    let renamed = renamedStages(on: board, byName: boardStages)
     for stage in stagePlan.stages {
       if let existing = boardStages[stage.name] {
         reused.append(existing)
         resolved[stage.name] = existing
+      } else if let existing = renamed[stage.name] {
+        reused.append(existing)
+        var asWritten = existing
+        asWritten.name = stage.name
+        resolved[stage.name] = asWritten
       } else {
         var new = stage
         new.position = nextPosition
@@ -103,9 +113,13 @@ public struct MigrationPlan: Sendable, Hashable {
       }
     }
     var reusedIDs = Set(reused.map(\.id))
+    let boardStagesByID = Dictionary(
+      board.stages.filter { $0.board == Board.roadmapSlug }.map { ($0.id, $0) },
+      uniquingKeysWith: { first, _ in first })
     for stage in kept.values.sorted(by: { $0.id < $1.id }) where reusedIDs.insert(stage.id).inserted
     {
-      reused.append(stage)
+      // As the board names it (a kept stage reads by the name its features were written for).
+      reused.append(boardStagesByID[stage.id] ?? stage)
     }
     var items: [Item] = []
     var losses = LossReport()
@@ -123,7 +137,8 @@ public struct MigrationPlan: Sendable, Hashable {
       guard var upsert = mapped.upsert else { continue }
       let action: Action
       let current = existing[feature.id]
-      let adopting = current.flatMap { $0.content.ref == nil ? $0.id : nil }
+      // Found by its stand-in (no ref, or one that cannot be a Roadmap id): it takes this one.
+      let adopting = current.flatMap { $0.content.ref != feature.id ? $0.id : nil }
       if let current {
         upsert.content = keepingOwnerFields(of: current.content, in: upsert.content)
         // The JSON's own votes equal to the board's count are the board's count, as `publish`
@@ -164,6 +179,24 @@ public struct MigrationPlan: Sendable, Hashable {
       stagesToCreate: stagesToCreate, stagesReused: reused, items: items, losses: losses)
   }
 
+  /// The roadmap board's stages that the owner renamed since a migration wrote a feature for
+  /// them, by the name they had then (the stage the first such feature, by id, names), where
+  /// no stage of the board has that name now.
+  static func renamedStages(on board: BoardState, byName: [String: Stage]) -> [String: Stage] {
+    let stages = Dictionary(
+      board.stages.filter { $0.board == Board.roadmapSlug }.map { ($0.id, $0) },
+      uniquingKeysWith: { first, _ in first })
+    var renamed: [String: Stage] = [:]
+    for feature in board.features where feature.content.board == Board.roadmapSlug {
+      guard let originals = RoadmapMapping.keptOriginals(of: feature.content),
+        let written = RoadmapMapping.writtenStage(originals), let stage = stages[written.id],
+        stage.name != written.name, byName[written.name] == nil, renamed[written.name] == nil
+      else { continue }
+      renamed[written.name] = stage
+    }
+    return renamed
+  }
+
   /// The board's stage of each feature (by index) that stays where it is: already on the
   /// roadmap board in a stage, with a status the status map does not name, and the status and
   /// finished flag the board gives back for it (so the roadmap did not change them).
@@ -177,7 +210,8 @@ public struct MigrationPlan: Sendable, Hashable {
     var kept: [Int: Stage] = [:]
     for (index, feature) in features.enumerated() {
       guard let current = existing[feature.id], current.content.board == Board.roadmapSlug,
-        let stage = current.content.stage.flatMap({ stages[$0] }),
+        let stage = RoadmapMapping.stage(
+          current.content.stage.flatMap({ stages[$0] }), asWrittenFor: current.content),
         feature.status.map({ mapping.statusMap.rule(forStatus: $0) == nil }) ?? true,
         let given = mapping.roadmapFeature(
           from: current.content, id: current.id, stage: stage, votes: current.votes
@@ -198,9 +232,31 @@ public struct MigrationPlan: Sendable, Hashable {
         var upsert = item.upsert
         if let name = item.stageName, upsert.content.stage == 0 {
           upsert.content.stage = createdStages[name]
+          if let id = createdStages[name] {
+            upsert.content = Self.bindingWrittenStage(id, in: upsert.content)
+          }
         }
         return upsert
       })
+  }
+
+  /// `content` with the id of the stage created for it in the kept originals' record of the
+  /// stage it was written for (0 until then).
+  static func bindingWrittenStage(_ id: Int, in content: FeatureContent) -> FeatureContent {
+    guard let index = content.extra?.firstIndex(where: { $0.key == ExtraKeys.originals }),
+      case .object(var object)? = JSONValueText.value(of: content.extra![index].json),
+      let member = object.members.firstIndex(where: {
+        $0.key == RoadmapMapping.writtenStageField
+      }),
+      case .object(var written) = object.members[member].value,
+      let slot = written.members.firstIndex(where: { $0.key == "id" })
+    else { return content }
+    written.members[slot].value = .number(String(id))
+    object.members[member].value = .object(written)
+    var content = content
+    content.extra![index] = ExtraMember(
+      key: ExtraKeys.originals, json: JSONValueText.text(of: .object(object)))
+    return content
   }
 
   /// `wanted` with the kept original of `votes` (in the mapping's own extra member) that
@@ -260,12 +316,48 @@ public struct MigrationPlan: Sendable, Hashable {
     if a.description != b.description { fields.append("description") }
     if a.board != b.board { fields.append("board") }
     if a.stage != b.stage { fields.append("stage") }
-    if a.status != b.status { fields.append("status") }
+    // The stage a feature was written for decides the status it is read back with where its
+    // stage was renamed since: written for the stage under its new name is a new status.
+    if a.status != b.status
+      || (a.stage == b.stage && writtenStage(a.extra) != nil && writtenStage(b.extra) != nil
+        && writtenStage(a.extra) != writtenStage(b.extra))
+    {
+      fields.append("status")
+    }
     if a.isFinished != b.isFinished { fields.append("isFinished") }
     if a.localizedTitle != b.localizedTitle { fields.append("localizedTitle") }
     if a.localizedDescription != b.localizedDescription { fields.append("localizedDescription") }
     if a.localizedStatus != b.localizedStatus { fields.append("localizedStatus") }
-    if !ExtraMember.areSameValues(a.extra ?? [], b.extra ?? []) { fields.append("extra") }
+    if !ExtraMember.areSameValues(withoutWrittenStage(a.extra), withoutWrittenStage(b.extra)) {
+      fields.append("extra")
+    }
     return fields
+  }
+
+  /// The kept record of the stage a feature was written for (`{"id","name"}`), if any.
+  static func writtenStage(_ extra: [ExtraMember]?) -> JSONValue? {
+    guard let member = extra?.first(where: { $0.key == ExtraKeys.originals }),
+      case .object(let object)? = JSONValueText.value(of: member.json)
+    else { return nil }
+    return object[RoadmapMapping.writtenStageField]
+  }
+
+  /// `extra` without the kept record of the stage a feature was written for: bookkeeping,
+  /// not a change of the feature (features migrated before it was kept get it with their next
+  /// change, and a move is a change of `stage` alone).
+  static func withoutWrittenStage(_ extra: [ExtraMember]?) -> [ExtraMember] {
+    var extra = extra ?? []
+    guard let index = extra.firstIndex(where: { $0.key == ExtraKeys.originals }),
+      case .object(var object)? = JSONValueText.value(of: extra[index].json),
+      object.members.contains(where: { $0.key == RoadmapMapping.writtenStageField })
+    else { return extra }
+    object.members.removeAll { $0.key == RoadmapMapping.writtenStageField }
+    if object.isEmpty {
+      extra.remove(at: index)
+    } else {
+      extra[index] = ExtraMember(
+        key: ExtraKeys.originals, json: JSONValueText.text(of: .object(object)))
+    }
+    return extra
   }
 }

@@ -118,8 +118,8 @@ public struct ReconcilePlan: Sendable, Hashable {
     // board with such a copy in sync.
     let refs = Set(board.features.compactMap(\.content.ref))
     for feature in board.features
-    where feature.content.ref == nil && feature.content.board == Board.roadmapSlug
-      && refs.contains("vf-\(feature.id)")
+    where !(feature.content.ref.map(RoadmapMapping.isCounterKeyID) ?? false)
+      && feature.content.board == Board.roadmapSlug && refs.contains("vf-\(feature.id)")
     {
       onlyOnVoteFirst.append("#\(feature.id)")
     }

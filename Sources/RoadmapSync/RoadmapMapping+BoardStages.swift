@@ -19,7 +19,8 @@ extension RoadmapMapping {
     var seen = Set<String>()
     for feature in board.features where feature.content.board == Board.roadmapSlug {
       guard feature.content.ref != nil, let own = feature.content.status,
-        let stage = feature.content.stage.flatMap({ stages[$0] }),
+        let stage = Self.stage(
+          feature.content.stage.flatMap({ stages[$0] }), asWrittenFor: feature.content),
         !(feature.content.isFinished ?? stage.isFinished),
         let originals = Self.keptOriginals(of: feature.content),
         Self.stageOfOwnStatus(originals, content: feature.content) == stage.name,

@@ -63,7 +63,7 @@ extension RoadmapMapping {
         reading: reading, stageStatuses: stageStatuses)
       losses.entries.append(contentsOf: mapped.losses)
       guard let roadmap = mapped.feature else { continue }
-      if feature.content.ref == nil, !ids.insert(roadmap.id).inserted {
+      if roadmap.id != feature.content.ref, !ids.insert(roadmap.id).inserted {
         losses.entries.append(
           .init(
             feature: "#\(feature.id)", field: "feature", kind: .dropped,

@@ -157,6 +157,17 @@ public struct RoadmapMapping: Sendable {
           .object(JSONObject([("stage", .string(stage.name)), ("items", .from(items))]))
         ))
     }
+    // The stage it was written for, by id and name: renamed by the owner on VoteFirst it keeps
+    // its id, so the way back and a later migration read it by the name it had, as the stage
+    // the feature's status was written for, not as a move to another stage. Its id is 0 while
+    // the stage is still to be created (``MigrationPlan/batch(createdStages:)`` sets it).
+    if let stage {
+      originals.members.append(
+        (
+          Self.writtenStageField,
+          .object(JSONObject([("id", .number(String(stage.id))), ("name", .string(stage.name))]))
+        ))
+    }
     var mirrors = JSONObject()
     for (field, plain, items) in [
       ("title", content.title, readsAs.localizedTitle),
@@ -211,9 +222,11 @@ public struct RoadmapMapping: Sendable {
   ///   which a feature moved to that stage on VoteFirst gets in place of the ones written for
   ///   its old stage; without them it gets none, and apps show the stage's name.
   public func roadmapFeature(
-    from content: FeatureContent, id: Int?, stage: Stage?, votes: Int,
+    from content: FeatureContent, id: Int?, stage given: Stage?, votes: Int,
     reading: VoteReading = .restoring, stageStatuses: [Int: [LocalizedValue]] = [:]
   ) -> (feature: RoadmapFeature?, losses: [LossReport.Entry]) {
+    // A stage renamed on VoteFirst since is still the stage the feature was written for.
+    let stage = Self.stage(given, asWrittenFor: content)
     var feature = naturalFeature(
       of: content, stage: stage, votes: reading == .board || votes != 0 ? votes : nil)
     var losses: [LossReport.Entry] = []
@@ -221,7 +234,22 @@ public struct RoadmapMapping: Sendable {
     func note(_ field: String, _ kind: LossReport.Entry.Kind, _ reason: String) {
       losses.append(.init(feature: name, field: field, kind: kind, reason: reason))
     }
-    if content.ref == nil {
+    if let ref = content.ref, !Self.isCounterKeyID(ref) {
+      // A Roadmap id must make a counter key (`feature` + id), or the app's votes for it are
+      // lost and `roadmapctl validate` refuses the file: the stand-in of a feature without a
+      // ref, which migrating the file back gives it as its ref.
+      guard let id else {
+        note("feature", .dropped, "its ref '\(ref)' cannot be a Roadmap id, and it has no id")
+        return (nil, losses)
+      }
+      feature.id = "vf-\(id)"
+      note(
+        "id", .altered,
+        "its ref '\(ref)' cannot be a Roadmap id (the counter key 'feature' + id must match "
+          + "^[A-Za-z0-9_\\-.]{3,64}$): written with the id '\(feature.id)', whose counter is "
+          + "not the one VoteFirst counts it in (give it the ref '\(feature.id)', or another "
+          + "of letters, digits, '_', '-' and '.', to count both in one)")
+    } else if content.ref == nil {
       guard let id else {
         note("feature", .dropped, "it has neither a ref nor an id to be a Roadmap id")
         return (nil, losses)
@@ -278,6 +306,49 @@ public struct RoadmapMapping: Sendable {
     return (feature, losses)
   }
 
+  /// Whether `ref` can be a Roadmap id: its counter key `feature` + id is a name counting
+  /// APIs accept (`^[A-Za-z0-9_\-.]{3,64}$`), as `roadmapctl validate` requires of every id.
+  public static func isCounterKeyID(_ ref: String) -> Bool {
+    let bytes = ref.utf8
+    return !bytes.isEmpty && bytes.count <= 64 - "feature".utf8.count
+      && bytes.allSatisfy { byte in
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"),
+          UInt8(ascii: "."):
+          true
+        default: false
+        }
+      }
+  }
+
+  /// The member of the kept originals that names the stage (`id`, `name`) a feature was
+  /// written for.
+  static let writtenStageField = "writtenStage"
+
+  /// The stage (id, name) `originals` say their feature was written for; nil when they name
+  /// none, or one whose id was never known (0).
+  static func writtenStage(_ originals: JSONObject) -> (id: Int, name: String)? {
+    guard case .object(let kept)? = originals[writtenStageField],
+      case .number(let text)? = kept["id"], let id = Int(text), id > 0,
+      case .string(let name)? = kept["name"]
+    else { return nil }
+    return (id, name)
+  }
+
+  /// `stage` under the name it had when `content` was written for it, where the owner has
+  /// renamed it on VoteFirst since (the same id, another name); else `stage` as it is.
+  ///
+  /// A rename is not a move: the feature keeps the status and translated statuses it was
+  /// written with, and a migration finds the stage again by that name.
+  static func stage(_ stage: Stage?, asWrittenFor content: FeatureContent) -> Stage? {
+    guard var stage, let originals = keptOriginals(of: content),
+      let written = writtenStage(originals), written.id == stage.id, written.name != stage.name
+    else { return stage }
+    stage.name = written.name
+    return stage
+  }
+
   /// The member of the kept originals that names the stage a feature's translated statuses
   /// were written for, with them as VoteFirst read them.
   static let localizedStatusStageField = "localizedStatusStage"
@@ -292,6 +363,7 @@ public struct RoadmapMapping: Sendable {
   static let originalsOrder = [
     "title", "status", "description", "isFinished", "votes", "localizedTitle", "localizedStatus",
     "localizedDescription", statusStageField, localizedStatusStageField, mirrorsField,
+    writtenStageField,
   ]
 
   /// `object`'s members in ``originalsOrder`` (members it does not name last, in their order).
@@ -308,7 +380,7 @@ public struct RoadmapMapping: Sendable {
 
   /// The members of the kept originals that are not a field's original value.
   static let followingFields: Set<String> = [
-    statusStageField, localizedStatusStageField, mirrorsField,
+    statusStageField, localizedStatusStageField, mirrorsField, writtenStageField,
   ]
 
   /// The stage `content`'s translated statuses were written for, while they are still the
@@ -349,11 +421,12 @@ public struct RoadmapMapping: Sendable {
   public static func stageStatuses(of features: [Feature], stages: [Stage]) -> [Int:
     [LocalizedValue]]
   {
-    let names = Dictionary(stages.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    let byID = Dictionary(stages.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     var result: [Int: [LocalizedValue]] = [:]
     for feature in features.sorted(by: { $0.id < $1.id }) {
-      guard let stage = feature.content.stage, let name = names[stage], result[stage] == nil,
-        let items = feature.content.localizedStatus, !items.isEmpty
+      guard let stage = feature.content.stage, let current = byID[stage], result[stage] == nil,
+        let items = feature.content.localizedStatus, !items.isEmpty,
+        let name = Self.stage(current, asWrittenFor: feature.content)?.name
       else { continue }
       if let originals = keptOriginals(of: feature.content),
         let written = stageOfLocalizedStatus(originals, content: feature.content), written != name

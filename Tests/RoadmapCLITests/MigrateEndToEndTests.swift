@@ -473,4 +473,95 @@ import Testing
           + "as --key."), "\(migrate.stderrText)")
     #expect(!migrate.stderrText.contains("Is --key the server's admin token?"))
   }
+
+  /// Bug: a wrong `--namespace` (or `--key-template`) read every count as 0, and `migrate`
+  /// planned and imported those zeros without a word (a `--dry-run` showed nothing either; on
+  /// a rerun they took the imported votes off the board). When none of the counters exists
+  /// in the namespace, it now refuses, naming the namespace, unless `--allow-empty-namespace`
+  /// (then it warns, on standard error and in `--format json`'s `"warnings"`); `votes pull`
+  /// warns. Both for a per-key dialect and for `ours` (whose batch answers a missing key 0).
+  @Test(arguments: ["countapi", "ours"])
+  func aNamespaceWithNoneOfTheCountersIsNamed(dialect: String) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer {
+      old.process.kill()
+      board.process.kill()
+    }
+    try await SyncSupport.hit(old, "com.example.app", "feature1", times: 4)
+    func migrate(_ namespace: String, _ extra: [String] = []) async throws -> ProcessResult {
+      try await run(
+        [
+          "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+          "--key", SyncSupport.token, "--votes-from", SyncSupport.url(old), "--dialect", dialect,
+          "--namespace", namespace, "--dry-run",
+        ] + extra, in: directory)
+    }
+    let wrong = try await migrate("com.exmaple.app")
+    #expect(wrong.exitCode == 1)
+    #expect(wrong.stdoutText.isEmpty, "\(wrong.stdoutText)")
+    #expect(
+      wrong.stderrText.contains(
+        "none of the 6 counters read (feature1, feature2, feature3, …) exists in the namespace "
+          + "'com.exmaple.app' of \(SyncSupport.url(old)), so every count reads as 0: check "
+          + "--namespace"), "\(wrong.stderrText)")
+    #expect(wrong.stderrText.contains("pass --allow-empty-namespace"))
+
+    let allowed = try await migrate(
+      "com.exmaple.app", ["--allow-empty-namespace", "--format", "json"])
+    #expect(allowed.exitCode == 0, "\(allowed.stderrText)")
+    #expect(allowed.stderrText.contains("warning: none of the 6 counters read"))
+    let warnings = try json(allowed)["warnings"] as? [String]
+    #expect(warnings?.first?.contains("'com.exmaple.app'") == true, "\(allowed.stdoutText)")
+
+    let right = try await migrate("com.example.app", ["--format", "json"])
+    #expect(right.exitCode == 0, "\(right.stderrText)")
+    #expect(!right.stderrText.contains("warning"), "\(right.stderrText)")
+    #expect(try json(right)["warnings"] == nil)
+
+    let pulled = try await run(
+      [
+        "votes", "pull", "roadmap.json", "--from", SyncSupport.url(old), "--dialect", dialect,
+        "--namespace", "com.exmaple.app", "--server", SyncSupport.url(board), "--project",
+        "demo-app", "--key", SyncSupport.token, "--dry-run",
+      ], in: directory)
+    #expect(pulled.exitCode == 0, "\(pulled.stderrText)")
+    #expect(
+      pulled.stderrText.contains("warning: none of the 6 counters read"), "\(pulled.stderrText)")
+  }
+
+  /// Bug: migrations running at the same time each reported every stage of their plan as
+  /// created ("5 stages created" three times over for 5 stages), since a stage another run
+  /// had made meanwhile comes back from `POST …/stages?reuse=name` as if made. Each stage is
+  /// now counted by the run whose call created it (`201`), so the runs' counts add up to the
+  /// stages on the board, however their calls interleave.
+  @Test func concurrentMigrationsCountEachStageOnce() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let roadmap = (1...40).map { #"{"id": "\#($0)", "title": "F", "status": "s\#($0)"}"# }
+    try directory.write("roadmap.json", "[" + roadmap.joined(separator: ",") + "]")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let arguments = [
+      "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "race-app",
+      "--key", SyncSupport.token,
+    ]
+    let results = try await withThrowingTaskGroup(of: ProcessResult.self) { group in
+      for _ in 0..<4 { group.addTask { try await self.run(arguments, in: directory) } }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    var created = 0
+    for result in results {
+      #expect(result.exitCode == 0, "\(result.stderrText)")
+      let line = try #require(result.stdoutText.split(separator: "\n").last)
+      let count = line.split(separator: ";").last?.split(separator: " ").first.flatMap { Int($0) }
+      created += try #require(count, "\(line)")
+    }
+    let export = try await SyncSupport.export(board, "race-app")
+    #expect((export["stages"] as? [Any])?.count == 40)
+    #expect(created == 40, "\(results.map(\.stdoutText))")
+  }
 }

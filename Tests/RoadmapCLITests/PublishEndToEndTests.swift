@@ -185,4 +185,51 @@ import VoteFirstAPI
     let inSync = try await reconcile("published.json", board, in: directory)
     #expect(inSync.exitCode == 0, "\(inSync.stdoutText)\(inSync.stderrText)")
   }
+
+  /// Bug: a feature whose ref cannot be a Roadmap id (`feature` + ref is no counter key: a
+  /// space, a `/`, 58 characters or more) was published under that ref, and `roadmapctl
+  /// validate` refused the whole file `publish` wrote (`invalid-counter-key`). Such a feature
+  /// is now published as a feature without a ref is, `vf-ID` (named on standard error), and
+  /// migrating the file back gives it that ref instead of a second feature.
+  @Test func aRefThatCannotBeARoadmapIDIsPublishedAsItsStandIn() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let port = board.port
+    let long = String(repeating: "l", count: 58)
+    for ref in ["ok", "a%20b", "x%2Fy", long] {
+      let answer = try await WireClient.onThread {
+        try WireConnection(port: port).exchange(
+          "PUT", "/api/v1/bad.app/features/ref/\(ref)",
+          fields: [
+            ("Authorization", "Bearer \(SyncSupport.token)"),
+            ("Content-Type", "application/json"),
+          ], body: Array(#"{"title": "T"}"#.utf8))
+      }
+      #expect(answer.status == 201, "\(answer.body)")
+    }
+    let server = SyncSupport.url(board)
+    let published = try await run(
+      ["publish", "--server", server, "--project", "bad.app", "--out", "published.json"],
+      in: directory)
+    #expect(published.exitCode == 0, "\(published.stderrText)")
+    #expect(published.stderrText.contains("feature a b, id: its ref 'a b' cannot be a Roadmap id"))
+    let ids = try features(try file("published.json", in: directory)).map(\.id)
+    #expect(ids == ["ok", "vf-2", "vf-3", "vf-4"])
+    let validated = try await run(["validate", "published.json"], in: directory)
+    #expect(validated.exitCode == 0, "\(validated.stdoutText)\(validated.stderrText)")
+
+    // Migrated back, each takes its stand-in as its ref: no copies.
+    let migrated = try await run(
+      [
+        "migrate", "published.json", "--server", server, "--project", "bad.app", "--key",
+        SyncSupport.token,
+      ], in: directory)
+    #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
+    #expect(migrated.stdoutText.contains("0 features to create, 3 to change, 1 unchanged"))
+    let export = try await SyncSupport.export(board, "bad.app")
+    let refs = try #require(export["features"] as? [[String: Any]]).map { $0["ref"] as? String }
+    #expect(refs == ["ok", "vf-2", "vf-3", "vf-4"])
+  }
 }

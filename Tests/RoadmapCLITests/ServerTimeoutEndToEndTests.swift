@@ -148,4 +148,88 @@ final class SilentListener: @unchecked Sendable {
     #expect(result.exitCode == 64)
     #expect(result.stderrText.hasPrefix("Error: --server-timeout must be more than 0 seconds."))
   }
+
+  /// A countapi server (python3) whose `/get` answers `{"value": 7}` after `delay` seconds.
+  static func slowCounter(after delay: Int, in directory: TemporaryDirectory) async throws
+    -> (process: ChildProcess, url: String)
+  {
+    let script = try directory.write(
+      "counter.py",
+      """
+      import http.server, time
+
+      class Handler(http.server.BaseHTTPRequestHandler):
+          def do_GET(self):
+              time.sleep(\(delay))
+              body = b'{"value": 7}'
+              self.send_response(200)
+              self.send_header("Content-Type", "application/json")
+              self.send_header("Content-Length", str(len(body)))
+              self.end_headers()
+              self.wfile.write(body)
+
+          def log_message(self, *args):
+              pass
+
+      server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+      print(server.server_address[1], flush=True)
+      server.serve_forever()
+      """)
+    let process = try ChildProcess.start("/usr/bin/env", ["python3", script.path])
+    guard let line = try await process.readLine(timeout: .seconds(60)), let port = Int(line) else {
+      process.kill()
+      throw TestHTTPServer.ServerDidNotStart(stderr: process.stderrText)
+    }
+    return (process, "http://127.0.0.1:\(port)")
+  }
+
+  /// Bug: `votes pull` (and `migrate --votes-from`, `reconcile --counts`) read the counts with
+  /// a fixed 10 s per request whatever `--server-timeout` said, so a counting API that takes
+  /// 15 s to answer failed every pull. The reads now take the command's limit.
+  @Test func votesPullWaitsForASlowCountingAPIAsLongAsTheLimitSays() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let counter = try await Self.slowCounter(after: 15, in: directory)
+    defer { counter.process.kill() }
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let result = try await Roadmapctl.run(
+      [
+        "votes", "pull", "roadmap.json", "--from", counter.url, "--dialect", "countapi",
+        "--namespace", "slow.app", "--server", SyncSupport.url(board), "--key",
+        SyncSupport.token, "--server-timeout", "240",
+      ], workingDirectory: directory.url, timeout: .seconds(600))
+    #expect(result.exitCode == 0, "\(result.stderrText)")
+    #expect(result.stdoutText.contains("set feature 1: 0 → 7"), "\(result.stdoutText)")
+    #expect(try await SyncSupport.value(board, "slow.app", "feature1") == 7)
+  }
+
+  /// Bug: `reconcile --export FILE --counts URL` took `--server-timeout` and did not use it:
+  /// the counting API's reads had their own 10 s. A silent counting API now fails it after
+  /// the limit given.
+  @Test func reconcileCountsGiveUpOnASilentCountingAPIAfterTheLimit() async throws {
+    let directory = try TemporaryDirectory()
+    try directory.write("roadmap.json", Self.roadmap)
+    let silent = try SilentListener()
+    defer {
+      silent.stop()
+      directory.remove()
+    }
+    let converted = try await Roadmapctl.run(
+      [
+        "convert", "roadmap.json", "--to", "votefirst-export", "--project", "silent.app", "--out",
+        "export.json",
+      ], workingDirectory: directory.url)
+    #expect(converted.exitCode == 0, "\(converted.stderrText)")
+    let reconciled = try await Roadmapctl.run(
+      [
+        "reconcile", "roadmap.json", "--export", "export.json", "--counts", silent.url,
+        "--dialect", "countapi", "--namespace", "silent.app", "--server-timeout", "1",
+      ], workingDirectory: directory.url, timeout: .seconds(240))
+    #expect(reconciled.exitCode == 1)
+    #expect(
+      reconciled.stderrText.contains("within 1.0 s")
+        || reconciled.stderrText.contains("within 1 s"), "\(reconciled.stderrText)")
+  }
 }

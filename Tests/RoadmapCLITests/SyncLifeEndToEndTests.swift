@@ -180,4 +180,76 @@ import Testing
     #expect(document["unchanged"] is NSNull)
     #expect(document["error"] is String, "\(result.stdoutText)")
   }
+
+  /// Bug: a stage the owner renamed on the board was read as a move of its features:
+  /// `publish` gave them the new name as their status and dropped their translated statuses,
+  /// and a rerun of `migrate` created the old stage again and moved them into it. A rename
+  /// now keeps the stage (by its id): the features keep the status they were written with.
+  @Test func aStageRenamedOnTheBoardIsARenameNotAMove() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let planned = #"[{"language": "de", "value": "geplant"}]"#
+    try directory.write(
+      "roadmap.json",
+      """
+      [{"id": "1", "title": "One", "status": "planned", "localizedStatus": \(planned)},
+       {"id": "2", "title": "Two", "status": "Available ", "isFinished": true},
+       {"id": "3", "title": "Three", "status": "planned"}]
+      """)
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let server = SyncSupport.url(board)
+    let migrate = [
+      "migrate", "roadmap.json", "--server", server, "--project", "demo-app", "--key",
+      SyncSupport.token,
+    ]
+    let first = try await run(migrate, in: directory)
+    #expect(first.exitCode == 0, "\(first.stderrText)")
+    let publish = ["publish", "--server", server, "--project", "demo-app"]
+    let before = try await run(publish, in: directory)
+    #expect(before.exitCode == 0, "\(before.stderrText)")
+
+    // The owner renames both stages (1: planned, 2: Available).
+    for (id, name, finished) in [(1, "Next up", false), (2, "Shipped", true)] {
+      let renamed = try await admin(
+        board, "PUT", "/stages/\(id)",
+        #"{"board": "roadmap", "name": "\#(name)", "position": \#(id - 1), "isFinished": \#(finished)}"#
+      )
+      #expect(renamed.status == 200, "\(renamed.body)")
+    }
+
+    let after = try await run(publish, in: directory)
+    #expect(after.exitCode == 0, "\(after.stderrText)")
+    #expect(after.stdoutText == before.stdoutText)
+    let reconciled = try await run(
+      ["reconcile", "roadmap.json", "--server", server, "--project", "demo-app"], in: directory)
+    #expect(reconciled.exitCode == 0, "\(reconciled.stdoutText)\(reconciled.stderrText)")
+    let rerun = try await run(migrate, in: directory)
+    #expect(rerun.exitCode == 0, "\(rerun.stderrText)")
+    #expect(!rerun.stdoutText.contains("create stage"), "\(rerun.stdoutText)")
+    #expect(
+      rerun.stdoutText.contains("0 features to create, 0 to change, 3 unchanged"),
+      "\(rerun.stdoutText)")
+
+    // A new feature with a status of a renamed stage goes into that stage.
+    try directory.write(
+      "roadmap.json",
+      """
+      [{"id": "1", "title": "One", "status": "planned", "localizedStatus": \(planned)},
+       {"id": "2", "title": "Two", "status": "Available ", "isFinished": true},
+       {"id": "3", "title": "Three", "status": "planned"},
+       {"id": "4", "title": "Four", "status": "planned"}]
+      """)
+    let grown = try await run(migrate, in: directory)
+    #expect(grown.exitCode == 0, "\(grown.stderrText)")
+    #expect(grown.stdoutText.contains("Plan: create 0 stages; 1 feature to create, 0 to change"))
+    let export = try await SyncSupport.export(board, "demo-app")
+    let stages = try #require(export["stages"] as? [[String: Any]])
+    #expect(stages.map { $0["name"] as? String } == ["Next up", "Shipped"])
+    let features = try #require(export["features"] as? [[String: Any]])
+    #expect(features.map { $0["stage"] as? Int } == [1, 2, 1, 1])
+    let published = try await run(publish, in: directory)
+    #expect(published.stdoutText.contains(#""status": "planned""#), "\(published.stdoutText)")
+    #expect(!published.stdoutText.contains("Next up"), "\(published.stdoutText)")
+  }
 }

@@ -268,4 +268,63 @@ import Testing
       #expect(value == 3)
     }
   }
+
+  /// Bug: reading the counts of a roadmap from a counting API with a rate limit failed for
+  /// every count it refused (429) more than twice in a row: the reads gave up after a few
+  /// seconds, and `votes pull` (or `migrate --votes-from`) of 5,000 features from a
+  /// `roadmapctl serve` at its default read limit stopped after 220 s naming 84 "rate limited"
+  /// counts. A refused read is now sent again after the server's `Retry-After`, as the board
+  /// calls are, so the reads go at the source's pace. (Read as tally, one request per
+  /// feature: a countapi source that is a `roadmapctl serve` is read in batches.)
+  @Test func readsFromARateLimitedSourceGoAtItsPace() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let features = (1...50).map { #"{"id": "\#($0)", "title": "F"}"# }
+    try directory.write("roadmap.json", "[" + features.joined(separator: ",") + "]")
+    // 60 reads a minute: a burst of 30, then one a second.
+    let old = try await SyncSupport.serve(in: directory, name: "old", readLimit: 60)
+    let new = try await SyncSupport.serve(in: directory, name: "new")
+    defer {
+      old.process.kill()
+      new.process.kill()
+    }
+    try await SyncSupport.hit(old, "old-app", "feature50", times: 2)
+    let result = try await Roadmapctl.run(
+      [
+        "votes", "pull", "roadmap.json", "--from", SyncSupport.url(old), "--dialect",
+        "tally", "--namespace", "old-app", "--server", SyncSupport.url(new), "--project",
+        "new-app", "--key", SyncSupport.token, "--dry-run",
+      ], workingDirectory: directory.url, timeout: .seconds(600))
+    #expect(result.exitCode == 0, "\(result.stderrText)")
+    #expect(result.stdoutText.contains("would set feature 50: 0 → 2"), "\(result.stdoutText)")
+    #expect(result.stdoutText.contains("Dry run: 1 count would set, 49 already equal."))
+  }
+
+  /// A countapi source that is another `roadmapctl serve` is read through its batch route
+  /// (`/counts`, 500 keys a request) instead of one request per feature: 5,000 features drew
+  /// 5,000 reads on its read limit (1,200 a minute by default, about 4 minutes of waiting).
+  /// Here 50 features from a server that allows a burst of 30 reads, with no waiting allowed
+  /// (`ROADMAPCTL_RATE_LIMIT_WAIT=0`): one request per feature fails, the batch does not.
+  @Test func aCountapiSourceThatIsRoadmapctlIsReadInBatches() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let features = (1...50).map { #"{"id": "\#($0)", "title": "F"}"# }
+    try directory.write("roadmap.json", "[" + features.joined(separator: ",") + "]")
+    let old = try await SyncSupport.serve(in: directory, name: "old", readLimit: 60)
+    let new = try await SyncSupport.serve(in: directory, name: "new")
+    defer {
+      old.process.kill()
+      new.process.kill()
+    }
+    try await SyncSupport.hit(old, "old-app", "feature50", times: 2)
+    let result = try await Roadmapctl.run(
+      [
+        "votes", "pull", "roadmap.json", "--from", SyncSupport.url(old), "--dialect",
+        "countapi", "--namespace", "old-app", "--server", SyncSupport.url(new), "--project",
+        "new-app", "--key", SyncSupport.token, "--dry-run",
+      ], environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"], workingDirectory: directory.url,
+      timeout: .seconds(600))
+    #expect(result.exitCode == 0, "\(result.stderrText)")
+    #expect(result.stdoutText.contains("Dry run: 1 count would set, 49 already equal."))
+  }
 }

@@ -434,6 +434,69 @@ struct PlanTests {
     #expect(restructured.items[3].action == .unchanged)
   }
 
+  static let renamedStatusMap = """
+    {"stages": [{"name": "Planned", "statuses": ["planned"]},
+                {"name": "In progress", "statuses": ["in progress"]}]}
+    """
+
+  /// Bug: a stage the owner renamed on VoteFirst was read as a move: the features in it were
+  /// published with its new name as their status (their translated statuses dropped), and a
+  /// rerun created the old stage again and moved them into it. The stage keeps its id, so it
+  /// is the stage they were written for, with or without the status map.
+  @Test("a stage renamed on VoteFirst is the same stage: no status change, no new stage")
+  func renamedStage() throws {
+    let features = try SyncFixtures.features(
+      """
+      [{"id": "1", "title": "One", "status": "planned",
+        "localizedStatus": [{"language": "de", "value": "geplant"}]},
+       {"id": "2", "title": "Two", "status": "Available ", "isFinished": true},
+       {"id": "3", "title": "Three", "status": "in progress"}]
+      """)
+    for mapping in [
+      RoadmapMapping(),
+      RoadmapMapping(statusMap: try StatusMap.read(Array(Self.renamedStatusMap.utf8))),
+    ] {
+      var board = applied(
+        MigrationPlan.make(features: features, mapping: mapping, board: .empty), to: .empty)
+      let published = mapping.roadmapFeatures(
+        from: board.wireFeatures, stages: board.stages, reading: .board)
+      for index in board.stages.indices { board.stages[index].name += " (renamed)" }
+      #expect(
+        mapping.roadmapFeatures(from: board.wireFeatures, stages: board.stages, reading: .board)
+          .features == published.features)
+      #expect(ReconcilePlan.make(roadmap: features, board: board).inSync)
+      let rerun = MigrationPlan.make(features: features, mapping: mapping, board: board)
+      #expect(rerun.stagesToCreate.isEmpty)
+      #expect(rerun.writesNothing, "\(rerun.items.map(\.action))")
+      // A new feature with a renamed stage's status goes into that stage.
+      let grown = MigrationPlan.make(
+        features: features + [RoadmapFeature(id: "4", title: "Four", status: "planned")],
+        mapping: mapping, board: board)
+      #expect(grown.stagesToCreate.isEmpty)
+      #expect(grown.items[3].upsert.content.stage == board.features[0].content.stage)
+      #expect(grown.items[3].upsert.content.status == grown.items[0].upsert.content.status)
+      // The roadmap taking the stage's new name as its status is a change, published so.
+      var renamed = features
+      renamed[2].status = board.stages.first { $0.id == board.features[2].content.stage }?.name
+      let follow = MigrationPlan.make(features: renamed, mapping: mapping, board: board)
+      #expect(follow.stagesToCreate.isEmpty)
+      guard case .update(let fields) = follow.items[2].action else {
+        Issue.record("\(follow.items[2].action)")
+        continue
+      }
+      #expect(fields.contains("status"))
+      let after = applied(follow, to: board)
+      let back = mapping.roadmapFeatures(
+        from: after.wireFeatures, stages: after.stages, reading: .board
+      ).features
+      #expect(back[2].status == renamed[2].status)
+      // (A status map still lists the stage's old name, which no feature is written for now:
+      // made again, empty, as the map says.)
+      let again = MigrationPlan.make(features: renamed, mapping: mapping, board: after)
+      #expect(again.items.allSatisfy { $0.action == .unchanged }, "\(again.items.map(\.action))")
+    }
+  }
+
   /// Bug: a feature without a ref is published as `vf-ID`; that roadmap migrated back (after
   /// `reconcile --apply to-roadmap`, say) created a second feature with the ref `vf-ID`, so the
   /// board held it twice and `publish` then left the first out.

@@ -14,12 +14,27 @@ struct RoadmapMappingTests {
     let (back, losses, _) = try SyncFixtures.roundTrip(features)
     #expect(back.count == features.count)
     for (original, returned) in zip(features, back) {
-      #expect(original == returned, "feature \(original.id)")
+      #expect(original == Self.asWritten(returned, for: original), "feature \(original.id)")
     }
-    // Only the negative count is reported: VoteFirst shows 0, the JSON keeps -3.
-    #expect(losses.entries.map(\.feature) == ["10"])
-    #expect(losses.entries.first?.field == "votes")
-    #expect(losses.entries.first?.kind == .altered)
+    // Only the negative count is reported (VoteFirst shows 0, the JSON keeps -3), and the id
+    // that cannot be a counter key's, written as its stand-in: `roadmapctl validate` refuses
+    // a file with it (and `migrate` a roadmap with it).
+    #expect(losses.entries.map(\.feature) == ["10", "a/b c"])
+    #expect(losses.entries.map(\.field) == ["votes", "id"])
+    #expect(losses.entries.map(\.kind) == [.altered, .altered])
+  }
+
+  /// `returned` with the id of `original` where the mapping gave it the stand-in `vf-ID`
+  /// because the original id cannot be a counter key's (its other fields still travel).
+  static func asWritten(_ returned: RoadmapFeature, for original: RoadmapFeature)
+    -> RoadmapFeature
+  {
+    guard !RoadmapMapping.isCounterKeyID(original.id), returned.id.hasPrefix("vf-") else {
+      return returned
+    }
+    var feature = returned
+    feature.id = original.id
+    return feature
   }
 
   @Test(
@@ -73,10 +88,11 @@ struct RoadmapMappingTests {
     #expect(plan.stages[0].isFinished)
     let stage = plan.stages[0]
     let upsert = try #require(RoadmapMapping().upsert(for: features[0], stage: stage).upsert)
-    // Nothing of its own: the stage says it all.
+    // Nothing of its own: the stage says it all (the mapping keeps only which stage it was
+    // written for, so a rename of the stage on VoteFirst is not read as a move).
     #expect(upsert.content.status == nil)
     #expect(upsert.content.isFinished == nil)
-    #expect(upsert.content.extra == nil)
+    #expect(MigrationPlan.withoutWrittenStage(upsert.content.extra).isEmpty)
   }
 
   @Test("the VoteFirst side holds the values in its own fields where it can")
@@ -207,7 +223,7 @@ struct RoadmapMappingTests {
     for (original, feature) in zip(features, published.features) {
       var expected = original
       expected.votes = original.votes ?? 0
-      #expect(feature == expected, "feature \(original.id)")
+      #expect(Self.asWritten(feature, for: original) == expected, "feature \(original.id)")
     }
   }
 

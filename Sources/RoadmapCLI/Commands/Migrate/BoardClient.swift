@@ -96,13 +96,44 @@ struct BoardClient: Sendable {
     }
   }
 
-  /// Creates `stage` (admin) and returns it with its id.
-  func create(_ stage: Stage) async throws(CommandError) -> Stage {
-    let client = try makeClient()
-    return try await attempt("POST the stage \(JSONText.quote(stage.name))") {
-      // By name: another migration running at the same time gets the same stage.
-      () throws(VoteFirstError) in try await client.stage(named: stage)
+  /// Creates `stage` (admin), or takes the board's stage of its name when it has one by then
+  /// (another migration running at the same time made it: `POST …/stages?reuse=name`), and
+  /// returns it with its id and whether this call created it (`201`, not `200`).
+  func createOrReuse(_ stage: Stage) async throws(CommandError) -> (stage: Stage, created: Bool) {
+    let what = "POST the stage \(JSONText.quote(stage.name))"
+    let path =
+      VoteFirstContract.Operation.createStage.path(project: project) + "?reuse=name"
+    guard let url = ServerURL.join(server, path), let body = try? VoteFirstCoding.encode(stage)
+    else { throw .failure("\(what) of project \(project) on \(server) failed: no URL for \(path)") }
+    let answer: SyncHTTP.Answer
+    do {
+      answer = try await SyncHTTP.send("POST", url, token: key, body: body, timeout: timeout)
+    } catch {
+      // No answer: the stage was made or not, and a rerun finds it by name either way.
+      let limit =
+        error.message.contains("no whole answer")
+        ? " (--server-timeout or ROADMAPCTL_SERVER_TIMEOUT sets this limit)" : ""
+      throw .failure(
+        "\(what) of project \(project) on \(server) failed: \(error.message)\(limit). Running "
+          + "the command again is safe: it finishes what is missing.")
     }
+    guard answer.status == 200 || answer.status == 201 else {
+      let reason = try? VoteFirstCoding.decode(APIErrorBody.self, from: answer.body)
+      let kind: VoteFirstError.Kind =
+        answer.status == 401 || reason?.code == VoteFirstContract.ErrorCode.forbidden
+        ? .unauthorized : .refused
+      throw failure(
+        what,
+        VoteFirstError(
+          kind, message: "HTTP \(answer.status) from \(url.absoluteString)",
+          status: answer.status, reason: reason))
+    }
+    guard let made = try? VoteFirstCoding.decode(Stage.self, from: answer.body) else {
+      throw .failure(
+        "\(what) of project \(project) on \(server) failed: HTTP \(answer.status) with no stage: "
+          + String(decoding: answer.body.prefix(300), as: UTF8.self))
+    }
+    return (made, answer.status == 201)
   }
 
   /// Upserts the batch by ref in one request (admin).

@@ -62,6 +62,11 @@ struct MigrateCommand: Command {
   @Flag(help: "Go on when some counts cannot be read (those features keep the JSON's votes).")
   var allowMissingVotes: Bool
 
+  @Flag(
+    help:
+      "Go on when none of the counters exists in --namespace (every count 0: no votes there yet).")
+  var allowEmptyNamespace: Bool
+
   @Option(help: "How to print the plan and the outcome.")
   var format: Migration.OutputFormat = .human
 
@@ -73,6 +78,9 @@ struct MigrateCommand: Command {
     }
     if votesFrom == nil, namespace != nil {
       throw CommandError.validation("--namespace goes with --votes-from.")
+    }
+    if votesFrom == nil, allowEmptyNamespace {
+      throw CommandError.validation("--allow-empty-namespace goes with --votes-from.")
     }
     // The board counts a feature in its project's counter `feature{ref}`: reading those back
     // as the source would import the board's own votes into themselves.
@@ -120,13 +128,15 @@ struct MigrateCommand: Command {
     let features = try await SyncFiles.roadmap(roadmap, context: context)
     var votes = MigrationPlan.Votes.roadmapJSON
     var missing: [LossReport.Entry] = []
+    var warnings: [String] = []
     if let votesFrom, let namespace {
-      let reader = try VoteSources.reader(
-        server: votesFrom, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate)
+      let source = try VoteSources.source(
+        server: votesFrom, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
+        timeout: serverTimeout.seconds)
       let progress = ProgressReporter(
         "reading votes from \(votesFrom)", total: Set(features.map(\.id)).count,
         output: context.stderr)
-      let read = await reader.read(features, progress: progress.update)
+      let read = await source.read(features, progress: progress.update)
       if !read.failures.isEmpty, !allowMissingVotes {
         for failure in read.failures {
           context.stderr.writeLine(
@@ -136,6 +146,18 @@ struct MigrateCommand: Command {
           "\(read.failures.count) of \(pluralized(features.count, "count")) could not be read (above); "
             + "nothing was written. Run again, or pass --allow-missing-votes to migrate them "
             + "with the JSON's own votes.")
+      }
+      // A wrong namespace (or key template) reads every count as 0, and a migration would
+      // import those zeros (on a rerun, taking the imported votes off the board): refused
+      // unless the flag says no feature has votes there yet.
+      if let warning = await source.noneExists(features, read: read) {
+        guard allowEmptyNamespace else {
+          throw CommandError.failure(
+            "\(warning); nothing was written. If no feature has votes there yet, pass "
+              + "--allow-empty-namespace.")
+        }
+        context.stderr.writeLine("warning: \(warning) (--allow-empty-namespace: migrating 0s)")
+        warnings.append(warning)
       }
       // Allowed: each is a loss of the migration, in its report (and in --format json's).
       let own = Dictionary(features.map { ($0.id, $0.votes) }, uniquingKeysWith: { a, _ in a })
@@ -153,6 +175,6 @@ struct MigrateCommand: Command {
       timeout: serverTimeout.seconds)
     return try await migration.run(
       features: features, mapping: RoadmapMapping(statusMap: statusMap), votes: votes,
-      losses: missing, context: context)
+      losses: missing, warnings: warnings, context: context)
   }
 }

@@ -19,10 +19,11 @@ struct Migration {
   var timeout: TimeInterval
 
   /// Runs it; exit status 0 when the plan was carried out (or only shown). `losses` are
-  /// reported with the plan's own (counts that could not be read).
+  /// reported with the plan's own (counts that could not be read); `warnings` (already on
+  /// standard error) go into the JSON document as `"warnings"`.
   func run(
     features: [RoadmapFeature], mapping: RoadmapMapping, votes: MigrationPlan.Votes,
-    losses: [LossReport.Entry] = [], context: CommandContext
+    losses: [LossReport.Entry] = [], warnings: [String] = [], context: CommandContext
   ) async throws(CommandError) -> Int32 {
     guard let key, !key.isEmpty else {
       throw .validation(
@@ -39,25 +40,28 @@ struct Migration {
     for line in SyncFiles.lossLines(plan.losses) { context.stderr.writeLine(line) }
     guard !dryRun else {
       if format == .json {
-        context.stdout.writeLine(MigrationReport.json(plan, result: nil, dryRun: true))
+        context.stdout.writeLine(
+          MigrationReport.json(plan, result: nil, dryRun: true, warnings: warnings))
       }
       return 0
     }
-    let created: [String: Int]
+    let made: Int
     let result: BatchResult?
     do {
-      (created, result) = try await write(plan, board: board, client: client, context: context)
+      (_, made, result) = try await write(plan, board: board, client: client, context: context)
     } catch {
       // Standard output stays the one JSON document scripts read, with the failure in it: it
       // was empty, though stages may have been created before the call that failed.
       if format == .json {
         context.stdout.writeLine(
-          MigrationReport.json(plan, result: nil, dryRun: false, error: error.message))
+          MigrationReport.json(
+            plan, result: nil, dryRun: false, error: error.message, warnings: warnings))
       }
       throw error
     }
     if format == .json {
-      context.stdout.writeLine(MigrationReport.json(plan, result: result, dryRun: false))
+      context.stdout.writeLine(
+        MigrationReport.json(plan, result: result, dryRun: false, warnings: warnings))
     } else {
       let stored =
         result.map {
@@ -65,22 +69,28 @@ struct Migration {
         } ?? "nothing to write"
       context.stdout.writeLine(
         "Migrated \(pluralized(plan.items.count, "feature")) to \(project) on \(server): \(stored); "
-          + "\(pluralized(created.count, "stage")) created.")
+          + "\(pluralized(made, "stage")) created.")
     }
     return 0
   }
 
   /// Creates the plan's stages, gives ref-less features their refs and upserts the batch;
-  /// returns the ids of the stages created, by name, and the batch's outcome (nil: no batch).
+  /// returns the ids of the plan's stages, by name, how many of them this run created (the
+  /// others another run made meanwhile), and the batch's outcome (nil: no batch).
   private func write(
     _ plan: MigrationPlan, board: BoardState, client: BoardClient, context: CommandContext
-  ) async throws(CommandError) -> (created: [String: Int], result: BatchResult?) {
+  ) async throws(CommandError) -> (created: [String: Int], made: Int, result: BatchResult?) {
     var created: [String: Int] = [:]
+    var made = 0
     if !plan.stagesToCreate.isEmpty {
       let progress = ProgressReporter(
         "creating stages", total: plan.stagesToCreate.count, output: context.stderr)
       for (index, stage) in plan.stagesToCreate.enumerated() {
-        created[stage.name] = try await client.create(stage).id
+        // Another migration at the same time may have made it since the plan: reused then,
+        // and not counted as created by this one.
+        let answer = try await client.createOrReuse(stage)
+        created[stage.name] = answer.stage.id
+        if answer.created { made += 1 }
         progress.update(index + 1)
       }
     }
@@ -109,6 +119,6 @@ struct Migration {
       counted.unchanged += plan.unchanged
       result = counted
     }
-    return (created, result)
+    return (created, made, result)
   }
 }

@@ -28,9 +28,11 @@ enum MigrationReport {
   }
 
   /// `{"dryRun","stages":{"create","reuse"},"features":[{"ref","action","fields"}],"losses":[…],"result"}`,
-  /// and `"error"` (the message) when writing failed part way.
+  /// `"error"` (the message) when writing failed part way, and `"warnings"` (messages) when
+  /// there are any (none of the counters of `--votes-from` exists in its namespace).
   static func json(
-    _ plan: MigrationPlan, result: BatchResult?, dryRun: Bool, error: String? = nil
+    _ plan: MigrationPlan, result: BatchResult?, dryRun: Bool, error: String? = nil,
+    warnings: [String] = []
   ) -> String {
     func names(_ stages: [Stage]) -> String {
       "[" + stages.map { JSONText.quote($0.name) }.joined(separator: ",") + "]"
@@ -56,6 +58,9 @@ enum MigrationReport {
     return "{\"dryRun\":\(dryRun),\"stages\":{\"create\":\(names(plan.stagesToCreate)),"
       + "\"reuse\":\(names(plan.stagesReused))},\"features\":[\(features.joined(separator: ","))],"
       + "\"losses\":[\(losses.joined(separator: ","))],\"result\":\(outcome)"
-      + (error.map { ",\"error\":\(JSONText.quote($0))" } ?? "") + "}"
+      + (error.map { ",\"error\":\(JSONText.quote($0))" } ?? "")
+      + (warnings.isEmpty
+        ? "" : ",\"warnings\":[" + warnings.map(JSONText.quote).joined(separator: ",") + "]")
+      + "}"
   }
 }

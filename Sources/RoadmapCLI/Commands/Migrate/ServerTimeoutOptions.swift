@@ -1,8 +1,8 @@
 import Foundation
 
-/// `--server-timeout` (or `ROADMAPCTL_SERVER_TIMEOUT`): how long each call to `--server` may
-/// take, from sending it to the last byte of its answer, for `migrate`, `publish`, `reconcile`
-/// and `votes pull`.
+/// `--server-timeout` (or `ROADMAPCTL_SERVER_TIMEOUT`): how long each call to `--server`, and
+/// each read of a counting API (`--votes-from`, `--counts`, `--from`), may take, from sending
+/// it to the last byte of its answer, for `migrate`, `publish`, `reconcile` and `votes pull`.
 ///
 /// Every call is bounded: a server that accepts the connection and never answers fails the
 /// command after this long, naming the server and the limit, instead of holding a CI job or a
@@ -15,7 +15,7 @@ struct ServerTimeoutOptions: ParsableArguments {
 
   @Option(
     name: "server-timeout", valueName: "seconds", environment: "ROADMAPCTL_SERVER_TIMEOUT",
-    help: "The most one call to --server may take, answer included.",
+    help: "The most one call to --server (or read of a counting API) may take, answer included.",
     validate: { $0 > 0 ? nil : "--server-timeout must be more than 0 seconds." })
   var seconds: Double = ServerTimeoutOptions.defaultSeconds
 }

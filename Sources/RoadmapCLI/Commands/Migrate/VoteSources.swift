@@ -1,13 +1,29 @@
 import FeatureVoting
 import Foundation
+import RoadmapFormat
 import RoadmapSync
+import VoteFirstAPI
 
 /// The counting APIs the sync commands read, as `CountReader`s over `CountingAPIVoter`.
 enum VoteSources {
-  /// A reader of `server`'s counts in `namespace`.
+  /// A reader of `server`'s counts in `namespace`, each request bounded by `timeout` seconds
+  /// (the command's `--server-timeout`) and tried up to 3 times.
   static func reader(
-    server: String, namespace: String, dialect: SyncDialect, keyTemplate: String
+    server: String, namespace: String, dialect: SyncDialect, keyTemplate: String,
+    timeout: TimeInterval
   ) throws(CommandError) -> CountReader {
+    try source(
+      server: server, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
+      timeout: timeout
+    ).reader
+  }
+
+  /// A reader of `server`'s counts in `namespace` (``reader(server:namespace:dialect:keyTemplate:timeout:)``)
+  /// that can tell afterwards whether any of the counters it read exists there.
+  static func source(
+    server: String, namespace: String, dialect: SyncDialect, keyTemplate: String,
+    timeout: TimeInterval
+  ) throws(CommandError) -> CountSource {
     guard let url = URL(string: server) else {
       throw .validation("'\(server)' is not a URL.")
     }
@@ -17,9 +33,143 @@ enum VoteSources {
     } catch {
       throw .validation("--key-template: \(error.message)")
     }
+    let answers = FoundAnswers()
     let voter = CountingAPIVoter(
       server: url, namespace: namespace, dialect: dialect.counting, keys: keys,
-      maxConcurrentReads: 16)
-    return CountReader(voter: voter, batch: dialect.counting.hasBatchRoute)
+      timeout: timeout, maxConcurrentReads: 16, transport: answers)
+    return CountSource(
+      reader: CountReader(voter: voter, batch: dialect.counting.hasBatchRoute), answers: answers,
+      url: url, server: server, namespace: namespace, dialect: dialect, keys: keys,
+      timeout: timeout)
   }
+}
+
+/// A counting API read through a ``CountReader``, and what its answers said about the
+/// counters' existence.
+final class CountSource {
+  /// The reader of its dialect.
+  let reader: CountReader
+  /// The server's URL.
+  let url: URL
+  /// Whether the counts were read through the batch route (`/counts`).
+  private(set) var batched: Bool
+
+  /// Creates a source.
+  init(
+    reader: CountReader, answers: FoundAnswers, url: URL, server: String, namespace: String,
+    dialect: SyncDialect, keys: KeyTemplate, timeout: TimeInterval
+  ) {
+    self.reader = reader
+    self.answers = answers
+    self.url = url
+    self.server = server
+    self.namespace = namespace
+    self.dialect = dialect
+    self.keys = keys
+    self.timeout = timeout
+    self.batched = dialect.counting.hasBatchRoute
+  }
+
+  /// The counts of `features`. A countapi source that is another `roadmapctl serve` (it
+  /// answers `/counts/NS?keys=KEY` as ours does) is read through that batch route, 500 keys a
+  /// request, instead of one request per feature: 5,000 features took it 10 requests, not
+  /// 5,000 drawn on its read limit (1,200 a minute by default: about 4 minutes).
+  func read(
+    _ features: [RoadmapFeature], progress: @escaping @Sendable (Int) -> Void = { _ in }
+  ) async -> CountReader.Result {
+    if dialect == .countapi, let first = features.first, await servesBatchCounts(first) {
+      batched = true
+      let voter = CountingAPIVoter(
+        server: url, namespace: namespace, dialect: .roadmapBridge, keys: keys,
+        timeout: timeout, maxConcurrentReads: 16, transport: answers)
+      return await CountReader(voter: voter, batch: true).read(features, progress: progress)
+    }
+    return await reader.read(features, progress: progress)
+  }
+
+  /// Whether the server answers the batch route for `feature`'s key in ours' shape.
+  private func servesBatchCounts(_ feature: RoadmapFeature) async -> Bool {
+    let key = keys.key(for: feature.id)
+    let path =
+      "/counts/\(VoteFirstContract.encodeSegment(namespace))?keys="
+      + VoteFirstContract.encodeSegment(key)
+    guard let url = ServerURL.join(server, path),
+      let answer = try? await SyncHTTP.send("GET", url, timeout: timeout), answer.status == 200,
+      let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
+      let counts = object["counts"] as? [String: Any], counts.count == 1,
+      counts[key] is NSNumber
+    else { return false }
+    return true
+  }
+  /// The answers its reads got.
+  let answers: FoundAnswers
+  /// The counting API's URL, as given.
+  let server: String
+  /// The namespace read.
+  let namespace: String
+  /// Its protocol.
+  let dialect: SyncDialect
+  /// How a feature id becomes a key.
+  let keys: KeyTemplate
+  /// The limit on one request.
+  let timeout: TimeInterval
+
+  /// The warning to give when none of `features`' counters exists in the namespace (every
+  /// count `read` is 0 because the counting API does not know the keys: a wrong `--namespace`
+  /// or `--key-template` most of the time); nil when one does, when a count is not 0, or
+  /// when it cannot tell.
+  func noneExists(_ features: [RoadmapFeature], read: CountReader.Result) async -> String? {
+    guard !read.counts.isEmpty, read.counts.values.allSatisfy({ $0 == 0 }) else { return nil }
+    if batched {
+      // The batch route answers a missing key as 0: ask whether the namespace holds any
+      // counter at all.
+      let path = "/counts/\(VoteFirstContract.encodeSegment(namespace))?limit=1"
+      guard let url = ServerURL.join(server, path),
+        let answer = try? await SyncHTTP.send("GET", url, timeout: timeout),
+        answer.status == 200,
+        let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
+        let counts = object["counts"] as? [String: Any], counts.isEmpty
+      else { return nil }
+    } else if answers.anyFound {
+      return nil
+    }
+    let ids = features.map(\.id)
+    let sample = ids.prefix(3).map { keys.key(for: $0) }.joined(separator: ", ")
+    return "none of the \(pluralized(read.counts.count, "counter")) read (\(sample)"
+      + "\(ids.count > 3 ? ", …" : "")) exists in the namespace '\(namespace)' of \(server), "
+      + "so every count reads as 0: check --namespace (the Roadmap package uses the app's "
+      + "bundle identifier) and --key-template (\(keys.template))"
+  }
+}
+
+/// The transport of a ``CountSource``'s reads: a read the counting API refuses for its rate
+/// limit (429) is sent again after its `Retry-After`, as the board calls are
+/// (``RateLimitPatience``), and whether any answer was a found counter is noted (a 2xx; a
+/// counter a counting API does not know is a 404 or a 400).
+final class FoundAnswers: HTTPTransport, @unchecked Sendable {
+  private let base: any HTTPTransport = URLSessionTransport()
+  private let lock = NSLock()
+  private var found = false
+
+  /// Sends `request` through the default transport, at the server's pace, and notes a 2xx
+  /// answer.
+  func send(_ request: TransportRequest) async throws(VotingError) -> TransportResponse {
+    var patience = RateLimitPatience()
+    while true {
+      let response = try await base.send(request)
+      // The voter's own retries give up after a few seconds: reading a few thousand counts
+      // from a rate-limited API failed for the counts that were refused.
+      if response.status == 429,
+        await patience.waitToRetry(
+          retryAfter: RateLimitPatience.seconds(response.header("Retry-After")))
+      {
+        continue
+      }
+      if (200..<300).contains(response.status) { lock.withLock { found = true } }
+      return response
+    }
+  }
+
+  /// Whether any answer so far was a found counter.
+  var anyFound: Bool { lock.withLock { found } }
 }

@@ -43,11 +43,34 @@ struct PublishCommand: Command {
     let (features, losses) = RoadmapMapping().roadmapFeatures(
       from: state.wireFeatures, stages: state.stages, board: board, reading: .board)
     for line in SyncFiles.lossLines(losses) { context.stderr.writeLine(line) }
-    try SyncFiles.write(RoadmapWriter.write(features), to: out, context: context)
+    let bytes = RoadmapWriter.write(features)
+    // What apps and CI read must pass our own validator: a board whose features cannot make
+    // such a file (the mapping gives a ref that cannot be an id a stand-in) is refused, named.
+    let report = RoadmapValidator().validate(bytes)
+    if report.hasErrors {
+      let problems = report.diagnostics.filter { $0.severity == .error }
+      for problem in problems.prefix(20) {
+        let feature = Self.featureIndex(problem.path).flatMap {
+          $0 < features.count ? "feature \(JSONText.quote(features[$0].id))" : nil
+        }
+        context.stderr.writeLine(
+          "\(feature ?? problem.path): \(problem.message) [\(problem.code)]")
+      }
+      throw CommandError.failure(
+        "the board would give a Roadmap JSON that roadmapctl validate refuses "
+          + "(\(pluralized(problems.count, "error")), above); nothing was written.")
+    }
+    try SyncFiles.write(bytes, to: out, context: context)
     if out != nil, out != "-" {
       context.stderr.writeLine(
         "Published \(pluralized(features.count, "feature")) of \(project) to \(out!).")
     }
     return 0
+  }
+
+  /// The feature index a diagnostic's path (`/3/id`) starts with.
+  static func featureIndex(_ path: String) -> Int? {
+    let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+    return path.hasPrefix("/") ? parts.first.flatMap { Int($0) } : nil
   }
 }

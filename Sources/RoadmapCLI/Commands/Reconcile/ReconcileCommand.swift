@@ -130,9 +130,13 @@ struct ReconcileCommand: Command {
     }
     var counted: [String: Int]?
     if let counts, let namespace {
-      let reader = try VoteSources.reader(
-        server: counts, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate)
-      let read = await reader.read(features)
+      let source = try VoteSources.source(
+        server: counts, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
+        timeout: serverTimeout.seconds)
+      let read = await source.read(features)
+      if let warning = await source.noneExists(features, read: read) {
+        context.stderr.writeLine("warning: \(warning)")
+      }
       for failure in read.failures {
         context.stderr.writeLine(
           "cannot read the count of feature \(failure.id): \(failure.error.message)")

@@ -78,11 +78,12 @@ struct VotesPullCommand: Command {
     if let problem = NameCheck.namespaceProblem(target) {
       throw CommandError.validation("--project: \(problem)")
     }
-    let source = try VoteSources.reader(
-      server: from, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate)
+    let counting = try VoteSources.source(
+      server: from, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
+      timeout: serverTimeout.seconds)
     let progress = ProgressReporter(
       "reading votes from \(from)", total: features.count, output: context.stderr)
-    let read = await source.read(features, progress: progress.update)
+    let read = await counting.read(features, progress: progress.update)
     if !read.failures.isEmpty {
       for failure in read.failures {
         context.stderr.writeLine(
@@ -94,8 +95,12 @@ struct VotesPullCommand: Command {
             + "nothing was written. Run again, or pass --allow-missing-votes to leave them.")
       }
     }
+    // Zeros raise nothing, but a wrong namespace should not pass for "already equal".
+    let warning = await counting.noneExists(features, read: read)
+    if let warning { context.stderr.writeLine("warning: \(warning)") }
     let destination = try VoteSources.reader(
-      server: server, namespace: target, dialect: .ours, keyTemplate: "feature{id}")
+      server: server, namespace: target, dialect: .ours, keyTemplate: "feature{id}",
+      timeout: serverTimeout.seconds)
     let current = await destination.read(features)
     if let failure = current.failures.first {
       throw CommandError.failure(
@@ -167,7 +172,7 @@ struct VotesPullCommand: Command {
             context.stdout.writeLine(
               Self.json(
                 dryRun: false, set: done, unchanged: nil, kept: kept, missing: read.failures,
-                error: error.message))
+                error: error.message, warning: warning))
           }
           context.stderr.writeLine(
             "\(pluralized(done.count, "count")) of \(changes.count) set before this failure; "
@@ -182,7 +187,8 @@ struct VotesPullCommand: Command {
     if format == .json {
       context.stdout.writeLine(
         Self.json(
-          dryRun: dryRun, set: changes, unchanged: unchanged, kept: kept, missing: read.failures))
+          dryRun: dryRun, set: changes, unchanged: unchanged, kept: kept, missing: read.failures,
+          warning: warning))
     } else {
       let verb = dryRun ? "would set" : "set"
       for change in changes { context.stdout.writeLine(Self.setLine(change, verb: verb)) }
@@ -201,12 +207,13 @@ struct VotesPullCommand: Command {
   }
 
   /// The outcome as one JSON object: `{"dryRun","set":[{"id","from","to"}],"unchanged",
-  /// "kept":[{"id","server","source"}],"missing":[{"id","error"}]}`, and `"error"` (the
-  /// message) when setting failed part way (`"unchanged"` is then null).
+  /// "kept":[{"id","server","source"}],"missing":[{"id","error"}]}`, `"error"` (the
+  /// message) when setting failed part way (`"unchanged"` is then null), and `"warnings"`
+  /// when there is one (none of the counters of `--from` exists in its namespace).
   static func json(
     dryRun: Bool, set: [(id: String, from: Int, to: Int, source: Int)], unchanged: Int?,
     kept: [(id: String, server: Int, source: Int)], missing: [(id: String, error: VotingError)],
-    error: String? = nil
+    error: String? = nil, warning: String? = nil
   ) -> String {
     let set = set.map {
       "{\"id\":\(JSONText.quote($0.id)),\"from\":\($0.from),\"to\":\($0.to)}"
@@ -221,7 +228,8 @@ struct VotesPullCommand: Command {
       + "\"unchanged\":\(unchanged.map(String.init) ?? "null"),"
       + "\"kept\":[\(higher.joined(separator: ","))],"
       + "\"missing\":[\(missing.joined(separator: ","))]"
-      + (error.map { ",\"error\":\(JSONText.quote($0))" } ?? "") + "}"
+      + (error.map { ",\"error\":\(JSONText.quote($0))" } ?? "")
+      + (warning.map { ",\"warnings\":[\(JSONText.quote($0))]" } ?? "") + "}"
   }
 
   /// The line that says a count was (or would be) set.
