@@ -128,3 +128,37 @@ struct UnknownMemberWritingTests {
     #expect(try Self.read(written) == features)
   }
 }
+
+/// A trailing comma inside an unknown value was written back (`"meta": [1,2,]`), so reading a
+/// file with one and writing it (`reconcile --apply to-roadmap`) gave a file that apps before
+/// iOS 17 reject whole and that `validate` calls an error; before the values were kept, the
+/// writer wrote `[1, 2]`. The comma holds no data: it is left out, the rest kept as read.
+@Suite("Unknown members without trailing commas")
+struct UnknownMemberTrailingCommaTests {
+  @Test("a trailing comma inside an unknown value is not written; the value is kept")
+  func trailingCommaDropped() throws {
+    let source = Array(
+      #"""
+      [{"id":"1","meta":[1,"a,]",2.50,],"x":{"a":{"b":[],},"c":"\u00e9",},
+        "bad":[01,"\ud800",],"localizedTitle":[{"language":"de","value":"Hallo","n":[1,],}]}]
+      """#.utf8)
+    for mode in [RoadmapReadingMode.compatible, .lenient] {
+      let features = try UnknownMemberWritingTests.read(source, mode: mode)
+      try #require(features.count == 1)
+      let written = RoadmapWriter.write(features, style: .compact)
+      let text = String(decoding: written, as: UTF8.self)
+      #expect(
+        text.contains(#""meta":[1,"a,]",2.50],"x":{"a":{"b":[]},"c":"\u00e9"}"#), "\(text)")
+      // Not valid JSON (01, a lone surrogate): kept as written, but for the comma.
+      #expect(text.contains(#""bad":[01,"\ud800"]"#), "\(text)")
+      #expect(text.contains(#""n":[1]"#), "\(text)")
+      let report = RoadmapValidator().validate(written)
+      #expect(!report.diagnostics.contains { $0.code == "trailing-comma" }, "\(text)")
+      // Read again, it is the same document, and writing it again changes nothing.
+      let again = try UnknownMemberWritingTests.read(written, mode: mode)
+      #expect(again == features)
+      #expect(RoadmapWriter.write(again, style: .compact) == written)
+      #expect(RoadmapWriter.write(again) == RoadmapWriter.write(features))
+    }
+  }
+}

@@ -40,6 +40,9 @@ final class IssueSink {
   /// `RoadmapParser.maxSyntaxErrors` of them. The others (inside strings and numbers the app
   /// skips) cannot put the parse out of step, and `maxPerCode` bounds what they keep.
   var rejectingSyntaxErrors = 0
+  /// The `trailing-comma` errors among ``syntaxErrors``: a writer drops those commas, so a
+  /// value whose only errors they are is written as valid JSON.
+  var trailingCommas = 0
   /// The first ``RoadmapParser/maxPerCode`` of each code are listed, the rest counted.
   var limit = PerCodeLimit()
   /// The parse cannot go on.

@@ -166,7 +166,7 @@ extension RoadmapParser {
             checkUnknownKey(name, at: key.start - 1, known: FeatureKey.allNames)
           }
           if keepValues {
-            let errorsBefore = (sink.syntaxErrors, sink.rejectingSyntaxErrors)
+            let errorsBefore = (sink.syntaxErrors - sink.trailingCommas, sink.rejectingSyntaxErrors)
             if let value = parseIgnoredValue(keep: true) {
               feature.extra.appendRead(
                 name, value,
@@ -579,7 +579,8 @@ extension RoadmapParser {
   }
 
   /// The source text of an unknown member whose value was just read, from `start` to `pos`,
-  /// given the syntax errors counted before it (all, and those the app rejects).
+  /// given the syntax errors counted before it (all but trailing commas, and those the app
+  /// rejects). A trailing comma (`[1, 2,]`) leaves the value valid: the writer drops it.
   ///
   /// A value with problems the app skips (`01`, `"\ud800"`, bytes that are not UTF-8) is kept
   /// verbatim: the app loads it so. A value with a problem the app rejects (`[1 2]`, a comment)
@@ -588,7 +589,8 @@ extension RoadmapParser {
     key: StringToken, value: JSONValue, from start: Int, errorsBefore: (Int, Int)
   ) -> MemberSource? {
     guard sink.rejectingSyntaxErrors == errorsBefore.1 else { return nil }
-    let valid = sink.syntaxErrors == errorsBefore.0
+    // A trailing comma is not a problem of the value: the writer leaves it out.
+    let valid = sink.syntaxErrors - sink.trailingCommas == errorsBefore.0
     // A key written with escapes keeps its text. A broken key (bytes that are not UTF-8, a
     // lone surrogate) is written as read: the app decodes keys and rejects the file, so that
     // text is not kept.
@@ -706,7 +708,7 @@ extension RoadmapParser {
           // The app ignores it; a writer keeps it, as it keeps a feature's unknown keys.
           if keepValues {
             let valueStart = pos
-            let errorsBefore = (sink.syntaxErrors, sink.rejectingSyntaxErrors)
+            let errorsBefore = (sink.syntaxErrors - sink.trailingCommas, sink.rejectingSyntaxErrors)
             if let kept = parseIgnoredValue(keep: true) {
               extra.appendRead(
                 decodeString(name), kept,

@@ -99,6 +99,7 @@ struct RoadmapParser {
     report(code, .error, at: offset, rejected: rejected, related: related, message())
     sink.syntaxErrors += 1
     if rejected { sink.rejectingSyntaxErrors += 1 }
+    if code == "trailing-comma" { sink.trailingCommas += 1 }
     if fatal {
       sink.stopped = true
       sink.fatal = true

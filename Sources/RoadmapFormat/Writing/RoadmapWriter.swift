@@ -15,7 +15,9 @@
 /// layout. A value that is not valid JSON (the app skips it and loads the file: a lone
 /// surrogate `\ud800`, bytes that are not UTF-8, a raw tab, a number such as `01`) is written
 /// exactly as it was, layout included, rather than repaired into other data. So reading a file
-/// and writing it loses nothing of what the app does not read.
+/// and writing it loses nothing of what the app does not read. A trailing comma inside such a
+/// value (`[1, 2,]`) holds no data and is left out, as everywhere else in the output: apps
+/// before iOS 17 and most JSON readers reject a file for one.
 public enum RoadmapWriter {
   /// Writes `features` as a JSON array.
   ///
@@ -200,9 +202,42 @@ struct JSONByteWriter {
       key(member.key)
     }
     if source.verbatim {
-      out.append(contentsOf: source.text)
+      verbatim(source.text)
     } else {
       relayout(source.text)
+    }
+  }
+
+  /// Whether the comma at `index` of `text` is a trailing one: white space, then `]` or `}`.
+  static func isTrailingComma(_ text: [UInt8], at index: Int) -> Bool {
+    var next = index + 1
+    while next < text.count && [0x20, 0x09, 0x0A, 0x0D].contains(text[next]) { next += 1 }
+    return next < text.count && (text[next] == UInt8(ascii: "]") || text[next] == UInt8(ascii: "}"))
+  }
+
+  /// Writes the text of a value that is not valid JSON exactly as it is, but for its trailing
+  /// commas (`[1, 2,]`): they hold no data, and readers other than recent Foundation reject
+  /// the whole file for one, so the writer never writes them.
+  mutating func verbatim(_ text: [UInt8]) {
+    var index = 0
+    var inString = false
+    while index < text.count {
+      let byte = text[index]
+      if inString {
+        if byte == UInt8(ascii: "\\") && index + 1 < text.count {
+          out.append(contentsOf: text[index...(index + 1)])
+          index += 2
+          continue
+        }
+        if byte == UInt8(ascii: "\"") { inString = false }
+      } else if byte == UInt8(ascii: "\"") {
+        inString = true
+      } else if byte == UInt8(ascii: ","), Self.isTrailingComma(text, at: index) {
+        index += 1
+        continue
+      }
+      out.append(byte)
+      index += 1
     }
   }
 
@@ -235,8 +270,11 @@ struct JSONByteWriter {
         out.append(byte)
         index += 1
       case UInt8(ascii: ","):
-        out.append(byte)
-        newline()
+        // A trailing comma holds no data, and most readers reject it: not written.
+        if !Self.isTrailingComma(text, at: index) {
+          out.append(byte)
+          newline()
+        }
         index += 1
       case UInt8(ascii: ":"):
         out.append(byte)
