@@ -120,6 +120,9 @@ public final class VoterIdentity: @unchecked Sendable {
 
   /// The id: the app's, or the install's (read from its file, created on first use).
   ///
+  /// When this app's file cannot be created but the id earlier versions shared can be read
+  /// (see ``installation()``), that id is the answer, as it was before each app had its own.
+  ///
   /// The file is read on every call, so a ``forget()`` made through another `VoterIdentity`
   /// over the same file (another voter of the app, or its extension in a shared container)
   /// takes effect here too: the next id is the new one, never the forgotten one. A file that
@@ -142,8 +145,19 @@ public final class VoterIdentity: @unchecked Sendable {
       cached = existing
       return existing
     }
-    let fresh = VoterIdentity.carriedOver(from: shared, to: url) ?? UUID().uuidString
-    if try StateFile.create(Data((fresh + "\n").utf8), at: url) {
+    let carried = VoterIdentity.carriedOver(from: shared, to: url)
+    let fresh = carried ?? UUID().uuidString
+    let created: Bool
+    do throws(VotingError) {
+      created = try StateFile.create(Data((fresh + "\n").utf8), at: url)
+    } catch {
+      // The app's directory cannot be written (a read-only Application Support): the id the
+      // apps shared is still this install's, as it was before the move, and is used as it is.
+      guard let carried else { throw error }
+      cached = carried
+      return carried
+    }
+    if created {
       cached = fresh
       return fresh
     }

@@ -85,3 +85,35 @@ struct VoterIdentityPlaceTests {
     #expect(try String(contentsOf: shared, encoding: .utf8) == "not an id!\n")
   }
 }
+
+/// The id the apps shared was readable, but the app's own directory could not be made (a
+/// read-only Application Support, a file where the directory goes): `id()` threw a `.storage`
+/// error on every call, so every vote of an upgraded app failed where the earlier version
+/// voted with the shared id. The shared id is now used as it is.
+@Suite("VoterIdentity with an app directory that cannot be made")
+struct VoterIdentityUnwritablePlaceTests {
+  @Test("the shared id is used when the app's file cannot be created; a new one still fails")
+  func sharedIDWhenAppDirectoryCannotBeMade() throws {
+    let support = try temporaryDirectory()
+    let shared = support.appendingPathComponent("RoadmapBridge/voter-id")
+    try FileManager.default.createDirectory(
+      at: shared.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("OLD-ID\n".utf8).write(to: shared)
+    // A file stands where the app's directory goes (running as root, permissions block
+    // nothing, so this is how a directory that cannot be made is had here).
+    let blocked = support.appendingPathComponent("RoadmapBridge/com.one.app")
+    try Data().write(to: blocked)
+    let app = VoterIdentity.installation(applicationSupport: support, app: "com.one.app")
+    #expect(try app.id() == "OLD-ID")
+    #expect(try app.id() == "OLD-ID")
+    #expect(try String(contentsOf: shared, encoding: .utf8) == "OLD-ID\n")
+    // Without a shared id there is nothing to use: the error names the file.
+    let other = try temporaryDirectory()
+    try FileManager.default.createDirectory(
+      at: other.appendingPathComponent("RoadmapBridge"), withIntermediateDirectories: true)
+    try Data().write(to: other.appendingPathComponent("RoadmapBridge/com.one.app"))
+    #expect(throws: VotingError.self) {
+      try VoterIdentity.installation(applicationSupport: other, app: "com.one.app").id()
+    }
+  }
+}
