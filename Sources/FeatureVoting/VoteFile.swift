@@ -135,13 +135,14 @@ struct VoteFile: Encodable, Equatable, Sendable {
 
   /// The content as the file holds it (keys sorted, so diffs stay small), the unknown keys
   /// included. A value that cannot be written back as it was read (a number no `Double`
-  /// holds) is a ``VotingError/Kind/storage`` error naming `url`, and nothing is written.
+  /// holds, one of more digits than a `Decimal` keeps, a string with a lone surrogate) is a ``VotingError/Kind/storage`` error naming `url`, and nothing is written.
   func encoded(_ url: URL) throws(VotingError) -> Data {
-    for (key, value) in unknown.sorted(by: { $0.key < $1.key }) where !value.isWritable {
+    for (key, value) in unknown.sorted(by: { $0.key < $1.key }) {
+      guard let problem = value.unwritable else { continue }
       throw .storage(
         file: url.path,
-        "\(key) holds a number out of range, which this library cannot write back: the vote "
-          + "was not counted and the file was left unchanged")
+        "\(key) holds \(problem), which this library cannot write back: the vote was not "
+          + "counted and the file was left unchanged")
     }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
@@ -220,6 +221,8 @@ enum VoteFileValue: Codable, Equatable, Sendable {
   case object([String: VoteFileValue])
   /// A number no `Int` or `Double` holds (`1e400`).
   case unreadableNumber
+  /// A string Swift cannot hold (`"\ud800"`, a lone surrogate).
+  case unreadableString
 
   /// A JSON number as a count or version: whole or not (a boolean or a string is not).
   enum Number {
@@ -233,9 +236,17 @@ enum VoteFileValue: Codable, Equatable, Sendable {
     let container = try decoder.singleValueContainer()
     if container.decodeNil() {
       self = .null
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode(Int.self) {
+      return
+    }
+    // A string Swift cannot hold fails as data, not as another type.
+    var isString = true
+    do {
+      self = .string(try container.decode(String.self))
+      return
+    } catch DecodingError.typeMismatch {
+      isString = false
+    } catch {}
+    if let value = try? container.decode(Int.self) {
       self = .number(Double(value), text: String(value))
     } else if let value = try? container.decode(Bool.self) {
       self = .bool(value)
@@ -249,7 +260,7 @@ enum VoteFileValue: Codable, Equatable, Sendable {
     } else if let value = try? container.decode([VoteFileValue].self) {
       self = .array(value)
     } else {
-      self = .unreadableNumber
+      self = isString ? .unreadableString : .unreadableNumber
     }
   }
 
@@ -272,21 +283,38 @@ enum VoteFileValue: Codable, Equatable, Sendable {
     case .null: try container.encodeNil()
     case .array(let items): try container.encode(items)
     case .object(let members): try container.encode(members)
-    case .unreadableNumber:
+    case .unreadableNumber, .unreadableString:
       throw EncodingError.invalidValue(
-        self, .init(codingPath: encoder.codingPath, debugDescription: "a number out of range"))
+        self, .init(codingPath: encoder.codingPath, debugDescription: description))
     }
   }
 
-  /// Whether ``encode(to:)`` can write the value (and everything in it) back.
-  var isWritable: Bool {
+  /// Whether ``encode(to:)`` can write the value (and everything in it) back as it was read.
+  var isWritable: Bool { unwritable == nil }
+
+  /// What in the value (or in anything in it) cannot be written back as it was read, or nil.
+  var unwritable: String? {
     switch self {
-    case .number(let value, _, _): return value.isFinite
-    case .string, .bool, .null: return true
-    case .array(let items): return items.allSatisfy(\.isWritable)
-    case .object(let members): return members.values.allSatisfy(\.isWritable)
-    case .unreadableNumber: return false
+    case .number(let value, _, let exact):
+      if !value.isFinite { return "a number out of range" }
+      if let exact, Self.mayBeCut(exact) {
+        return "a number of more digits than this library keeps"
+      }
+      return nil
+    case .string, .bool, .null: return nil
+    case .array(let items): return items.lazy.compactMap(\.unwritable).first
+    case .object(let members):
+      return members.sorted { $0.key < $1.key }.lazy.compactMap(\.value.unwritable).first
+    case .unreadableNumber, .unreadableString: return description
     }
+  }
+
+  /// Whether `decimal` may have lost digits when it was read: a `Decimal` keeps 38 significant
+  /// digits and cuts the rest (a 42-digit number read back with its last digits as zeros).
+  private static func mayBeCut(_ decimal: Decimal) -> Bool {
+    let digits = decimal.description.prefix { $0 != "e" && $0 != "E" }.filter(\.isNumber)
+    let significant = digits.drop { $0 == "0" }.reversed().drop { $0 == "0" }
+    return significant.count >= 38
   }
 
   /// The value as a count or version.
@@ -309,6 +337,7 @@ enum VoteFileValue: Codable, Equatable, Sendable {
     case .array: return "a list"
     case .object: return "an object"
     case .unreadableNumber: return "a number out of range"
+    case .unreadableString: return #"a string with a lone surrogate such as "\ud800""#
     }
   }
 }

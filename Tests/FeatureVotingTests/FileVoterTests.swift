@@ -286,3 +286,42 @@ struct FileVoterTests {
     #expect(error?.message.contains("not-a-directory") == true)
   }
 }
+
+/// Unknown top-level keys FileVoter cannot write back as they were read. A number of more
+/// digits than a `Decimal` keeps was rewritten with its last digits as zeros (a silent change
+/// of data the vote did not touch), and a string with a lone surrogate stopped every vote with
+/// "holds a number out of range". Both now stop the vote naming what they are, and leave the
+/// file as it was.
+@Suite("FileVoter's unknown keys it cannot keep")
+struct FileVoterUnwritableKeysTests {
+  @Test("a number cut short on reading, or a lone surrogate, stops the vote naming it")
+  func unwritableUnknownKeys() async throws {
+    let file = try temporaryDirectory().appendingPathComponent("votes.json")
+    let feature = RoadmapFeature(id: "1")
+    let cases = [
+      (
+        #""big":123456789012345678901234567890123456789012"#,
+        "big holds a number of more digits than this library keeps"
+      ),
+      (#""s":{"t":["\ud800"]}"#, #"s holds a string with a lone surrogate such as "\ud800""#),
+    ]
+    for (extra, problem) in cases {
+      let text = #"{"version":1,\#(extra),"counts":{"feature1":2},"voters":{}}"#
+      try Data(text.utf8).write(to: file)
+      #expect(try await FileVoter(file: file).count(for: feature) == 2)
+      let error = await votingError { try await FileVoter(file: file).castVote(for: feature) }
+      #expect(
+        error?.message
+          == "\(file.path): \(problem), which this library cannot write back: the vote was not "
+          + "counted and the file was left unchanged")
+      #expect(try String(contentsOf: file, encoding: .utf8) == text)
+    }
+    // Numbers a Decimal holds whole are still written back exactly.
+    let kept = #"{"version":1,"f":0.1000000000000000055511151231257827,"counts":{},"voters":{}}"#
+    try Data(kept.utf8).write(to: file)
+    #expect(try await FileVoter(file: file).castVote(for: feature) == 1)
+    #expect(
+      try String(contentsOf: file, encoding: .utf8).contains(
+        #""f":0.1000000000000000055511151231257827"#))
+  }
+}
