@@ -182,7 +182,8 @@ extension RoadmapParser {
     if tag.contains("_") || tag.contains(" ") {
       let dashed = tag.replacingOccurrences(of: "_", with: "-").trimmingSpaces()
       let fixed = conventionalSpelling(dashed) ?? dashed
-      return "is not a BCP 47 tag and never matches the app's localization: write \"\(fixed)\""
+      return "is not a BCP 47 tag, so it matches only a localization folder of that name (an "
+        + "older project's \(tag).lproj): write \"\(fixed)\""
     }
     let subtags = tag.split(separator: "-", omittingEmptySubsequences: false)
     let language = subtags[0]

@@ -66,14 +66,6 @@ struct ShowCommand: Command {
       throw CommandError.validation(
         "--compatible resolves one localization, as the Roadmap package does; give one language.")
     }
-    // As the app's localization, a language is compared exactly: `EN` or `en_US` is no
-    // localization's name and would show what no app user sees. (Without --compatible the
-    // user's languages fall back and ignore case, so `EN` and `en_US` find `en`.)
-    if compatible, let given = language.first,
-      let problem = ValidationOptions.problem(withLanguage: given)
-    {
-      throw CommandError.validation("--language: \(JSONText.quote(given)) \(problem).")
-    }
     if votesFrom == nil {
       // Where the counts come from, without a place to read them: a forgotten --votes-from.
       let given = [
@@ -90,6 +82,15 @@ struct ShowCommand: Command {
   func run(_ context: CommandContext) async throws -> Int32 {
     let languages = language
     let input = file
+    // As the app's localization, a language is compared exactly: `EN` or `en_US` shows what the
+    // app shows only when its localization folder has that very name, so say so and go on.
+    // (Without --compatible the user's languages fall back and ignore case: `EN` finds `en`.)
+    if compatible, let given = language.first,
+      let problem = ValidationOptions.problem(withLanguage: given)
+    {
+      context.stderr.writeLine(
+        "warning: --language: \(JSONText.quote(given)) \(problem); shown as given.")
+    }
     let loaded = try await InputLoader.load(input, context: context)
     if !loaded.transportProblems.isEmpty {
       context.stderr.write(Self.describe(loaded.transportProblems, in: loaded))

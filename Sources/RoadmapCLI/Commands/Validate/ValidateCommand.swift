@@ -29,9 +29,7 @@ struct ValidateCommand: Command {
   @Flag(help: "Judge exactly as the AvdLee/Roadmap package reads: one wrong type fails the file.")
   var compatible: Bool
 
-  @Option(
-    help: "Comma-separated languages every feature must localize (en,de).",
-    validate: { Self.languagesProblem($0) })
+  @Option(help: "Comma-separated languages every feature must localize (en,de).")
   var languages: [String]
 
   @Option(help: "Comma-separated status values allowed (planned,in-progress,finished).")
@@ -54,17 +52,18 @@ struct ValidateCommand: Command {
   @Flag(help: "With --previous, accept features that were removed.")
   var allowRemoved: Bool
 
-  /// A language of `--languages` not written as the app's localizations are named (`EN`,
-  /// `en_US`, `pt-br`): the app compares exactly, so it would be reported missing from files
-  /// that have it (`en`). The message names the right spelling, as the validator's
-  /// `malformed-language-tag` warning does for a language in a file.
-  static func languagesProblem(_ languages: [String]) -> String? {
-    for language in languages {
-      if let problem = ValidationOptions.problem(withLanguage: language) {
-        return "--languages: \(JSONText.quote(language)) \(problem)."
+  /// Warnings for the languages of `--languages` not written as Xcode names localizations
+  /// (`EN`, `en_US`, `pt-br`), with the usual spelling, as the validator's
+  /// `malformed-language-tag` warning says for a language in a file. The app compares exactly,
+  /// so `EN` is reported missing from files that have `en`; but an app whose localization
+  /// folder is named so (an older project's `zh_CN.lproj`, `English.lproj`) uses that very
+  /// string, so it is checked as given, not refused.
+  static func languageWarnings(_ languages: [String]) -> [String] {
+    languages.compactMap { language in
+      ValidationOptions.problem(withLanguage: language).map {
+        "warning: --languages: \(JSONText.quote(language)) \($0); checked as given."
       }
     }
-    return nil
   }
 
   func validate() throws {
@@ -87,6 +86,7 @@ struct ValidateCommand: Command {
         "Give the files to check, or - to read a roadmap from standard input.")
     }
     let inputs = inputs.isEmpty ? ["-"] : inputs
+    for warning in Self.languageWarnings(languages) { context.stderr.writeLine(warning) }
     let options = ValidationOptions(
       compatible: compatible,
       languages: languages.isEmpty ? nil : languages,
