@@ -123,8 +123,12 @@ extension DurableVoter {
     // local file that failed (the voter id's) kept the vote from being sent at all.
     case .refused, .storage: return false
     // The request may have left before the cancel (the transport reports it as
-    // `.invalidRequest`, "… was cancelled"), so the server may have counted it.
-    default: return repeatable && Task.isCancelled
+    // `.invalidRequest`, "… was cancelled"), so the server may have counted it. Only that
+    // failure: one that sending again cannot cure (a URL that cannot be built, TLS) would
+    // stay at the head of the queue, and every later vote would wait behind it.
+    case .invalidRequest:
+      return repeatable && Task.isCancelled && error.message.contains("cancelled")
+    default: return false
     }
   }
 
