@@ -83,11 +83,28 @@ enum InputLoader {
         return spooled
       }
     }
+    let bytes: ExportFileBytes
     do {
-      return try context.stdin.readExportBytes()
+      bytes = try context.stdin.readExportBytes()
     } catch {
       throw .failure("cannot read standard input: \(standardInputProblem(error))")
     }
+    // A regular file on standard input is mapped too (`votes import - < FILE`): cut short
+    // while it is read, it is an error like a file named on the command line, not a crash.
+    if bytes.isMapped { MappedInputGuard.watch(standardInputFile()) }
+    return bytes
+  }
+
+  /// How an error names the file on standard input: its path where the system tells it.
+  private static func standardInputFile() -> String {
+    #if os(Linux)
+      if let target = try? FileManager.default.destinationOfSymbolicLink(
+        atPath: "/proc/self/fd/0"), target.hasPrefix("/")
+      {
+        return target
+      }
+    #endif
+    return standardInputName
   }
 
   /// Why standard input could not be read, in words (Foundation's description of a POSIX
