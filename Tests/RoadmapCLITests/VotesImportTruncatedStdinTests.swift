@@ -44,4 +44,22 @@ import Testing
           + "(another program truncated or rewrote it in place)"), "\(cut.stderrText)")
     #expect(try Data(contentsOf: file).isEmpty, "the shim did cut the file")
   }
+
+  /// Bug: a pipe is copied to a temporary file in `$TMPDIR` before it is read; when that copy
+  /// could not be made (a full or missing `$TMPDIR`) the error blamed the input: "cannot read
+  /// standard input: No space left on device" (or "No such file or directory"). It now says
+  /// that the temporary copy failed, where, and what to do.
+  @Test func aTemporaryCopyThatCannotBeMadeIsNamedAsSuch() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let missing = directory.url.appendingPathComponent("no-such-dir").path
+    let result = try await Roadmapctl.run(
+      ["votes", "import", "-", "--data-dir", directory.url.appendingPathComponent("store").path],
+      stdin: Array(#"{"version":1,"counters":[]}"#.utf8), environment: ["TMPDIR": missing])
+    #expect(result.exitCode == 1)
+    #expect(
+      result.stderrText.contains(
+        "cannot copy standard input to a temporary file in \(missing): No such file or "
+          + "directory. Set TMPDIR to a directory with room for it"), "\(result.stderrText)")
+  }
 }

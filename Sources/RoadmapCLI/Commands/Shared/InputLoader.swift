@@ -77,15 +77,18 @@ enum InputLoader {
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
           return ExportFileBytes(try readFile(input, context: context))
         }
-        guard let spooled = ExportFileBytes.spooling(descriptor) else {
-          throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
+        do throws(ExportFileBytes.SpoolFailure) {
+          return try ExportFileBytes.spool(descriptor)
+        } catch {
+          throw spoolFailure(error, reading: "'\(input)'")
         }
-        return spooled
       }
     }
     let bytes: ExportFileBytes
     do {
       bytes = try context.stdin.readExportBytes()
+    } catch let failure as ExportFileBytes.SpoolFailure {
+      throw spoolFailure(failure, reading: "standard input")
     } catch {
       throw .failure("cannot read standard input: \(standardInputProblem(error))")
     }
@@ -93,6 +96,22 @@ enum InputLoader {
     // while it is read, it is an error like a file named on the command line, not a crash.
     if bytes.isMapped { MappedInputGuard.watch(standardInputFile()) }
     return bytes
+  }
+
+  /// The error for input that could not be copied to a temporary file: reading it failed, or
+  /// writing the copy did (a full or missing `$TMPDIR`, which is not the input's fault).
+  static func spoolFailure(
+    _ failure: ExportFileBytes.SpoolFailure, reading name: String
+  ) -> CommandError {
+    switch failure {
+    case .reading(let code):
+      return .failure("cannot read \(name): \(String(cString: strerror(code)))")
+    case .writing(let directory, let code):
+      return .failure(
+        "cannot copy \(name) to a temporary file in \(directory): "
+          + "\(String(cString: strerror(code))). Set TMPDIR to a directory "
+          + "with room for it, or give the file's path instead of a pipe")
+    }
   }
 
   /// How an error names the file on standard input: its path where the system tells it.
