@@ -5,7 +5,8 @@ import VoteStore
 /// which a store made before such refs were refused may hold: in each group the feature with
 /// the lowest id stays (its ref, content and counter); every other one's votes move into its
 /// counter (anonymous votes added, a voter who voted on both counted once) and the other is
-/// deleted as `DELETE /features/{id}` deletes it (it leaves the releases that listed it).
+/// deleted as `DELETE /features/{id}` deletes it, except that the one that stays takes its
+/// place in the release it shipped in when it is in none itself.
 public enum RefTwinMerge {
   /// One group merged.
   public struct Merged: Sendable, Equatable {
@@ -29,13 +30,29 @@ public enum RefTwinMerge {
         let kept = group.features[0]
         let removed = Array(group.features.dropFirst())
         var votes = try tables.votes(group.project, key: kept.counterKey)
+        var keptContent = try BoardJSON.decode(FeatureContent.self, kept.doc)
         for other in removed {
           votes = try tables.mergeVotes(
             group.project, from: other.counterKey, into: kept.counterKey, now: now)
+          // The feature shipped in the release a twin shipped in: the one that stays takes
+          // the twin's place in it, unless it is in a release of its own (a feature is in
+          // one release at most, and its `release` and the release's list say the same).
+          let otherRelease = try BoardJSON.decode(FeatureContent.self, other.doc).release
+          var joined: Int?
+          if keptContent.release == nil, let otherRelease {
+            keptContent.release = otherRelease
+            joined = otherRelease
+            var row = kept
+            row.doc = try BoardJSON.encode(keptContent)
+            try tables.put(row)
+          }
           _ = try tables.deleteFeature(group.project, id: other.id)
           for var row in try tables.items(.release, group.project) {
             var release = try BoardJSON.decode(Release.self, row.doc)
-            guard release.features.contains(Int(other.id)) else { continue }
+            guard let at = release.features.firstIndex(of: Int(other.id)) else { continue }
+            if release.id == joined, !release.features.contains(Int(kept.id)) {
+              release.features[at] = Int(kept.id)
+            }
             release.features.removeAll { $0 == Int(other.id) }
             row.doc = try BoardJSON.encode(release)
             try tables.put(.release, row)

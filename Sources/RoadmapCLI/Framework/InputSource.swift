@@ -61,7 +61,8 @@ public struct InputSource: Sendable {
 
   /// Everything until end of input, for a document a store loads in pieces: a regular file
   /// behind the descriptor mapped, a pipe copied into an unlinked temporary file and mapped,
-  /// given bytes as they are.
+  /// given bytes as they are. A copy that cannot be made throws
+  /// ``ExportFileBytes/SpoolFailure/writing(directory:_:)``.
   func readExportBytes() throws -> ExportFileBytes {
     guard let descriptor else { return ExportFileBytes(try reader()) }
     try Self.checkStandardInputIsOpen()
@@ -70,10 +71,13 @@ public struct InputSource: Sendable {
     if lseek(descriptor, 0, SEEK_CUR) == 0, let mapped = ExportFileBytes(mapping: descriptor) {
       return mapped
     }
-    guard let spooled = ExportFileBytes.spooling(descriptor) else {
-      throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    do {
+      return try ExportFileBytes.spool(descriptor)
+    } catch {
+      // The copy's own failure (a full $TMPDIR) is said as such by the caller.
+      guard case .reading(let code) = error else { throw error }
+      throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
     }
-    return spooled
   }
 
   /// Throws EBADF when standard input was closed when the process started.

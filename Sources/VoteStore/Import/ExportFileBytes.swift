@@ -54,16 +54,47 @@ public final class ExportFileBytes: @unchecked Sendable {
     }
   }
 
+  /// Why ``spool(_:)`` could not copy its input.
+  public enum SpoolFailure: Error, Sendable, Equatable {
+    /// Reading the input failed with this `errno`.
+    case reading(Int32)
+    /// Making or writing the temporary file in `directory` failed with this `errno` (a full
+    /// or missing `$TMPDIR`).
+    case writing(directory: String, Int32)
+
+    /// The `errno` of the failure.
+    public var code: Int32 {
+      switch self {
+      case .reading(let code), .writing(_, let code): return code
+      }
+    }
+  }
+
   /// Everything readable from `descriptor` (a pipe, standard input), copied into a temporary
   /// file that is unlinked at once and mapped: memory does not grow with the input. Returns
   /// nil with `errno` set when it cannot be read or the copy cannot be written.
   ///
   /// - Parameter descriptor: an open, readable file descriptor.
   public static func spooling(_ descriptor: Int32) -> ExportFileBytes? {
+    do {
+      return try spool(descriptor)
+    } catch {
+      errno = error.code
+      return nil
+    }
+  }
+
+  /// Everything readable from `descriptor` (a pipe, standard input), copied into a temporary
+  /// file in `$TMPDIR` (else `/tmp`) that is unlinked at once and mapped: memory does not grow
+  /// with the input.
+  ///
+  /// - Parameter descriptor: an open, readable file descriptor.
+  /// - Throws: which side failed: reading the input, or making or writing the copy.
+  public static func spool(_ descriptor: Int32) throws(SpoolFailure) -> ExportFileBytes {
     let directory = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
     var template = Array((directory + "/roadmapctl-import-XXXXXX").utf8CString)
     let spool = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-    guard spool >= 0 else { return nil }
+    guard spool >= 0 else { throw .writing(directory: directory, errno) }
     defer { close(spool) }
     template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -72,7 +103,7 @@ public final class ExportFileBytes: @unchecked Sendable {
       let got = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
       if got < 0 {
         if errno == EINTR { continue }
-        return nil
+        throw .reading(errno)
       }
       if got == 0 { break }
       var written = 0
@@ -82,14 +113,17 @@ public final class ExportFileBytes: @unchecked Sendable {
         }
         if put < 0 {
           if errno == EINTR { continue }
-          return nil
+          throw .writing(directory: directory, errno)
         }
         written += put
       }
       total += got
     }
     if total == 0 { return ExportFileBytes([]) }
-    return ExportFileBytes(mapping: spool)
+    guard let mapped = ExportFileBytes(mapping: spool) else {
+      throw .writing(directory: directory, errno)
+    }
+    return mapped
   }
 
   /// The bytes in `range`, copied into memory.

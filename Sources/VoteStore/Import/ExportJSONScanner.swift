@@ -171,6 +171,54 @@ struct ExportJSONScanner {
 
   // MARK: Pieces
 
+  /// Skips the next value by matching its brackets and its strings' quotes, checking nothing
+  /// else: for a value that the caller reads strictly afterwards from the range it spans (a
+  /// backup's `votes`, which ``VoteExport/check(_:range:keepingKeys:)`` reads), in a fraction
+  /// of the time a strict reading takes. For a value that is strict JSON the range is the
+  /// value's; for one that is not, it may be anything, and the strict reading says what is
+  /// wrong. A scalar is read as ``value()`` reads it. `passed` is called with the offset
+  /// reached every ``ExportFileBytes/releaseStep`` bytes.
+  mutating func skim(passed: (Int) -> Void = { _ in }) throws(SyntaxError) {
+    skipWhitespace()
+    guard let first = peek(), first == 0x7B || first == 0x5B else {
+      _ = try value()
+      return
+    }
+    guard let base = bytes.baseAddress else { return }
+    let count = bytes.count
+    var index = offset
+    var nesting = 0
+    var inString = false
+    while index < count {
+      let stop = min(count, index + ExportFileBytes.releaseStep)
+      while index < stop {
+        let byte = base[index]
+        index += 1
+        if inString {
+          if byte == 0x5C {
+            index += 1
+          } else if byte == 0x22 {
+            inString = false
+          }
+          continue
+        }
+        switch byte {
+        case 0x22: inString = true
+        case 0x7B, 0x5B: nesting += 1
+        case 0x7D, 0x5D:
+          nesting -= 1
+          if nesting == 0 {
+            offset = index
+            return
+          }
+        default: break
+        }
+      }
+      passed(min(index, count))
+    }
+    throw SyntaxError(offset: count, message: "the text ends inside a value")
+  }
+
   private func peek() -> UInt8? { offset < bytes.count ? bytes[offset] : nil }
 
   private mutating func enter(_ opener: UInt8) throws(SyntaxError) {

@@ -146,7 +146,9 @@ extension RestoreCommand {
   static func streamed(
     _ bytes: ExportFileBytes
   ) -> (format: String, version: Int, boards: BoardBackup, votes: CheckedVoteExport)? {
-    guard let members = JSONObjectLayout.members(of: bytes),
+    // The counters (most of the bytes) are only skimmed for where they end: the check reads
+    // them strictly, and anything it refuses is read whole below, as before.
+    guard let members = JSONObjectLayout.members(of: bytes, skimming: ["votes"]),
       Set(members.keys) == ["format", "version", "boards", "votes"],
       let format = members["format"], let version = members["version"],
       let boards = members["boards"], let votes = members["votes"]

@@ -77,17 +77,53 @@ enum InputLoader {
         if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
           return ExportFileBytes(try readFile(input, context: context))
         }
-        guard let spooled = ExportFileBytes.spooling(descriptor) else {
-          throw .failure("cannot read '\(input)': \(String(cString: strerror(errno)))")
+        do throws(ExportFileBytes.SpoolFailure) {
+          return try ExportFileBytes.spool(descriptor)
+        } catch {
+          throw spoolFailure(error, reading: "'\(input)'")
         }
-        return spooled
       }
     }
+    let bytes: ExportFileBytes
     do {
-      return try context.stdin.readExportBytes()
+      bytes = try context.stdin.readExportBytes()
+    } catch let failure as ExportFileBytes.SpoolFailure {
+      throw spoolFailure(failure, reading: "standard input")
     } catch {
       throw .failure("cannot read standard input: \(standardInputProblem(error))")
     }
+    // A regular file on standard input is mapped too (`votes import - < FILE`): cut short
+    // while it is read, it is an error like a file named on the command line, not a crash.
+    if bytes.isMapped { MappedInputGuard.watch(standardInputFile()) }
+    return bytes
+  }
+
+  /// The error for input that could not be copied to a temporary file: reading it failed, or
+  /// writing the copy did (a full or missing `$TMPDIR`, which is not the input's fault).
+  static func spoolFailure(
+    _ failure: ExportFileBytes.SpoolFailure, reading name: String
+  ) -> CommandError {
+    switch failure {
+    case .reading(let code):
+      return .failure("cannot read \(name): \(String(cString: strerror(code)))")
+    case .writing(let directory, let code):
+      return .failure(
+        "cannot copy \(name) to a temporary file in \(directory): "
+          + "\(String(cString: strerror(code))). Set TMPDIR to a directory "
+          + "with room for it, or give the file's path instead of a pipe")
+    }
+  }
+
+  /// How an error names the file on standard input: its path where the system tells it.
+  private static func standardInputFile() -> String {
+    #if os(Linux)
+      if let target = try? FileManager.default.destinationOfSymbolicLink(
+        atPath: "/proc/self/fd/0"), target.hasPrefix("/")
+      {
+        return target
+      }
+    #endif
+    return standardInputName
   }
 
   /// Why standard input could not be read, in words (Foundation's description of a POSIX

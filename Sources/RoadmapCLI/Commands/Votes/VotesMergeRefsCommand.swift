@@ -14,7 +14,10 @@ struct VotesMergeRefsCommand: Command {
       sign); apps and the board API see one of them and the other's votes are hidden ('serve' \
       names them at start). In each group the feature with the lowest id stays; the others' \
       votes move into its counter (a voter who voted on both counts once) and they are \
-      deleted. One transaction; stop 'serve' first on SQLite. Back up the store before.
+      deleted. One transaction. Stop every 'roadmapctl serve' on the store first (on SQLite \
+      this command refuses to run beside one; on PostgreSQL nothing can tell, and a vote a \
+      running server takes on a feature being merged away may be lost). Back up the store \
+      before.
       """)
 
   @OptionGroup var store: VotesStoreOptions
