@@ -95,4 +95,36 @@ import VoteStore
       #expect(record?.value == counts[index], "\(RefTwins.spelled(keys[index]))")
     }
   }
+
+  /// Bug: a batch found what the last import set on a feature's counter in a `[String: Int64]`
+  /// of the project's counters, so it read the twin's figure for the feature's own, and an
+  /// import of the same number into the feature (which had none) was taken as done: its votes
+  /// never arrived.
+  @Test func aBatchImportReadsTheImportedVotesOfItsOwnCounter() async throws {
+    let harness = try BoardHarness()
+    defer { Task { await harness.tearDown() } }
+    let path =
+      "/features/ref/"
+      + Self.composed.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+    await harness.admin(.put, path, #"{"title":"Été"}"#)
+    try await harness.boards.write { tables in
+      let first = try #require(try tables.features(Self.project).first)
+      var twin = first
+      twin.id = 2
+      twin.ref = Self.decomposed
+      twin.counterKey = "feature" + Self.decomposed
+      try tables.put(twin)
+      try tables.reserveID(Self.project, "feature", atLeast: 2)
+      try tables.setImportedVotes(
+        Self.project, key: "feature" + Self.decomposed, count: 5, now: 1)
+    }
+    let batch = await harness.admin(
+      .post, "/features/batch",
+      #"{"features":[{"ref":"\#(Self.composed)","title":"Été","importedVotes":5}]}"#)
+    #expect(batch.status == 200, "\(batch.body)")
+    let one = await harness.get("/features/1")
+    #expect(one.object["votes"] as? Int == 5, "\(one.body)")
+    let two = await harness.get("/features/2")
+    #expect(two.object["votes"] as? Int == 5, "\(two.body)")
+  }
 }
