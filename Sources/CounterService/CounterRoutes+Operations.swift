@@ -60,7 +60,7 @@ extension CounterRoutes {
   }
 
   /// `{"counts":{…}}` for `keys` in order, a missing key 0.
-  private static func countsReply(_ keys: [String], _ values: [String: Int64]) -> Reply {
+  private static func countsReply(_ keys: [String], _ values: CounterValues) -> Reply {
     var counts = JSONText()
     for key in keys { counts.int(key, values[key] ?? 0) }
     var json = JSONText()

@@ -84,8 +84,6 @@ struct CounterRoutes: Sendable {
     return .success(nil)
   }
 
-  /// Whether the request carries the admin token (`Authorization: Bearer T` or `?token=T`),
-  /// compared in constant time.
   /// `refusal`, a call that needs the admin token, told on a server without one that no
   /// token would do, and how to give it one (``CounterService/noAdminTokenMessage``).
   func needsAdminToken(_ refusal: String) -> String {
@@ -93,17 +91,12 @@ struct CounterRoutes: Sendable {
       ? refusal + " (" + CounterService.noAdminTokenMessage + ")" : refusal
   }
 
+  /// Whether the request carries the admin token (`Authorization: Bearer T` or `?token=T`),
+  /// compared in constant time.
   func isAdmin(_ request: HTTPRequest) -> Bool {
-    guard let expected = configuration.adminToken else { return false }
-    var presented: String?
-    if let authorization = request.headers["Authorization"] {
-      let parts = authorization.split(separator: " ", maxSplits: 1)
-      if parts.count == 2, parts[0].lowercased() == "bearer" {
-        presented = parts[1].trimmingCharacters(in: .whitespaces)
-      }
-    }
-    if presented == nil { presented = request.query("token") }
-    guard let presented else { return false }
+    guard let expected = configuration.adminToken,
+      let presented = CounterService.presentedToken(request, query: true)
+    else { return false }
     return ConstantTime.equals(presented, expected)
   }
 

@@ -217,7 +217,8 @@ extension CounterService {
 
   /// The JSONP callback to wrap the answer in, and the answer that refuses the request
   /// instead of running its body: a bad callback (400) or a client over its rate limit (429)
-  /// at `now` (when the request's handling began).
+  /// at `now` (when the request's handling began). A request with the admin token
+  /// (`Authorization: Bearer T` or `?token=T`) is never over its limit.
   private static func admit(
     _ request: HTTPRequest, kind: RateLimiter.Kind?, dialect: Dialect, routes: CounterRoutes,
     limiter: RateLimiter, now: Double
@@ -230,12 +231,19 @@ extension CounterService {
           400, "invalid callback: use 1 to 64 characters of letters, digits, _, $ and dots")
       )
     }
+    // A request with the admin token is not limited; one with a wrong token is, more
+    // (RateLimiter.take(client:kind:token:now:)). Without a token: the same as before.
     if let kind, !limiter.isUnlimited(kind),
-      let retry = limiter.take(
+      let refusal = limiter.take(
         client: clientAddress(request, trustProxy: routes.configuration.trustProxy), kind: kind,
-        now: now)
+        token: limiterToken(request, configuration: routes.configuration, query: true), now: now)
     {
-      var reply = dialect.error(429, "too many requests: retry in \(retry) s")
+      let retry = refusal.retry
+      var reply = dialect.error(
+        429,
+        refusal.wrongTokens
+          ? "too many wrong admin tokens from this address: retry in \(retry) s"
+          : "too many requests: retry in \(retry) s")
       reply.headers.append((name: "Retry-After", value: String(retry)))
       // The server closes the connection after this answer: a client over its limit
       // cannot hold connections open by keeping them busy with refused requests.

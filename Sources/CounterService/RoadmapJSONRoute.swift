@@ -38,9 +38,13 @@ enum RoadmapJSONRoute {
     if request.method != .get && request.method != .head {
       response = HTTPResponse.json(#"{"error":"method not allowed"}"#, status: 405)
       response.headers.replaceOrAdd(name: "Allow", value: "GET, HEAD, OPTIONS")
-    } else if let retry = context.limiter.take(client: client, kind: .read) {
+    } else if let refusal = context.limiter.take(
+      client: client, kind: .read,
+      token: CounterService.limiterToken(
+        request, configuration: context.configuration, query: false))
+    {
       response = HTTPResponse.json(#"{"error":"too many requests"}"#, status: 429)
-      response.headers.replaceOrAdd(name: "Retry-After", value: String(retry))
+      response.headers.replaceOrAdd(name: "Retry-After", value: String(refusal.retry))
     } else if !NameRules.isValidName(project) {
       response = HTTPResponse.json(
         #"{"error":"a project matches ^[A-Za-z0-9_\\-.]{3,64}$"}"#, status: 400)

@@ -17,10 +17,11 @@ public protocol VoteStore: Sendable {
 
   /// ``values(namespace:keys:)`` from the store's memory, without waiting: nil when the store
   /// keeps no counts in memory or does not know every key. A default returns nil.
-  func cachedValues(namespace: String, keys: [String]) -> [String: Int64]?
+  func cachedValues(namespace: String, keys: [String]) -> CounterValues?
 
   /// The values of `keys` in `namespace`; keys that do not exist are absent from the result.
-  func values(namespace: String, keys: [String]) async throws(VoteStoreError) -> [String: Int64]
+  /// Keys are told apart by their bytes, as the store tells counters apart (``CounterValues``).
+  func values(namespace: String, keys: [String]) async throws(VoteStoreError) -> CounterValues
 
   /// Creates a counter; returns nil (and changes nothing) when it already exists.
   func create(_ creation: CounterCreation) async throws(VoteStoreError) -> CounterRecord?
@@ -351,7 +352,7 @@ extension VoteStore {
   public func cachedRecord(namespace: String, key: String) -> CachedCounter? { nil }
 
   /// The values as the store's memory knows them; the default knows nothing.
-  public func cachedValues(namespace: String, keys: [String]) -> [String: Int64]? { nil }
+  public func cachedValues(namespace: String, keys: [String]) -> CounterValues? { nil }
 
   /// Applies a mutation without suspending the caller: the default runs ``apply(_:)`` in a
   /// task and calls `completion` with its result.

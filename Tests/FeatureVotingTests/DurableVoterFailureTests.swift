@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import RoadmapFormat
 import Testing
+import VoteStore
 
 /// `DurableVoter` when things go wrong between the queue, the server and the disk: failures that
 /// are not refusals, cancelled flushes, state files that cannot be written or read, several
@@ -49,7 +50,7 @@ struct DurableVoterFailureTests {
   }
 
   /// `ns1`'s counts in `service`'s store.
-  func stored(_ service: LiveCounter, _ keys: String...) async throws -> [String: Int64] {
+  func stored(_ service: LiveCounter, _ keys: String...) async throws -> CounterValues {
     try await service.store.values(namespace: "ns1", keys: keys)
   }
 

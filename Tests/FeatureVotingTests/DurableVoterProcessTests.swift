@@ -1,6 +1,7 @@
 import Foundation
 import RoadmapFormat
 import Testing
+import VoteStore
 
 @testable import FeatureVoting
 
@@ -57,7 +58,7 @@ struct DurableVoterProcessTests {
     #expect(try voter(service.url, directory).votedFeatureIDs() == ids.sorted())
     let keys = ids.map { "feature\($0)" }
     let stored = try await service.store.values(namespace: "com.example.app", keys: keys)
-    #expect(stored == Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
+    #expect(stored == CounterValues(keys.map { ($0, Int64(1)) }))
     await service.stop()
   }
 
@@ -75,7 +76,7 @@ struct DurableVoterProcessTests {
     #expect(try stateFile(directory) == (voted: ids.sorted(), queued: []))
     let keys = ids.map { "feature\($0)" }
     let stored = try await service.store.values(namespace: "com.example.app", keys: keys)
-    #expect(stored == Dictionary(uniqueKeysWithValues: keys.map { ($0, 1) }))
+    #expect(stored == CounterValues(keys.map { ($0, Int64(1)) }))
     await service.stop()
   }
 

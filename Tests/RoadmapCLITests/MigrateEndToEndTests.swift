@@ -320,17 +320,20 @@ import Testing
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     try directory.write("roadmap.json", Self.roadmap)
-    // A write limit of 6 a minute allows a burst of 3: the fourth stage is refused.
-    let limited = try await SyncSupport.serve(in: directory, name: "board", writeLimit: 6)
-    func migrate(_ server: ServeProcess) -> [String] {
+    // A proxy that lets a burst of 3 writes through (serve itself does not limit admin
+    // calls): the fourth stage is refused.
+    let limited = try await SyncSupport.serve(in: directory, name: "board")
+    let proxy = try await WriteLimitingProxy.start(for: limited, burst: 3, perSecond: 0.001)
+    defer { proxy.stop() }
+    func migrate(_ server: String) -> [String] {
       [
-        "migrate", "roadmap.json", "--server", SyncSupport.url(server), "--project", "demo-app",
+        "migrate", "roadmap.json", "--server", server, "--project", "demo-app",
         "--key", SyncSupport.token,
       ]
     }
     // Told not to wait for the limit (it would wait and finish), so it stops part way.
     let cut = try await Roadmapctl.run(
-      migrate(limited), environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"],
+      migrate(proxy.url), environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"],
       workingDirectory: directory.url, timeout: .seconds(120))
     limited.process.kill()
     // The next server opens the same data directory: it refused to while this one still ran
@@ -339,7 +342,7 @@ import Testing
     #expect(cut.exitCode == 1)
     #expect(
       cut.stderrText.contains(
-        "of project demo-app on \(SyncSupport.url(limited)) failed: HTTP 429 rate_limited"))
+        "of project demo-app on \(proxy.url) failed: HTTP 429 rate_limited"))
     #expect(cut.stderrText.contains("creating stages: 3/4"))
 
     let board = try await SyncSupport.serve(in: directory, name: "board")
@@ -348,7 +351,8 @@ import Testing
     #expect((halfway["stages"] as? [Any])?.count == 3)
     #expect((halfway["features"] as? [Any])?.count == 0)
 
-    let rerun = try await run(migrate(board) + ["--format", "json"], in: directory)
+    let rerun = try await run(
+      migrate(SyncSupport.url(board)) + ["--format", "json"], in: directory)
     #expect(rerun.exitCode == 0, "\(rerun.stderrText)")
     let plan = try json(rerun)
     #expect((plan["stages"] as? [String: [String]])?["create"] == ["?"])

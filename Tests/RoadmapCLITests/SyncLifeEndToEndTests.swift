@@ -128,14 +128,19 @@ import Testing
   @Test func aFailureAfterThePlanStillPrintsTheJSONDocument() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    // Ten stages to create against one write a minute, 429 never waited for: a write fails.
+    // Ten stages to create through a proxy that lets one write through (serve itself does
+    // not limit admin calls), 429 never waited for: a write fails.
     let features = (1...10).map { #"{"id": "\#($0)", "title": "F", "status": "S\#($0)"}"# }
     try directory.write("roadmap.json", "[" + features.joined(separator: ",") + "]")
-    let board = try await SyncSupport.serve(in: directory, name: "board", writeLimit: 1)
-    defer { board.process.kill() }
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    let proxy = try await WriteLimitingProxy.start(for: board, burst: 1, perSecond: 0.001)
+    defer {
+      proxy.stop()
+      board.process.kill()
+    }
     let result = try await Roadmapctl.run(
       [
-        "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+        "migrate", "roadmap.json", "--server", proxy.url, "--project", "demo-app",
         "--key", SyncSupport.token, "--format", "json",
       ], environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"], workingDirectory: directory.url,
       timeout: .seconds(120))
@@ -157,9 +162,12 @@ import Testing
     let features = (1...5).map { #"{"id": "\#($0)", "title": "F"}"# }
     try directory.write("roadmap.json", "[" + features.joined(separator: ",") + "]")
     let old = try await SyncSupport.serve(in: directory, name: "old")
-    // One write a minute, 429 never waited for: a set fails.
-    let board = try await SyncSupport.serve(in: directory, name: "board", writeLimit: 1)
+    // One write through a proxy (serve itself does not limit admin calls), 429 never waited
+    // for: a set fails.
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    let proxy = try await WriteLimitingProxy.start(for: board, burst: 1, perSecond: 0.001)
     defer {
+      proxy.stop()
       old.process.kill()
       board.process.kill()
     }
@@ -167,7 +175,7 @@ import Testing
     let result = try await Roadmapctl.run(
       [
         "votes", "pull", "roadmap.json", "--from", SyncSupport.url(old), "--dialect", "countapi",
-        "--namespace", "old-app", "--server", SyncSupport.url(board), "--key", SyncSupport.token,
+        "--namespace", "old-app", "--server", proxy.url, "--key", SyncSupport.token,
         "--format", "json",
       ], environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"], workingDirectory: directory.url,
       timeout: .seconds(120))

@@ -72,7 +72,8 @@ import Testing
         + "\"kept\":[{\"id\":\"1\",\"server\":5,\"source\":3}],\"missing\":[]}\n")
   }
 
-  /// `serve`'s default write limit (60 a minute, a burst of 30) answers a pull of more
+  /// A server that limits admin writes as `serve`'s default write limit did (60 a minute, a
+  /// burst of 30; `serve` itself now lets its admin token through) answers a pull of more
   /// features 429 part way, through `/set` and through a board's imported votes alike; the
   /// pull waits as the server's `Retry-After` says and sets every count (it stopped at the
   /// 31st: "HTTP 429 rate_limited").
@@ -83,9 +84,16 @@ import Testing
     let roadmap = (1...features).map { #"{"id":"\#($0)","title":"Feature \#($0)"}"# }
     try directory.write("roadmap.json", "[" + roadmap.joined(separator: ",") + "]")
     let old = try await SyncSupport.serve(in: directory, name: "old")
-    let counters = try await SyncSupport.serve(in: directory, name: "counters", writeLimit: 60)
-    let board = try await SyncSupport.serve(in: directory, name: "board", writeLimit: 60)
+    let counters = try await SyncSupport.serve(in: directory, name: "counters")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    // serve's own limit no longer holds admin calls: proxies that limit every write as its
+    // default did (60 a minute, a burst of 30) stand in for a server that limits them.
+    let limitedCounters = try await WriteLimitingProxy.start(
+      for: counters, burst: 30, perSecond: 1)
+    let limitedBoard = try await WriteLimitingProxy.start(for: board, burst: 30, perSecond: 1)
     defer {
+      limitedCounters.stop()
+      limitedBoard.stop()
       old.process.kill()
       counters.process.kill()
       board.process.kill()
@@ -97,11 +105,13 @@ import Testing
         "--key", SyncSupport.token,
       ], workingDirectory: directory.url, timeout: .seconds(120))
     #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
-    for (server, project) in [(counters, "new-app"), (board, "board-app")] {
+    for (server, proxy, project) in [
+      (counters, limitedCounters, "new-app"), (board, limitedBoard, "board-app"),
+    ] {
       let result = try await pull(
         [
           "--from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
-          "--server", SyncSupport.url(server), "--project", project, "--key", SyncSupport.token,
+          "--server", proxy.url, "--project", project, "--key", SyncSupport.token,
         ], in: directory)
       #expect(result.exitCode == 0, "\(project): \(result.stderrText)")
       #expect(

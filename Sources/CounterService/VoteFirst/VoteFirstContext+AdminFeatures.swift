@@ -245,7 +245,9 @@ extension VoteFirstContext {
   /// parts, and the next of the ids it reserved.
   struct BatchState {
     var byRef: [String: BoardFeatureRow]
-    var imported: [String: Int64]
+    /// By counter key, compared by bytes: two refs in different Unicode forms are two
+    /// counters (``CounterValues``).
+    var imported: CounterValues
     var nextID: Int64 = 0
     /// The releases' lists, moved with the features' `release` (saved after the last one).
     var releases: ReleaseMembership

@@ -45,7 +45,7 @@ extension VoteFirstContext {
       return true
     }
     let page: (ids: [Int64], next: String?)
-    var votes: [String: Int64]
+    var votes: CounterValues
     if listing.needsVotes {
       // One stage's listing reads only that stage's features (a board page with 1,000
       // stages over 20,000 features read all of them for every column: 2.4 s).

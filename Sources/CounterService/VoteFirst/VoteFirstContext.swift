@@ -104,9 +104,17 @@ struct VoteFirstContext: Sendable {
     let route = "vf." + operation.rawValue
     let kind: RateLimiter.Kind = operation.method == "GET" ? .read : .write
     let client = CounterService.clientAddress(request, trustProxy: configuration.trustProxy)
-    if let retry = limiter.take(client: client, kind: kind) {
+    // The admin token (Authorization: Bearer) lifts the limit; a wrong one limits more.
+    if let refusal = limiter.take(
+      client: client, kind: kind,
+      token: CounterService.limiterToken(request, configuration: configuration, query: false))
+    {
+      let retry = refusal.retry
       var failure = VoteFirstFailure(
-        429, Code.rateLimited, "too many requests: retry in \(retry) s")
+        429, Code.rateLimited,
+        refusal.wrongTokens
+          ? "too many wrong admin tokens from this address: retry in \(retry) s"
+          : "too many requests: retry in \(retry) s")
       failure.headers.append((name: "Retry-After", value: String(retry)))
       return respond(request, route: route, start: start, failure: failure)
     }

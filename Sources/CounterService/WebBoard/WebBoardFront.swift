@@ -24,8 +24,11 @@ struct WebBoardFront: Sendable {
     let client = CounterService.clientAddress(request, trustProxy: configuration.trustProxy)
     if request.method != .get && request.method != .head {
       response = WebBoardRoutes.methodNotAllowed()
-    } else if let retry = limiter.take(client: client, kind: .read) {
-      response = WebBoardRoutes.tooManyRequests(retryAfter: retry)
+    } else if let refusal = limiter.take(
+      client: client, kind: .read,
+      token: CounterService.limiterToken(request, configuration: configuration, query: false))
+    {
+      response = WebBoardRoutes.tooManyRequests(retryAfter: refusal.retry)
     } else {
       response = await router.respond(to: request)
     }

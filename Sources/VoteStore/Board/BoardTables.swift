@@ -504,9 +504,10 @@ public struct BoardTables {
   }
 
   /// What the last import set on every counter of the namespace that had one, by key (one
-  /// query): a counter missing here takes its next import as its first.
-  public func importedVotes(_ namespace: String) throws(VoteStoreError) -> [String: Int64] {
-    var votes: [String: Int64] = [:]
+  /// query; keys compared by their bytes, ``CounterValues``): a counter missing here takes its
+  /// next import as its first.
+  public func importedVotes(_ namespace: String) throws(VoteStoreError) -> CounterValues {
+    var votes = CounterValues()
     for row in try db.rows(
       "SELECT key, imported FROM counters WHERE namespace = ?1 AND imported IS NOT NULL",
       [.text(namespace)])
@@ -527,9 +528,10 @@ public struct BoardTables {
     ).map { $0[0].integer ?? 0 }
   }
 
-  /// The anonymous part of every counter in the namespace, by key (one query, for imports).
-  public func anonymousVotes(_ namespace: String) throws(VoteStoreError) -> [String: Int64] {
-    var votes: [String: Int64] = [:]
+  /// The anonymous part of every counter in the namespace, by key (one query, for imports;
+  /// keys compared by their bytes, ``CounterValues``).
+  public func anonymousVotes(_ namespace: String) throws(VoteStoreError) -> CounterValues {
+    var votes = CounterValues()
     for row in try db.rows(
       "SELECT key, anonymous FROM counters WHERE namespace = ?1", [.text(namespace)])
     {

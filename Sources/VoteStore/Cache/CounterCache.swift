@@ -42,9 +42,26 @@ final class CounterCache: @unchecked Sendable {
     fileprivate let epoch: UInt64
   }
 
+  /// A counter's name, compared by its bytes as the stores compare names: two spellings of
+  /// one text in different Unicode forms (`é` precomposed, `e` + U+0301) are two counters,
+  /// which Swift's `String` equality takes for one (``ExactText``). The names kept in
+  /// `entries` are made with ``init(storing:key:)``, so a lookup of an ASCII name compares as
+  /// a `String` would.
   private struct Key: Hashable {
-    var namespace: String
-    var key: String
+    var namespace: ExactText
+    var key: ExactText
+
+    /// A name to look up.
+    init(namespace: String, key: String) {
+      self.namespace = ExactText(namespace)
+      self.key = ExactText(key)
+    }
+
+    /// A name to keep.
+    init(storing namespace: String, key: String) {
+      self.namespace = ExactText(storing: namespace)
+      self.key = ExactText(storing: key)
+    }
   }
 
   /// The most entries kept; reaching it empties the cache.
@@ -56,8 +73,8 @@ final class CounterCache: @unchecked Sendable {
   /// counter (a round of votes or reads) then hashes nothing. Forgotten whenever `entries`
   /// changes.
   @exclusivity(unchecked) private var hasLast = false
-  @exclusivity(unchecked) private var lastNamespace = ""
-  @exclusivity(unchecked) private var lastKey = ""
+  @exclusivity(unchecked) private var lastNamespace = ExactText("")
+  @exclusivity(unchecked) private var lastKey = ExactText("")
   @exclusivity(unchecked) private var lastEntry: CounterRecord?
   @exclusivity(unchecked) private var epoch: UInt64 = 0
   /// Set when the store closes: from then on memory knows nothing, so reads reach the closed
@@ -89,26 +106,32 @@ final class CounterCache: @unchecked Sendable {
     defer { pthread_mutex_unlock(lock) }
     // Compared in place (plain fields, not one optional value: copying that out went through
     // the runtime's generic witnesses).
-    if hasLast && lastKey == key && lastNamespace == namespace && !closed {
+    // Compared by bytes, at String's speed for ASCII names (the kept ones know they are).
+    if hasLast
+      && ExactText.same(lastKey.text, key, eitherIsASCII: lastKey.isKnownASCII)
+      && ExactText.same(lastNamespace.text, namespace, eitherIsASCII: lastNamespace.isKnownASCII)
+      && !closed
+    {
       hitCount &+= 1
       return lastEntry.map(Lookup.found) ?? .missing
     }
-    guard !closed, let entry = entries[Key(namespace: namespace, key: key)] else {
+    guard !closed, let index = entries.index(forKey: Key(namespace: namespace, key: key)) else {
       missCount &+= 1
       return .unknown(Ticket(epoch: epoch))
     }
-    (hasLast, lastNamespace, lastKey, lastEntry) = (true, namespace, key, entry)
+    let (kept, entry) = entries[index]
+    (hasLast, lastNamespace, lastKey, lastEntry) = (true, kept.namespace, kept.key, entry)
     hitCount &+= 1
     return entry.map(Lookup.found) ?? .missing
   }
 
   /// The values of `keys` when memory knows every one of them (absent keys left out of the
   /// result, as ``VoteStore/values(namespace:keys:)`` does); nil when it does not.
-  func values(namespace: String, keys: [String]) -> [String: Int64]? {
+  func values(namespace: String, keys: [String]) -> CounterValues? {
     pthread_mutex_lock(lock)
     defer { pthread_mutex_unlock(lock) }
     guard !closed else { return nil }
-    var values: [String: Int64] = [:]
+    var values = CounterValues()
     values.reserveCapacity(keys.count)
     for key in keys {
       guard let entry = entries[Key(namespace: namespace, key: key)] else {
@@ -140,7 +163,7 @@ final class CounterCache: @unchecked Sendable {
     defer { pthread_mutex_unlock(lock) }
     guard ticket.epoch == epoch else { return }
     for (namespace, key, record) in rows {
-      let key = Key(namespace: namespace, key: key)
+      let key = Key(storing: namespace, key: key)
       guard entries[key] == nil else { continue }
       // Emptying a full cache forgets publications newer than this snapshot: stop here.
       guard entries.count < capacity else {
@@ -164,7 +187,7 @@ final class CounterCache: @unchecked Sendable {
     defer { pthread_mutex_unlock(lock) }
     hasLast = false
     for record in records {
-      let key = Key(namespace: record.namespace, key: record.key)
+      let key = Key(storing: record.namespace, key: record.key)
       if entries[key] == nil && entries.count >= capacity { dropAllLocked() }
       entries[key] = .some(record)
     }

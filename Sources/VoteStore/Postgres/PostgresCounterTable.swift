@@ -35,13 +35,13 @@ struct PostgresCounterTable {
     ).first.map(Self.record)
   }
 
-  func values(namespace: String, keys: [String]) throws(VoteStoreError) -> [String: Int64] {
+  func values(namespace: String, keys: [String]) throws(VoteStoreError) -> CounterValues {
     guard !keys.isEmpty else { return [:] }
     let rows = try db.query(
       "SELECT key, value FROM counters WHERE namespace = $1 AND key = ANY ($2::text[])",
       [namespace, PostgresText.array(keys)]
     ).rows
-    var values: [String: Int64] = [:]
+    var values = CounterValues()
     for row in rows { values[row[0] ?? ""] = PostgresText.int64(row[1]) }
     return values
   }

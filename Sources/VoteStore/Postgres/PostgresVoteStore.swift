@@ -96,7 +96,7 @@ public final class PostgresVoteStore: VoteStore {
   /// The values of `keys` in `namespace`, in one query; missing keys are absent.
   public func values(
     namespace: String, keys: [String]
-  ) async throws(VoteStoreError) -> [String: Int64] {
+  ) async throws(VoteStoreError) -> CounterValues {
     try await read { table throws(VoteStoreError) in
       try table.values(namespace: namespace, keys: keys)
     }

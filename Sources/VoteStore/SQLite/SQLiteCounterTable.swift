@@ -23,10 +23,10 @@ struct SQLiteCounterTable {
     ).firstRow([.text(namespace), .text(key)]) { row in Self.record(row) }
   }
 
-  func values(namespace: String, keys: [String]) throws(VoteStoreError) -> [String: Int64] {
+  func values(namespace: String, keys: [String]) throws(VoteStoreError) -> CounterValues {
     let statement = try db.statement(
       "SELECT value FROM counters WHERE namespace = ?1 AND key = ?2")
-    var values: [String: Int64] = [:]
+    var values = CounterValues()
     for key in keys where values[key] == nil {
       if let value = try statement.firstRow([.text(namespace), .text(key)], { $0.int64(0) }) {
         values[key] = value

@@ -359,14 +359,14 @@ public final class SQLiteVoteStore: VoteStore {
 
   /// The values of `keys` as memory knows them (missing keys absent), without waiting; nil
   /// without a memory cache or when memory does not know every key.
-  public func cachedValues(namespace: String, keys: [String]) -> [String: Int64]? {
+  public func cachedValues(namespace: String, keys: [String]) -> CounterValues? {
     cache?.values(namespace: namespace, keys: keys)
   }
 
   /// The values of `keys` in `namespace`, read from one snapshot; missing keys are absent.
   public func values(
     namespace: String, keys: [String]
-  ) async throws(VoteStoreError) -> [String: Int64] {
+  ) async throws(VoteStoreError) -> CounterValues {
     guard let cache else {
       return try await readers.run { db throws(VoteStoreError) in
         try Self.inReadTransaction(db) { () throws(VoteStoreError) in
@@ -380,15 +380,15 @@ public final class SQLiteVoteStore: VoteStore {
       try Self.inReadTransaction(db) { () throws(VoteStoreError) in
         let table = SQLiteCounterTable(db: db)
         var rows: [(String, String, CounterRecord?)] = []
-        var seen = Set<String>()
-        for key in keys where seen.insert(key).inserted {
+        var seen = Set<ExactText>()
+        for key in keys where seen.insert(ExactText(storing: key)).inserted {
           rows.append((namespace, key, try table.record(namespace: namespace, key: key)))
         }
         return CachedRows(rows: rows)
       }
     }
     cache.fill(rows.rows, ticket: ticket)
-    var values: [String: Int64] = [:]
+    var values = CounterValues()
     for (_, key, record) in rows.rows { if let record { values[key] = record.value } }
     return values
   }

@@ -102,7 +102,7 @@ private final class HookedStore: VoteStore {
   func record(namespace: String, key: String) async throws(VoteStoreError) -> CounterRecord? {
     try await inner.record(namespace: namespace, key: key)
   }
-  func values(namespace: String, keys: [String]) async throws(VoteStoreError) -> [String: Int64] {
+  func values(namespace: String, keys: [String]) async throws(VoteStoreError) -> CounterValues {
     try await inner.values(namespace: namespace, keys: keys)
   }
   func create(_ creation: CounterCreation) async throws(VoteStoreError) -> CounterRecord? {

@@ -1,7 +1,8 @@
 import Foundation
 
-/// How the sync commands meet a server's rate limit (`serve`'s `--write-limit` is 60 a minute
-/// by default, which `migrate`, `votes pull` and their admin calls draw on): a call answered
+/// How the sync commands meet a server's rate limit (`serve`'s `--read-limit` for reads made
+/// without the admin token; a proxy in front, or an older `serve`, may limit every call): a
+/// call answered
 /// 429 was refused before anything was done, so it is sent again after the `Retry-After` the
 /// server gave (1 s when it gave none, at most 60 s at a time), for at most 10 minutes of
 /// waiting per call (`ROADMAPCTL_RATE_LIMIT_WAIT` seconds, when set; 0 fails at the first
