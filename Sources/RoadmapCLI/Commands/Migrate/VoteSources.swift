@@ -125,15 +125,15 @@ final class CountSource {
   func noneExists(_ features: [RoadmapFeature], read: CountReader.Result) async -> String? {
     guard !read.counts.isEmpty, read.counts.values.allSatisfy({ $0 == 0 }) else { return nil }
     if batched {
-      // The batch route answers a missing key as 0: ask whether the namespace holds any
-      // counter at all.
-      let path = "/counts/\(VoteFirstContract.encodeSegment(namespace))?limit=1"
-      guard let url = ServerURL.join(server, path),
-        let answer = try? await SyncHTTP.send("GET", url, timeout: timeout),
-        answer.status == 200,
-        let object = try? JSONSerialization.jsonObject(with: answer.body) as? [String: Any],
-        let counts = object["counts"] as? [String: Any], counts.isEmpty
-      else { return nil }
+      // The batch route answers a missing key as 0: look for the keys among the namespace's
+      // counters. (An empty namespace alone was asked: a wrong --key-template in the
+      // namespace the counters are in read every count as 0 without a word.)
+      let lister = CountingAPIVoter(
+        server: url, namespace: namespace, dialect: .roadmapBridge, keys: keys,
+        timeout: timeout, maxConcurrentReads: 16, transport: answers)
+      guard let counters = try? await lister.allCounts() else { return nil }
+      let asked = Set(features.map { keys.key(for: $0.id) })
+      if counters.keys.contains(where: asked.contains) { return nil }
     } else if answers.anyFound {
       return nil
     }
