@@ -79,4 +79,34 @@ import Testing
     // lasted (5 s at one request a second each); 720 and more before.
     #expect(requests < 360, "\(requests) requests")
   }
+
+  /// Bug: while the reads waited for a source's rate limit (minutes, at the default bound)
+  /// nothing was said: the progress line moves only as reads finish. Standard error now says
+  /// when the reads start waiting, with the bound, and when they stop.
+  @Test func theWaitingForARateLimitIsSaid() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", #"[{"id": "1", "title": "F"}]"#)
+    let counter = try await Self.refusingCounter(in: directory)
+    defer { counter.process.kill() }
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer { board.process.kill() }
+    let result = try await Roadmapctl.run(
+      [
+        "votes", "pull", "roadmap.json", "--from", counter.url, "--dialect", "countapi",
+        "--namespace", "refusing.app", "--server", SyncSupport.url(board), "--project",
+        "refusing.app", "--key", SyncSupport.token, "--dry-run",
+      ], environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "2"], workingDirectory: directory.url,
+      timeout: .seconds(600))
+    #expect(result.exitCode == 1, "\(result.stderrText)")
+    let lines = result.stderrText.split(separator: "\n").map(String.init)
+    let waiting =
+      "\(counter.url) answers 429 (rate limited): its reads wait as it asks, for at most 2 s "
+      + "in a row without an answer (ROADMAPCTL_RATE_LIMIT_WAIT=2)"
+    let givingUp =
+      "\(counter.url) has answered nothing but 429 for 2 s (ROADMAPCTL_RATE_LIMIT_WAIT=2): the "
+      + "reads it refuses now fail"
+    #expect(lines.filter { $0 == waiting }.count == 1, "\(result.stderrText)")
+    #expect(lines.filter { $0 == givingUp }.count == 1, "\(result.stderrText)")
+  }
 }

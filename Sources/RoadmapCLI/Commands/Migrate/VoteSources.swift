@@ -74,9 +74,13 @@ final class CountSource {
   /// answers `/counts/NS?keys=KEY` as ours does) is read through that batch route, 500 keys a
   /// request, instead of one request per feature: 5,000 features took it 10 requests, not
   /// 5,000 drawn on its read limit (1,200 a minute by default: about 4 minutes).
+  /// `notice` is told, once, when the source's rate limit makes the reads wait, and when
+  /// they stop waiting for it (``FoundAnswers``).
   func read(
-    _ features: [RoadmapFeature], progress: @escaping @Sendable (Int) -> Void = { _ in }
+    _ features: [RoadmapFeature], progress: @escaping @Sendable (Int) -> Void = { _ in },
+    notice: @escaping @Sendable (String) -> Void = { _ in }
   ) async -> CountReader.Result {
+    answers.tell(notice, about: server)
     if dialect == .countapi, let first = features.first, await servesBatchCounts(first) {
       batched = true
       let voter = CountingAPIVoter(
@@ -164,6 +168,12 @@ final class FoundAnswers: HTTPTransport, @unchecked Sendable {
   private var found = false
   /// When the source last gave an answer that was not a 429 (or the first read was sent).
   private var lastAnswer: Date?
+  /// Who is told of the waiting, and the source's name for it.
+  private var notice: (@Sendable (String) -> Void)?
+  private var source = ""
+  /// Whether the waiting, and the end of it, were told.
+  private var toldWaiting = false
+  private var toldGivingUp = false
   /// The waiting the source may make its reads do in a row, in seconds.
   private let mostWaiting: TimeInterval
 
@@ -171,6 +181,15 @@ final class FoundAnswers: HTTPTransport, @unchecked Sendable {
   /// row without an answer.
   init(mostWaiting: TimeInterval = RateLimitPatience.mostWaiting) {
     self.mostWaiting = mostWaiting
+  }
+
+  /// Tells `notice`, once each, when the reads of `source` first wait for its rate limit and
+  /// when they stop waiting for it: the wait may be minutes, and nothing else is said then.
+  func tell(_ notice: @escaping @Sendable (String) -> Void, about source: String) {
+    lock.withLock {
+      self.notice = notice
+      self.source = source
+    }
   }
 
   /// Sends `request` through the default transport, at the server's pace, and notes a 2xx
@@ -200,7 +219,35 @@ final class FoundAnswers: HTTPTransport, @unchecked Sendable {
       // from a rate-limited API failed for the counts that were refused.
       let asked = RateLimitPatience.seconds(response.header("Retry-After"))
       let seconds = min(Double(max(asked ?? 1, 1)), RateLimitPatience.longestWait)
-      let left = lock.withLock { mostWaiting - Date().timeIntervalSince(lastAnswer ?? Date()) }
+      let (left, tell) = lock.withLock {
+        () -> (TimeInterval, (@Sendable (String) -> Void, String)?) in
+        let left = mostWaiting - Date().timeIntervalSince(lastAnswer ?? Date())
+        let limit = "ROADMAPCTL_RATE_LIMIT_WAIT=\(Int(mostWaiting))"
+        if left > 0, !toldWaiting, let notice {
+          toldWaiting = true
+          return (
+            left,
+            (
+              notice,
+              "\(source) answers 429 (rate limited): its reads wait as it asks, for at most "
+                + "\(Int(mostWaiting)) s in a row without an answer (\(limit))"
+            )
+          )
+        }
+        if left <= 0, !toldGivingUp, let notice {
+          toldGivingUp = true
+          return (
+            left,
+            (
+              notice,
+              "\(source) has answered nothing but 429 for \(Int(mostWaiting)) s (\(limit)): "
+                + "the reads it refuses now fail"
+            )
+          )
+        }
+        return (left, nil)
+      }
+      if let (notice, line) = tell { notice(line) }
       guard left > 0, !Task.isCancelled else { return response }
       do {
         try await Task.sleep(nanoseconds: UInt64(min(seconds, left) * 1_000_000_000))
