@@ -161,7 +161,8 @@ public struct MigrationPlan: Sendable, Hashable {
         {
           upsert.importedVotes = nil
         }
-        var fields = differences(current.content, upsert.content)
+        var fields = differences(
+          current.content, upsert.content, stageNames: boardStagesByID.mapValues(\.name))
         if adopting != nil { fields.insert("ref", at: 0) }
         if let wanted = upsert.importedVotes, wanted != current.importedVotes {
           fields.append("votes")
@@ -309,8 +310,11 @@ public struct MigrationPlan: Sendable, Hashable {
     return content
   }
 
-  /// The names of the fields in which `a` and `b` differ.
-  static func differences(_ a: FeatureContent, _ b: FeatureContent) -> [String] {
+  /// The names of the fields in which `a` (on the board) and `b` (wanted) differ;
+  /// `stageNames` are the board's stages' names now, by id.
+  static func differences(
+    _ a: FeatureContent, _ b: FeatureContent, stageNames: [Int: String] = [:]
+  ) -> [String] {
     var fields: [String] = []
     if a.title != b.title { fields.append("title") }
     if a.description != b.description { fields.append("description") }
@@ -321,6 +325,7 @@ public struct MigrationPlan: Sendable, Hashable {
     if a.status != b.status
       || (a.stage == b.stage && writtenStage(a.extra) != nil && writtenStage(b.extra) != nil
         && writtenStage(a.extra) != writtenStage(b.extra))
+      || readsUnderNewName(a, wanted: b, stageNames: stageNames)
     {
       fields.append("status")
     }
@@ -332,6 +337,22 @@ public struct MigrationPlan: Sendable, Hashable {
       fields.append("extra")
     }
     return fields
+  }
+
+  /// Whether `current` (a feature migrated before the stage it was written for was kept with
+  /// it) reads back under its stage's new name where `wanted` is written for the stage's old
+  /// one: the stage was renamed since, and without the record the feature reads as moved
+  /// (another status than the roadmap's, its translated statuses dropped), beside the
+  /// features in the same stage that have the record.
+  static func readsUnderNewName(
+    _ current: FeatureContent, wanted: FeatureContent, stageNames: [Int: String]
+  ) -> Bool {
+    guard current.stage == wanted.stage, writtenStage(current.extra) == nil,
+      let id = current.stage, let now = stageNames[id],
+      case .object(let written)? = writtenStage(wanted.extra),
+      case .string(let name)? = written["name"]
+    else { return false }
+    return name != now
   }
 
   /// The kept record of the stage a feature was written for (`{"id","name"}`), if any.

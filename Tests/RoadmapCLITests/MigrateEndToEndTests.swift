@@ -537,6 +537,37 @@ import Testing
       pulled.stderrText.contains("warning: none of the 6 counters read"), "\(pulled.stderrText)")
   }
 
+  /// Bug: from another `roadmapctl serve` (`ours`, or `countapi` read through its `/counts`),
+  /// the check for counters that do not exist asked only whether the namespace was empty, so
+  /// a wrong `--key-template` in the namespace that holds the counters (`feature-{id}` for
+  /// `feature1`) read every count as 0 and `migrate` planned those zeros without a word. The
+  /// features' keys are now looked for among the namespace's counters.
+  @Test(arguments: ["countapi", "ours"])
+  func aKeyTemplateThatNamesNoneOfTheCountersIsNamed(dialect: String) async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer {
+      old.process.kill()
+      board.process.kill()
+    }
+    try await SyncSupport.hit(old, "com.example.app", "feature1", times: 4)
+    let wrong = try await run(
+      [
+        "migrate", "roadmap.json", "--server", SyncSupport.url(board), "--project", "demo-app",
+        "--key", SyncSupport.token, "--votes-from", SyncSupport.url(old), "--dialect", dialect,
+        "--namespace", "com.example.app", "--key-template", "feature-{id}", "--dry-run",
+      ], in: directory)
+    #expect(wrong.exitCode == 1, "\(wrong.stdoutText)")
+    #expect(
+      wrong.stderrText.contains(
+        "none of the 6 counters read (feature-1, feature-2, feature-3, …) exists in the "
+          + "namespace 'com.example.app'"), "\(wrong.stderrText)")
+    #expect(wrong.stderrText.contains("--key-template (feature-{id})"))
+  }
+
   /// Bug: migrations running at the same time each reported every stage of their plan as
   /// created ("5 stages created" three times over for 5 stages), since a stage another run
   /// had made meanwhile comes back from `POST …/stages?reuse=name` as if made. Each stage is

@@ -497,6 +497,65 @@ struct PlanTests {
     }
   }
 
+  /// Bug: features migrated by an earlier roadmapctl (no record of the stage they were
+  /// written for) beside features migrated since (with one), in one stage the owner then
+  /// renamed: `publish` gave the old ones the new name as their status and dropped their
+  /// translated statuses, the new ones the old name; `reconcile` reported the old ones as
+  /// drifted, and a rerun of `migrate` (or `reconcile --apply to-votefirst`) planned no change
+  /// for them, so the drift stayed for good. Reading under the new name what is written for
+  /// the old one is now a change of the status, and the rerun writes the record.
+  @Test("features migrated before the record, in a renamed stage, get it on the next run")
+  func renamedStageWithFeaturesMigratedBeforeTheRecord() throws {
+    let features = try SyncFixtures.features(
+      """
+      [{"id": "1", "title": "One", "status": "planned",
+        "localizedStatus": [{"language": "de", "value": "geplant"}]},
+       {"id": "2", "title": "Two", "status": "planned"},
+       {"id": "3", "title": "Three", "status": "in progress"}]
+      """)
+    let grown = features + [RoadmapFeature(id: "4", title: "Four", status: "planned")]
+    for mapping in [
+      RoadmapMapping(),
+      RoadmapMapping(statusMap: try StatusMap.read(Array(Self.renamedStatusMap.utf8))),
+    ] {
+      var board = applied(
+        MigrationPlan.make(features: features, mapping: mapping, board: .empty), to: .empty)
+      // As an earlier version wrote them: no record of the stage.
+      for index in board.features.indices {
+        board.features[index].content.extra = MigrationPlan.withoutWrittenStage(
+          board.features[index].content.extra)
+        if board.features[index].content.extra?.isEmpty == true {
+          board.features[index].content.extra = nil
+        }
+      }
+      // A feature added since, migrated with the record.
+      board = applied(
+        MigrationPlan.make(features: grown, mapping: mapping, board: board), to: board)
+      let published = mapping.roadmapFeatures(
+        from: board.wireFeatures, stages: board.stages, reading: .board
+      ).features
+      #expect(published.map(\.status) == grown.map(\.status))
+      // The stage of 1, 2 and 4 (3's, renamed, would be read as a move: no feature in it has
+      // the record).
+      for index in board.stages.indices
+      where board.stages[index].id == board.features[0].content.stage {
+        board.stages[index].name += " (renamed)"
+      }
+      let rerun = MigrationPlan.make(features: grown, mapping: mapping, board: board)
+      #expect(rerun.stagesToCreate.isEmpty)
+      #expect(rerun.items[0].action == .update(fields: ["status"]), "\(rerun.items[0].action)")
+      #expect(rerun.items[1].action == .update(fields: ["status"]), "\(rerun.items[1].action)")
+      #expect(rerun.items[3].action == .unchanged)
+      let after = applied(rerun, to: board)
+      #expect(
+        mapping.roadmapFeatures(from: after.wireFeatures, stages: after.stages, reading: .board)
+          .features == published)
+      #expect(ReconcilePlan.make(roadmap: grown, board: after).inSync)
+      let again = MigrationPlan.make(features: grown, mapping: mapping, board: after)
+      #expect(again.writesNothing, "\(again.items.map(\.action))")
+    }
+  }
+
   /// Bug: a feature without a ref is published as `vf-ID`; that roadmap migrated back (after
   /// `reconcile --apply to-roadmap`, say) created a second feature with the ref `vf-ID`, so the
   /// board held it twice and `publish` then left the first out.

@@ -136,7 +136,7 @@ struct MigrateCommand: Command {
       let progress = ProgressReporter(
         "reading votes from \(votesFrom)", total: Set(features.map(\.id)).count,
         output: context.stderr)
-      let read = await source.read(features, progress: progress.update)
+      let read = await source.read(features, progress: progress.update, notice: progress.note)
       if !read.failures.isEmpty, !allowMissingVotes {
         for failure in read.failures {
           context.stderr.writeLine(

@@ -16,6 +16,7 @@ final class ProgressReporter: @unchecked Sendable {
   private let label: String
   private var lastTenth = -1
   private var lastDrawn = -1
+  private var lastDone = 0
   private var finished = false
 
   /// A reporter of `total` steps named `label`, drawing a bar when `output` is the process's
@@ -32,6 +33,7 @@ final class ProgressReporter: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     guard !finished else { return }
+    lastDone = done
     if terminal {
       let width = 30
       let filled = min(width, done * width / total)
@@ -51,5 +53,22 @@ final class ProgressReporter: @unchecked Sendable {
       output.writeLine("\(label): \(done)/\(total)")
       if done >= total { finished = true }
     }
+  }
+
+  /// Writes `line` on a line of its own: on a terminal, in place of the bar, which is drawn
+  /// again under it.
+  func note(_ line: String) {
+    lock.lock()
+    defer { lock.unlock() }
+    guard terminal, lastDrawn >= 0, !finished else {
+      output.writeLine(line)
+      return
+    }
+    output.write("\r\u{1B}[K")
+    output.writeLine(line)
+    let width = 30
+    let filled = min(width, lastDone * width / total)
+    let bar = String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled)
+    output.write("\(label) [\(bar)] \(lastDone)/\(total)")
   }
 }

@@ -133,7 +133,8 @@ struct ReconcileCommand: Command {
       let source = try VoteSources.source(
         server: counts, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
         timeout: serverTimeout.seconds)
-      let read = await source.read(features)
+      let read = await source.read(
+        features, notice: { [stderr = context.stderr] in stderr.writeLine($0) })
       if let warning = await source.noneExists(features, read: read) {
         context.stderr.writeLine("warning: \(warning)")
       }

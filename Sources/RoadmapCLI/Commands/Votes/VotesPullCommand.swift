@@ -83,7 +83,7 @@ struct VotesPullCommand: Command {
       timeout: serverTimeout.seconds)
     let progress = ProgressReporter(
       "reading votes from \(from)", total: features.count, output: context.stderr)
-    let read = await counting.read(features, progress: progress.update)
+    let read = await counting.read(features, progress: progress.update, notice: progress.note)
     if !read.failures.isEmpty {
       for failure in read.failures {
         context.stderr.writeLine(
