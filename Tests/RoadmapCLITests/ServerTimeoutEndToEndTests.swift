@@ -232,4 +232,33 @@ final class SilentListener: @unchecked Sendable {
       reconciled.stderrText.contains("within 1.0 s")
         || reconciled.stderrText.contains("within 1 s"), "\(reconciled.stderrText)")
   }
+
+  /// Without a limit given, a read of a counting API has 10 s, not the 120 s of a call to
+  /// `--server`: a source that accepts and never answers (3 tries a read, 16 reads at a time)
+  /// held a pull of 300 features for about two hours at 120 s.
+  @Test func aCountingAPIReadHasItsOwnShorterDefault() async throws {
+    let directory = try TemporaryDirectory()
+    try directory.write("roadmap.json", Self.roadmap)
+    let silent = try SilentListener()
+    defer {
+      silent.stop()
+      directory.remove()
+    }
+    let converted = try await Roadmapctl.run(
+      [
+        "convert", "roadmap.json", "--to", "votefirst-export", "--project", "silent.app", "--out",
+        "export.json",
+      ], workingDirectory: directory.url)
+    #expect(converted.exitCode == 0, "\(converted.stderrText)")
+    // 3 tries of 120 s would pass the test's own limit; 3 of 10 s are far inside it.
+    let reconciled = try await Roadmapctl.run(
+      [
+        "reconcile", "roadmap.json", "--export", "export.json", "--counts", silent.url,
+        "--dialect", "countapi", "--namespace", "silent.app",
+      ], workingDirectory: directory.url, timeout: .seconds(300))
+    #expect(reconciled.exitCode == 1)
+    #expect(
+      reconciled.stderrText.contains("within 10.0 s")
+        || reconciled.stderrText.contains("within 10 s"), "\(reconciled.stderrText)")
+  }
 }

@@ -132,7 +132,7 @@ struct MigrateCommand: Command {
     if let votesFrom, let namespace {
       let source = try VoteSources.source(
         server: votesFrom, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
-        timeout: serverTimeout.seconds)
+        timeout: serverTimeout.countingReadSeconds)
       let progress = ProgressReporter(
         "reading votes from \(votesFrom)", total: Set(features.map(\.id)).count,
         output: context.stderr)

@@ -132,7 +132,7 @@ struct ReconcileCommand: Command {
     if let counts, let namespace {
       let source = try VoteSources.source(
         server: counts, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
-        timeout: serverTimeout.seconds)
+        timeout: serverTimeout.countingReadSeconds)
       let read = await source.read(
         features, notice: { [stderr = context.stderr] in stderr.writeLine($0) })
       if let warning = await source.noneExists(features, read: read) {

@@ -80,7 +80,7 @@ struct VotesPullCommand: Command {
     }
     let counting = try VoteSources.source(
       server: from, namespace: namespace, dialect: dialect, keyTemplate: keyTemplate,
-      timeout: serverTimeout.seconds)
+      timeout: serverTimeout.countingReadSeconds)
     let progress = ProgressReporter(
       "reading votes from \(from)", total: features.count, output: context.stderr)
     let read = await counting.read(features, progress: progress.update, notice: progress.note)
@@ -100,7 +100,7 @@ struct VotesPullCommand: Command {
     if let warning { context.stderr.writeLine("warning: \(warning)") }
     let destination = try VoteSources.reader(
       server: server, namespace: target, dialect: .ours, keyTemplate: "feature{id}",
-      timeout: serverTimeout.seconds)
+      timeout: serverTimeout.countingReadSeconds)
     let current = await destination.read(features)
     if let failure = current.failures.first {
       throw CommandError.failure(
