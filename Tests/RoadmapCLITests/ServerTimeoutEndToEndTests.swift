@@ -205,10 +205,11 @@ final class SilentListener: @unchecked Sendable {
     #expect(try await SyncSupport.value(board, "slow.app", "feature1") == 7)
   }
 
-  /// Bug: `reconcile --export FILE --counts URL` took `--server-timeout` and did not use it:
-  /// the counting API's reads had their own 10 s. A silent counting API now fails it after
-  /// the limit given.
-  @Test func reconcileCountsGiveUpOnASilentCountingAPIAfterTheLimit() async throws {
+  /// `reconcile --export FILE --counts URL` against a silent counting API, with `limit` given
+  /// as `--server-timeout` (nil: none given); the run must end well before `timeout`.
+  func reconcileCountsFromSilence(limit: String?, timeout: Duration) async throws
+    -> ProcessResult
+  {
     let directory = try TemporaryDirectory()
     try directory.write("roadmap.json", Self.roadmap)
     let silent = try SilentListener()
@@ -222,11 +223,19 @@ final class SilentListener: @unchecked Sendable {
         "export.json",
       ], workingDirectory: directory.url)
     #expect(converted.exitCode == 0, "\(converted.stderrText)")
-    let reconciled = try await Roadmapctl.run(
+    return try await Roadmapctl.run(
       [
         "reconcile", "roadmap.json", "--export", "export.json", "--counts", silent.url,
-        "--dialect", "countapi", "--namespace", "silent.app", "--server-timeout", "1",
-      ], workingDirectory: directory.url, timeout: .seconds(240))
+        "--dialect", "countapi", "--namespace", "silent.app",
+      ] + (limit.map { ["--server-timeout", $0] } ?? []),
+      workingDirectory: directory.url, timeout: timeout)
+  }
+
+  /// Bug: `reconcile --export FILE --counts URL` took `--server-timeout` and did not use it:
+  /// the counting API's reads had their own 10 s. A silent counting API now fails it after
+  /// the limit given.
+  @Test func reconcileCountsGiveUpOnASilentCountingAPIAfterTheLimit() async throws {
+    let reconciled = try await reconcileCountsFromSilence(limit: "1", timeout: .seconds(240))
     #expect(reconciled.exitCode == 1)
     #expect(
       reconciled.stderrText.contains("within 1.0 s")
@@ -237,25 +246,8 @@ final class SilentListener: @unchecked Sendable {
   /// `--server`: a source that accepts and never answers (3 tries a read, 16 reads at a time)
   /// held a pull of 300 features for about two hours at 120 s.
   @Test func aCountingAPIReadHasItsOwnShorterDefault() async throws {
-    let directory = try TemporaryDirectory()
-    try directory.write("roadmap.json", Self.roadmap)
-    let silent = try SilentListener()
-    defer {
-      silent.stop()
-      directory.remove()
-    }
-    let converted = try await Roadmapctl.run(
-      [
-        "convert", "roadmap.json", "--to", "votefirst-export", "--project", "silent.app", "--out",
-        "export.json",
-      ], workingDirectory: directory.url)
-    #expect(converted.exitCode == 0, "\(converted.stderrText)")
     // 3 tries of 120 s would pass the test's own limit; 3 of 10 s are far inside it.
-    let reconciled = try await Roadmapctl.run(
-      [
-        "reconcile", "roadmap.json", "--export", "export.json", "--counts", silent.url,
-        "--dialect", "countapi", "--namespace", "silent.app",
-      ], workingDirectory: directory.url, timeout: .seconds(300))
+    let reconciled = try await reconcileCountsFromSilence(limit: nil, timeout: .seconds(300))
     #expect(reconciled.exitCode == 1)
     #expect(
       reconciled.stderrText.contains("within 10.0 s")
