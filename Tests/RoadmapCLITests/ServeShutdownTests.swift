@@ -65,6 +65,7 @@ import Testing
     let server = try await ServeProcess.start(dataDirectory: directory.url)
     defer { server.process.kill() }
     let port = server.port
+    let sent = Date()
     let held = try await WireClient.onThread { () -> WireConnection in
       let connection = try WireConnection(port: port)
       try connection.sendPart(
@@ -78,6 +79,12 @@ import Testing
     #expect(try await server.get("/healthz").status == 200)
     #expect(try await server.stop() == 0)
     let stderr = server.process.stderrText
+    // The body has 30 s once its head is in (then 408 and close): on a machine so loaded that
+    // the stop's grace period ended later than that, the server had closed it already.
+    guard Date().timeIntervalSince(sent) < 28 else {
+      #expect(stderr.hasSuffix("Stopped.\n"), "\(stderr)")
+      return
+    }
     #expect(
       stderr.contains(
         "Closed 1 connection still open after 10 s: a request not yet received whole, a vote "
