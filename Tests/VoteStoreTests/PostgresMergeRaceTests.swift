@@ -15,7 +15,11 @@ import Testing
     let handle = try await StoreHandle.make(.postgres)
     let url = try #require(handle.connectionString)
     let votes = try handle.open()
-    let board = try PostgresBoardStore(connectionString: url, poolSize: 2)
+    // The merge's lock wait must outlast the watcher's first look on a loaded machine: the
+    // default 5 s statement limit ended it first in a CI run (the row lock's 10 s stays).
+    let board = try PostgresBoardStore(
+      connectionString: url, poolSize: 2,
+      timeouts: PostgresTimeouts(statementMilliseconds: 60_000, clientMilliseconds: 70_000))
     for _ in 0..<2 {
       _ = try await votes.apply(
         CounterMutation(
@@ -39,6 +43,8 @@ import Testing
       UPDATE counters SET anonymous = anonymous + 1, value = value + 1
       WHERE namespace = $1 AND key = 'old'
       """, [Self.ns])
+    // Connected before the merge starts, so that its first look comes at once.
+    let watching = try PostgresConnection(connectionString: url)
     let merge = Task {
       try await board.write { tables in
         try tables.mergeCounter(Self.ns, from: "old", into: "new", now: 1)
@@ -46,7 +52,6 @@ import Testing
     }
     // The merge waits for the vote's row (with the fix at its first read of it; without, at
     // its delete).
-    let watching = try PostgresConnection(connectionString: url)
     var waiting = false
     for _ in 0..<600 where !waiting {
       let rows = try watching.query(
