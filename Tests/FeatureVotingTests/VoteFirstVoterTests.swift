@@ -341,10 +341,13 @@ private final class RequestCount: @unchecked Sendable {
     }
   }
 
+  /// A port bound and never listening (`ClosedPort`): a stopped server's port could be taken by
+  /// another test's server meanwhile, which answered (a CI run saw `refused`).
   @Test func anUnreachableServerIsOffline() async throws {
-    let server = try BoardServer()
-    let client = server.client(voter: "ann")
-    await server.stop()
+    let closed = try ClosedPort()
+    let client = VoteFirstHTTPClient(
+      configuration: VoteFirstClientConfiguration(baseURL: closed.url, project: "voter-app"),
+      voterID: "ann")
     let voter = VoteFirstVoter(client: client)
     do throws(VotingError) {
       _ = try await voter.count(for: RoadmapFeature(id: "1"))
@@ -354,6 +357,7 @@ private final class RequestCount: @unchecked Sendable {
     }
     #expect(await voter.fetch(for: RoadmapFeature(id: "1")) == 0)
     #expect(await voter.vote(for: RoadmapFeature(id: "1")) == nil)
+    withExtendedLifetime(closed) {}
   }
 }
 
