@@ -11,7 +11,7 @@
 /// pages they have read past back to the system as they go; the next access reads them from
 /// the file again. As with any mapping, the file must not be cut short while it is read
 /// (touching a page past its new end raises SIGBUS); `roadmapctl` reads pipes and standard
-/// input into an unlinked temporary file first (``spooling(_:)``).
+/// input into an unlinked temporary file first (``spool(_:)``).
 public final class ExportFileBytes: @unchecked Sendable {
   /// The number of bytes.
   public let count: Int
@@ -61,27 +61,6 @@ public final class ExportFileBytes: @unchecked Sendable {
     /// Making or writing the temporary file in `directory` failed with this `errno` (a full
     /// or missing `$TMPDIR`).
     case writing(directory: String, Int32)
-
-    /// The `errno` of the failure.
-    public var code: Int32 {
-      switch self {
-      case .reading(let code), .writing(_, let code): return code
-      }
-    }
-  }
-
-  /// Everything readable from `descriptor` (a pipe, standard input), copied into a temporary
-  /// file that is unlinked at once and mapped: memory does not grow with the input. Returns
-  /// nil with `errno` set when it cannot be read or the copy cannot be written.
-  ///
-  /// - Parameter descriptor: an open, readable file descriptor.
-  public static func spooling(_ descriptor: Int32) -> ExportFileBytes? {
-    do {
-      return try spool(descriptor)
-    } catch {
-      errno = error.code
-      return nil
-    }
   }
 
   /// Everything readable from `descriptor` (a pipe, standard input), copied into a temporary
