@@ -6,13 +6,7 @@ extension CounterService {
   /// scheme in any case, spaces around `T` dropped); with `query`, else `?token=T`. Another
   /// scheme (`Basic`) is no token.
   static func presentedToken(_ request: HTTPRequest, query: Bool) -> String? {
-    if let authorization = request.headers["Authorization"] {
-      let parts = authorization.split(separator: " ", maxSplits: 1)
-      if parts.count == 2, parts[0].lowercased() == "bearer" {
-        return parts[1].trimmingCharacters(in: .whitespaces)
-      }
-    }
-    return query ? request.query("token") : nil
+    bearerToken(request.headers) ?? (query ? request.query("token") : nil)
   }
 
   /// The token of `request` for ``RateLimiter/take(client:kind:token:now:)``: nil when the

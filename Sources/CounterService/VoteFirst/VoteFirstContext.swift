@@ -188,9 +188,7 @@ struct VoteFirstContext: Sendable {
   /// server without a token says so (``CounterService/noAdminTokenMessage``), since no token
   /// sent could help.
   private func authorize(_ request: HTTPRequest) throws {
-    let header = request.headers[VoteFirstContract.Header.authorization] ?? ""
-    let parts = header.split(separator: " ", maxSplits: 1)
-    guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+    guard let presented = CounterService.bearerToken(request.headers) else {
       throw VoteFirstFailure(
         401, Code.unauthorized,
         configuration.adminToken == nil
@@ -201,7 +199,6 @@ struct VoteFirstContext: Sendable {
     guard let expected = configuration.adminToken else {
       throw VoteFirstFailure(403, Code.forbidden, CounterService.noAdminTokenMessage)
     }
-    let presented = parts[1].trimmingCharacters(in: .whitespaces)
     guard ConstantTime.equals(presented, expected) else {
       throw VoteFirstFailure(403, Code.forbidden, "the admin token is wrong")
     }
