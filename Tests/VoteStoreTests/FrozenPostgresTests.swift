@@ -12,9 +12,35 @@ import VoteStore
     let timeouts = PostgresTimeouts(
       connectMilliseconds: 2000, statementMilliseconds: 1000, clientMilliseconds: 1500,
       retryMilliseconds: 500)
-    let store = try PostgresVoteStore(
-      connectionString: cluster.connectionString, poolSize: 3, timeouts: timeouts)
-    _ = try await store.create(CounterCreation(namespace: "ns.test", key: "k1", value: 1))
+    // Before the freeze, the tight limits can run out on a loaded machine (a CI run timed out
+    // a connection's set-up at 1.5 s): the store is opened, and the counter made, again
+    // until they are.
+    var opened: PostgresVoteStore?
+    for attempt in 0..<60 where opened == nil {
+      let result = Result { () throws(VoteStoreError) in
+        try PostgresVoteStore(
+          connectionString: cluster.connectionString, poolSize: 3, timeouts: timeouts)
+      }
+      switch result {
+      case .success(let store): opened = store
+      case .failure(let error):
+        if error.kind != .timedOut || attempt == 59 { throw error }
+        try await Task.sleep(for: .milliseconds(500))
+      }
+    }
+    let store = try #require(opened)
+    var created = false
+    for attempt in 0..<60 where !created {
+      let failure = await storeError { () throws(VoteStoreError) in
+        _ = try await store.create(CounterCreation(namespace: "ns.test", key: "k1", value: 1))
+      }
+      guard let failure else {
+        created = true
+        break
+      }
+      if (failure.kind != .timedOut && failure.kind != .io) || attempt == 59 { throw failure }
+      try await Task.sleep(for: .milliseconds(500))
+    }
 
     try cluster.signalAll(SIGSTOP)
     // Many requests at once: each is answered with an error (none hangs past the suite's
