@@ -72,15 +72,15 @@ public struct BoardState: Sendable, Hashable {
 
   /// ``featuresByRef``, and each feature of the roadmap board without a ref (or with one that
   /// cannot be a Roadmap id, ``RoadmapMapping/isCounterKeyID(_:)``) under the id `publish`
-  /// writes for it, `vf-` and its id, where no feature has that ref (as `publish` leaves such
-  /// a stand-in out then): a roadmap published from the board and migrated back names it so.
+  /// writes for it (``RoadmapMapping/standInIDs(of:board:)``: `vf-` and its id, or `vf-ID-2`…
+  /// where a feature has that ref): a roadmap published from the board and migrated back
+  /// names it so.
   public var featuresByRefOrStandIn: [String: ExistingFeature] {
     var result = featuresByRef
-    for feature in features
-    where !(feature.content.ref.map(RoadmapMapping.isCounterKeyID) ?? false) {
-      guard feature.content.board == Board.roadmapSlug else { continue }
-      let standIn = "vf-\(feature.id)"
-      if result[standIn] == nil { result[standIn] = feature }
+    let standIns = RoadmapMapping.standInIDs(of: features.map { ($0.id, $0.content) })
+    for feature in features {
+      guard let standIn = standIns[feature.id], result[standIn] == nil else { continue }
+      result[standIn] = feature
     }
     return result
   }

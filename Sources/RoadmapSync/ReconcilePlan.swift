@@ -112,17 +112,9 @@ public struct ReconcilePlan: Sendable, Hashable {
             published: givenBack == votes ? nil : givenBack, imported: imported))
       }
     }
-    var onlyOnVoteFirst = mapped.filter { !roadmapIDs.contains($0.id) }.map(\.id)
-    // A feature without a ref whose stand-in id (`vf-ID`) a ref already has is left out of
-    // the mapping (and of `publish`), but it is on the board all the same: reconcile called a
-    // board with such a copy in sync.
-    let refs = Set(board.features.compactMap(\.content.ref))
-    for feature in board.features
-    where !(feature.content.ref.map(RoadmapMapping.isCounterKeyID) ?? false)
-      && feature.content.board == Board.roadmapSlug && refs.contains("vf-\(feature.id)")
-    {
-      onlyOnVoteFirst.append("#\(feature.id)")
-    }
+    // A feature without a ref is there under its stand-in id, which no ref has
+    // (``RoadmapMapping/standInIDs(of:board:)``).
+    let onlyOnVoteFirst = mapped.filter { !roadmapIDs.contains($0.id) }.map(\.id)
     return ReconcilePlan(
       onlyInRoadmap: onlyInRoadmap, onlyOnVoteFirst: onlyOnVoteFirst, differences: differences,
       voteDrift: drift, losses: losses)

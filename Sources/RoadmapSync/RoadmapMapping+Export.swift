@@ -39,7 +39,8 @@ extension RoadmapMapping {
   /// migration created them in), with their stages from `stages`.
   ///
   /// Features on other boards are reported, not written; so are features that cannot be
-  /// Roadmap features, and a `vf-N` id (for a feature without a ref) that a ref already uses.
+  /// Roadmap features. A feature without a ref, or with one that cannot be a Roadmap id, gets
+  /// its stand-in (``standInIDs(of:board:)``: `vf-N`, or `vf-N-2` where a ref is `vf-N`).
   public func roadmapFeatures(
     from features: [Feature], stages: [Stage], board: String = Board.roadmapSlug,
     reading: VoteReading
@@ -49,6 +50,7 @@ extension RoadmapMapping {
     var result: [RoadmapFeature] = []
     var ids = Set(features.compactMap { $0.content.board == board ? $0.content.ref : nil })
     let stageStatuses = Self.stageStatuses(of: features, stages: stages)
+    let standIns = Self.standInIDs(of: features.map { ($0.id, $0.content) }, board: board)
     for feature in features.sorted(by: { $0.id < $1.id }) {
       guard feature.content.board == board else {
         losses.entries.append(
@@ -60,7 +62,7 @@ extension RoadmapMapping {
       let stage = feature.content.stage.flatMap { stagesByID[$0] }
       let mapped = roadmapFeature(
         from: feature.content, id: feature.id, stage: stage, votes: feature.votes,
-        reading: reading, stageStatuses: stageStatuses)
+        reading: reading, stageStatuses: stageStatuses, standIn: standIns[feature.id])
       losses.entries.append(contentsOf: mapped.losses)
       guard let roadmap = mapped.feature else { continue }
       if roadmap.id != feature.content.ref, !ids.insert(roadmap.id).inserted {

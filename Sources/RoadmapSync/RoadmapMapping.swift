@@ -221,9 +221,13 @@ public struct RoadmapMapping: Sendable {
   /// - Parameter stageStatuses: each stage's translated statuses (``stageStatuses(of:stages:)``),
   ///   which a feature moved to that stage on VoteFirst gets in place of the ones written for
   ///   its old stage; without them it gets none, and apps show the stage's name.
+  /// - Parameter standIn: the id to write for a feature without a ref, or whose ref cannot be
+  ///   a Roadmap id (``standInIDs(of:board:)``, which no other feature has as its ref); nil:
+  ///   `vf-` and `id`.
   public func roadmapFeature(
     from content: FeatureContent, id: Int?, stage given: Stage?, votes: Int,
-    reading: VoteReading = .restoring, stageStatuses: [Int: [LocalizedValue]] = [:]
+    reading: VoteReading = .restoring, stageStatuses: [Int: [LocalizedValue]] = [:],
+    standIn: String? = nil
   ) -> (feature: RoadmapFeature?, losses: [LossReport.Entry]) {
     // A stage renamed on VoteFirst since is still the stage the feature was written for.
     let stage = Self.stage(given, asWrittenFor: content)
@@ -242,7 +246,7 @@ public struct RoadmapMapping: Sendable {
         note("feature", .dropped, "its ref '\(ref)' cannot be a Roadmap id, and it has no id")
         return (nil, losses)
       }
-      feature.id = "vf-\(id)"
+      feature.id = standIn ?? "vf-\(id)"
       note(
         "id", .altered,
         "its ref '\(ref)' cannot be a Roadmap id (the counter key 'feature' + id must match "
@@ -254,7 +258,7 @@ public struct RoadmapMapping: Sendable {
         note("feature", .dropped, "it has neither a ref nor an id to be a Roadmap id")
         return (nil, losses)
       }
-      feature.id = "vf-\(id)"
+      feature.id = standIn ?? "vf-\(id)"
       note(
         "id", .altered,
         "it has no ref (it was made on VoteFirst): written with the id '\(feature.id)', whose "
@@ -304,6 +308,33 @@ public struct RoadmapMapping: Sendable {
       Self.followMirrors(originals, content: content, into: &feature)
     }
     return (feature, losses)
+  }
+
+  /// The id written for each feature of `board` without a ref, or whose ref cannot be a
+  /// Roadmap id (``isCounterKeyID(_:)``), by VoteFirst id: `vf-` and its id, or `vf-ID-2`,
+  /// `vf-ID-3`… while a feature of `features` has that ref or an earlier feature (by id) has
+  /// that stand-in, as the server names an approved suggestion's feature. So a stand-in is
+  /// never another feature's ref: the Roadmap JSON holds both, and the ref it advises giving
+  /// the feature is one the server accepts.
+  public static func standInIDs(
+    of features: [(id: Int, content: FeatureContent)], board: String = Board.roadmapSlug
+  ) -> [Int: String] {
+    var taken = Set(features.compactMap(\.content.ref))
+    var result: [Int: String] = [:]
+    for feature in features.sorted(by: { $0.id < $1.id })
+    where feature.content.board == board
+      && !(feature.content.ref.map(isCounterKeyID) ?? false) && result[feature.id] == nil
+    {
+      var standIn = "vf-\(feature.id)"
+      var suffix = 1
+      while taken.contains(standIn) {
+        suffix += 1
+        standIn = "vf-\(feature.id)-\(suffix)"
+      }
+      taken.insert(standIn)
+      result[feature.id] = standIn
+    }
+    return result
   }
 
   /// Whether `ref` can be a Roadmap id: its counter key `feature` + id is a name counting
