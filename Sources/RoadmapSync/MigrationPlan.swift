@@ -33,6 +33,11 @@ public struct MigrationPlan: Sendable, Hashable {
     /// `vf-ID` that `publish` wrote for it): give it ``ref`` (`PUT /features/{id}`) before the
     /// batch, which would otherwise create a second feature with that ref.
     public var adopting: Int? = nil
+    /// Whether the feature, unchanged, is written all the same to give it the record of the
+    /// stage it was written for, which a feature migrated by an earlier roadmapctl lacks:
+    /// bookkeeping that changes nothing it reads as, so that a stage the owner renames on
+    /// VoteFirst afterwards is read as a rename, not as a move of the feature.
+    public var recordsStage: Bool = false
   }
 
   /// Where the imported votes come from.
@@ -59,8 +64,13 @@ public struct MigrationPlan: Sendable, Hashable {
   public var updates: Int { items.count { if case .update = $0.action { true } else { false } } }
   /// The number of features left as they are.
   public var unchanged: Int { items.count { $0.action == .unchanged } }
-  /// Whether the plan writes nothing.
-  public var writesNothing: Bool { stagesToCreate.isEmpty && creates == 0 && updates == 0 }
+  /// The number of unchanged features written only to record their stage
+  /// (``Item/recordsStage``).
+  public var stageRecords: Int { items.count { $0.recordsStage } }
+  /// Whether the plan writes nothing (no stage, no feature, no record of a stage).
+  public var writesNothing: Bool {
+    stagesToCreate.isEmpty && creates == 0 && updates == 0 && stageRecords == 0
+  }
 
   /// The plan that takes `features` onto a project in `board`.
   public static func make(
@@ -94,7 +104,13 @@ public struct MigrationPlan: Sendable, Hashable {
     // the name it had, in the feature's kept originals) is still that stage under its old
     // name, as long as no stage has that name now: the roadmap's `planned` goes on to the
     // stage once called `planned`, instead of into a new stage of that name.
-    let renamed = renamedStages(on: board, byName: boardStages)
+    var renamed = renamedStages(on: board, byName: boardStages)
+    for (name, stage) in inferredRenames(
+      planned: stagePlan, assignments: assignments, features: features, existing: existing,
+      board: board, byName: boardStages, renamed: renamed)
+    {
+      renamed[name] = stage
+    }
     for stage in stagePlan.stages {
       if let existing = boardStages[stage.name] {
         reused.append(existing)
@@ -136,6 +152,7 @@ public struct MigrationPlan: Sendable, Hashable {
       losses.entries.append(contentsOf: mapped.losses)
       guard var upsert = mapped.upsert else { continue }
       let action: Action
+      var records = false
       let current = existing[feature.id]
       // Found by its stand-in (no ref, or one that cannot be a Roadmap id): it takes this one.
       let adopting = current.flatMap { $0.content.ref != feature.id ? $0.id : nil }
@@ -168,13 +185,19 @@ public struct MigrationPlan: Sendable, Hashable {
           fields.append("votes")
         }
         action = fields.isEmpty ? .unchanged : .update(fields: fields)
+        // Migrated by an earlier roadmapctl, without the record of its stage: written once
+        // with it, as bookkeeping (the feature reads as before).
+        records =
+          fields.isEmpty && writtenStage(current.content.extra) == nil
+          && RoadmapMapping.keptOriginals(of: upsert.content).flatMap(
+            RoadmapMapping.writtenStage) != nil
       } else {
         action = .create
       }
       items.append(
         Item(
           ref: feature.id, action: action, upsert: upsert, stageName: stageName,
-          adopting: adopting))
+          adopting: adopting, recordsStage: records))
     }
     return MigrationPlan(
       stagesToCreate: stagesToCreate, stagesReused: reused, items: items, losses: losses)
@@ -196,6 +219,70 @@ public struct MigrationPlan: Sendable, Hashable {
       renamed[written.name] = stage
     }
     return renamed
+  }
+
+  /// The roadmap board's stages that the owner renamed before any feature in them had the
+  /// record of its stage (features migrated by an earlier roadmapctl), by the name they had,
+  /// where the features say it: a stage the plan wants under a name no stage of the board has
+  /// (nor ``renamedStages(on:byName:)`` finds), that holds exactly the features on the board
+  /// that the plan puts in it, none of them with the record, at least one of them with a
+  /// status or translated statuses the earlier roadmapctl kept as written for a stage of that
+  /// name, and whose own name the plan does not want.
+  ///
+  /// A stage the owner made, moved every such feature into, and whose old stage they deleted
+  /// is read the same way: the features say the name they were written for, and the board
+  /// has no stage of that name any longer. A roadmap whose statuses changed instead does not
+  /// match: the features say the stage's name now.
+  static func inferredRenames(
+    planned: StagePlan, assignments: [String?], features: [RoadmapFeature],
+    existing: [String: BoardState.ExistingFeature], board: BoardState,
+    byName: [String: Stage], renamed: [String: Stage]
+  ) -> [String: Stage] {
+    let wantedNames = Set(planned.stages.map(\.name))
+    let stages = Dictionary(
+      board.stages.filter { $0.board == Board.roadmapSlug }.map { ($0.id, $0) },
+      uniquingKeysWith: { first, _ in first })
+    var inStage: [Int: [BoardState.ExistingFeature]] = [:]
+    for feature in board.features where feature.content.board == Board.roadmapSlug {
+      if let id = feature.content.stage { inStage[id, default: []].append(feature) }
+    }
+    // The existing features the plan puts in each stage it wants, by name.
+    var assigned: [String: [BoardState.ExistingFeature]] = [:]
+    for (index, feature) in features.enumerated() {
+      guard let name = assignments[index], let current = existing[feature.id] else { continue }
+      assigned[name, default: []].append(current)
+    }
+    let taken = Set(renamed.values.map(\.id))
+    var result: [String: Stage] = [:]
+    var used = Set<Int>()
+    for name in planned.stages.map(\.name)
+    where byName[name] == nil && renamed[name] == nil {
+      guard let members = assigned[name], let first = members.first?.content.stage,
+        members.allSatisfy({
+          $0.content.stage == first && $0.content.board == Board.roadmapSlug
+        }),
+        let stage = stages[first], !wantedNames.contains(stage.name), !taken.contains(first),
+        let held = inStage[first], Set(held.map(\.id)) == Set(members.map(\.id)),
+        held.allSatisfy({ writtenStage($0.content.extra) == nil }),
+        held.contains(where: { writtenFor($0.content) == name }),
+        !held.contains(where: { writtenFor($0.content).map { $0 != name } ?? false }),
+        used.insert(first).inserted
+      else { continue }
+      result[name] = stage
+    }
+    return result
+  }
+
+  /// The stage name an earlier roadmapctl kept with `content`'s own status or translated
+  /// statuses, as written for (nil when it kept none, or they differ).
+  static func writtenFor(_ content: FeatureContent) -> String? {
+    guard let originals = RoadmapMapping.keptOriginals(of: content) else { return nil }
+    let names = [
+      RoadmapMapping.stageOfOwnStatus(originals, content: content),
+      RoadmapMapping.stageOfLocalizedStatus(originals, content: content),
+    ].compactMap { $0 }
+    guard let name = names.first, names.allSatisfy({ $0 == name }) else { return nil }
+    return name
   }
 
   /// The board's stage of each feature (by index) that stays where it is: already on the
@@ -229,7 +316,7 @@ public struct MigrationPlan: Sendable, Hashable {
   public func batch(createdStages: [String: Int]) -> FeatureBatch {
     FeatureBatch(
       features: items.compactMap { item in
-        guard item.action != .unchanged else { return nil }
+        guard item.action != .unchanged || item.recordsStage else { return nil }
         var upsert = item.upsert
         if let name = item.stageName, upsert.content.stage == 0 {
           upsert.content.stage = createdStages[name]

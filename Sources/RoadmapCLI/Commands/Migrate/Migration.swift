@@ -113,10 +113,14 @@ struct Migration {
         "upserting \(pluralized(batch.features.count, "feature")) in one batch")
       result = try await client.upsert(batch)
     }
-    // The batch holds only the features to create or change: the ones the plan left
-    // unchanged were not sent, and are unchanged all the same.
+    // The batch holds only the features to create or change, and the unchanged ones that get
+    // the record of their stage (which the server counts as updated, but whose record is
+    // bookkeeping): the others the plan left unchanged were not sent, and are unchanged all
+    // the same.
     if var counted = result {
-      counted.unchanged += plan.unchanged
+      let records = min(plan.stageRecords, counted.updated)
+      counted.updated -= records
+      counted.unchanged += plan.unchanged - plan.stageRecords + records
       result = counted
     }
     return (created, made, result)

@@ -18,6 +18,14 @@ enum MigrationReport {
       case .unchanged: break
       }
     }
+    let records = plan.items.filter(\.recordsStage).map(\.ref)
+    if !records.isEmpty {
+      let named = records.prefix(3).joined(separator: ", ") + (records.count > 3 ? ", …" : "")
+      lines.append(
+        "\(dryRun ? "would record" : "record") the stage of \(pluralized(records.count, "feature")) "
+          + "that \(records.count == 1 ? "lacks" : "lack") the record (\(named)): bookkeeping, "
+          + "not a change")
+    }
     let dropped = plan.losses.droppedFeatures.count
     lines.append(
       "\(dryRun ? "Dry run: would create" : "Plan: create") \(pluralized(plan.stagesToCreate.count, "stage")); "
@@ -28,8 +36,9 @@ enum MigrationReport {
   }
 
   /// `{"dryRun","stages":{"create","reuse"},"features":[{"ref","action","fields"}],"losses":[…],"result"}`,
-  /// `"error"` (the message) when writing failed part way, and `"warnings"` (messages) when
-  /// there are any (none of the counters of `--votes-from` exists in its namespace).
+  /// `"error"` (the message) when writing failed part way, `"warnings"` (messages) when
+  /// there are any (none of the counters of `--votes-from` exists in its namespace), and
+  /// `"stageRecords"` (refs) when unchanged features are written to record their stage.
   static func json(
     _ plan: MigrationPlan, result: BatchResult?, dryRun: Bool, error: String? = nil,
     warnings: [String] = []
@@ -51,6 +60,7 @@ enum MigrationReport {
       "{\"feature\":\(JSONText.quote($0.feature)),\"field\":\(JSONText.quote($0.field)),"
         + "\"kind\":\"\($0.kind.rawValue)\",\"reason\":\(JSONText.quote($0.reason))}"
     }
+    let records = plan.items.filter(\.recordsStage).map(\.ref)
     let outcome =
       result.map {
         "{\"created\":\($0.created),\"updated\":\($0.updated),\"unchanged\":\($0.unchanged)}"
@@ -59,6 +69,8 @@ enum MigrationReport {
       + "\"reuse\":\(names(plan.stagesReused))},\"features\":[\(features.joined(separator: ","))],"
       + "\"losses\":[\(losses.joined(separator: ","))],\"result\":\(outcome)"
       + (error.map { ",\"error\":\(JSONText.quote($0))" } ?? "")
+      + (records.isEmpty
+        ? "" : ",\"stageRecords\":[" + records.map(JSONText.quote).joined(separator: ",") + "]")
       + (warnings.isEmpty
         ? "" : ",\"warnings\":[" + warnings.map(JSONText.quote).joined(separator: ",") + "]")
       + "}"
