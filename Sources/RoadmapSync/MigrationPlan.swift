@@ -112,14 +112,16 @@ public struct MigrationPlan: Sendable, Hashable {
       renamed[name] = stage
     }
     for stage in stagePlan.stages {
-      if let existing = boardStages[stage.name] {
-        reused.append(existing)
-        resolved[stage.name] = existing
-      } else if let existing = renamed[stage.name] {
+      // A stage renamed since first: where it has the name of one renamed since (two names
+      // swapped), that one is another stage's now.
+      if let existing = renamed[stage.name] {
         reused.append(existing)
         var asWritten = existing
         asWritten.name = stage.name
         resolved[stage.name] = asWritten
+      } else if let existing = boardStages[stage.name] {
+        reused.append(existing)
+        resolved[stage.name] = existing
       } else {
         var new = stage
         new.position = nextPosition
@@ -205,18 +207,28 @@ public struct MigrationPlan: Sendable, Hashable {
 
   /// The roadmap board's stages that the owner renamed since a migration wrote a feature for
   /// them, by the name they had then (the stage the first such feature, by id, names), where
-  /// no stage of the board has that name now.
+  /// no stage of the board has that name now, or the one that has it was itself renamed since
+  /// (the first feature written for it names another name): two stages whose names the owner
+  /// swapped are each still the stage their features were written for.
   static func renamedStages(on board: BoardState, byName: [String: Stage]) -> [String: Stage] {
     let stages = Dictionary(
       board.stages.filter { $0.board == Board.roadmapSlug }.map { ($0.id, $0) },
       uniquingKeysWith: { first, _ in first })
-    var renamed: [String: Stage] = [:]
+    var written: [(name: String, stage: Stage)] = []
+    var firstWritten: [Int: String] = [:]
     for feature in board.features where feature.content.board == Board.roadmapSlug {
       guard let originals = RoadmapMapping.keptOriginals(of: feature.content),
-        let written = RoadmapMapping.writtenStage(originals), let stage = stages[written.id],
-        stage.name != written.name, byName[written.name] == nil, renamed[written.name] == nil
+        let record = RoadmapMapping.writtenStage(originals), let stage = stages[record.id]
       else { continue }
-      renamed[written.name] = stage
+      written.append((record.name, stage))
+      if firstWritten[stage.id] == nil { firstWritten[stage.id] = record.name }
+    }
+    var renamed: [String: Stage] = [:]
+    for (name, stage) in written where stage.name != name && renamed[name] == nil {
+      if let holder = byName[name], firstWritten[holder.id].map({ $0 == holder.name }) ?? true {
+        continue
+      }
+      renamed[name] = stage
     }
     return renamed
   }
