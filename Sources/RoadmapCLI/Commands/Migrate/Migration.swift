@@ -5,7 +5,7 @@ import VoteFirstAPI
 
 /// Carries a migration out against a server: reads the project, plans, reports the plan, then
 /// (unless a dry run) creates the missing stages and upserts every feature to create or change
-/// in one batch call. Shared by `migrate` and `reconcile --apply to-votefirst`.
+/// in one batch call (of at most ``batchSize`` features: several for a larger roadmap). Shared by `migrate` and `reconcile --apply to-votefirst`.
 struct Migration {
   /// How to print the plan and the outcome.
   enum OutputFormat: String, CaseIterable, ExpressibleByArgument { case human, json }
@@ -74,6 +74,16 @@ struct Migration {
     return 0
   }
 
+  /// The most features one batch call sends: the server's limit.
+  static let batchSize = VoteFirstLimits.maxBatch
+
+  /// `items` in consecutive parts of at most `size` (none when empty).
+  static func parts<Item>(of items: [Item], size: Int) -> [[Item]] {
+    stride(from: 0, to: items.count, by: max(size, 1)).map {
+      Array(items[$0..<min($0 + max(size, 1), items.count)])
+    }
+  }
+
   /// Creates the plan's stages, gives ref-less features their refs and upserts the batch;
   /// returns the ids of the plan's stages, by name, how many of them this run created (the
   /// others another run made meanwhile), and the batch's outcome (nil: no batch).
@@ -109,9 +119,21 @@ struct Migration {
     let batch = plan.batch(createdStages: created)
     var result: BatchResult?
     if !batch.features.isEmpty {
+      // The server takes at most `maxBatch` features a call (a larger one was refused whole,
+      // 413, and a roadmap that large could not be migrated): one call, one transaction, per
+      // part; a run cut off between parts is finished by a rerun, which plans what is left.
+      let parts = Self.parts(of: batch.features, size: Self.batchSize)
       context.stderr.writeLine(
-        "upserting \(pluralized(batch.features.count, "feature")) in one batch")
-      result = try await client.upsert(batch)
+        "upserting \(pluralized(batch.features.count, "feature")) in "
+          + (parts.count == 1 ? "one batch" : "\(parts.count) batches"))
+      for part in parts {
+        let answer = try await client.upsert(FeatureBatch(features: part))
+        result = BatchResult(
+          created: (result?.created ?? 0) + answer.created,
+          updated: (result?.updated ?? 0) + answer.updated,
+          unchanged: (result?.unchanged ?? 0) + answer.unchanged,
+          features: (result?.features ?? []) + answer.features)
+      }
     }
     // The batch holds only the features to create or change, and the unchanged ones that get
     // the record of their stage (which the server counts as updated, but whose record is
