@@ -95,11 +95,16 @@ public struct MigrationPlan: Sendable, Hashable {
     var resolved: [String: Stage] = [:]
     var nextPosition =
       (board.stages.filter { $0.board == Board.roadmapSlug }.map(\.position).max() ?? -1) + 1
-    // By name through a dictionary (the first of a name, as `roadmapStage(named:)` finds it):
-    // a scan per stage was quadratic in the stages of a board with a stage per status.
+    // By name through a dictionary (the first of a name, as `roadmapStage(named:)` finds it,
+    // unless it was renamed to that name since its features were written for it and another
+    // stage has the name too): a scan per stage was quadratic in the stages of a board with a
+    // stage per status.
+    let firstWritten = firstWrittenNames(on: board)
     let boardStages = Dictionary(
       board.stages.filter { $0.board == Board.roadmapSlug }.map { ($0.name, $0) },
-      uniquingKeysWith: { first, _ in first })
+      uniquingKeysWith: { first, other in
+        firstWritten[first.id].map { $0 != first.name } ?? false ? other : first
+      })
     // A stage the owner renamed on VoteFirst since a feature was written for it (its id, with
     // the name it had, in the feature's kept originals) is still that stage under its old
     // name, as long as no stage has that name now: the roadmap's `planned` goes on to the
@@ -215,14 +220,13 @@ public struct MigrationPlan: Sendable, Hashable {
       board.stages.filter { $0.board == Board.roadmapSlug }.map { ($0.id, $0) },
       uniquingKeysWith: { first, _ in first })
     var written: [(name: String, stage: Stage)] = []
-    var firstWritten: [Int: String] = [:]
     for feature in board.features where feature.content.board == Board.roadmapSlug {
       guard let originals = RoadmapMapping.keptOriginals(of: feature.content),
         let record = RoadmapMapping.writtenStage(originals), let stage = stages[record.id]
       else { continue }
       written.append((record.name, stage))
-      if firstWritten[stage.id] == nil { firstWritten[stage.id] = record.name }
     }
+    let firstWritten = firstWrittenNames(on: board)
     var renamed: [String: Stage] = [:]
     for (name, stage) in written where stage.name != name && renamed[name] == nil {
       if let holder = byName[name], firstWritten[holder.id].map({ $0 == holder.name }) ?? true {
@@ -231,6 +235,19 @@ public struct MigrationPlan: Sendable, Hashable {
       renamed[name] = stage
     }
     return renamed
+  }
+
+  /// The name each stage of the roadmap board had when the first feature (by id) that records
+  /// it was written for it, by stage id.
+  static func firstWrittenNames(on board: BoardState) -> [Int: String] {
+    var names: [Int: String] = [:]
+    for feature in board.features where feature.content.board == Board.roadmapSlug {
+      guard let originals = RoadmapMapping.keptOriginals(of: feature.content),
+        let record = RoadmapMapping.writtenStage(originals), names[record.id] == nil
+      else { continue }
+      names[record.id] = record.name
+    }
+    return names
   }
 
   /// The roadmap board's stages that the owner renamed before any feature in them had the

@@ -52,4 +52,39 @@ struct StageSwapTests {
       #expect(again.writesNothing, "\(again.items.map(\.action))")
     }
   }
+
+  /// Bug: a stage renamed to the name another stage has (the server lets two stages share a
+  /// name: `planned` renamed `in progress` beside `in progress`) took that name's features:
+  /// the first stage of a name was found, the renamed one, so a new `in progress` feature went
+  /// there (one status over two columns) and, with a status map naming `in progress`, the
+  /// features of the real one moved into it. Of two stages of a name, the one not renamed to
+  /// it since its features were written is found.
+  @Test("a stage renamed to another stage's name does not take that stage's features")
+  func renamedToAnotherStagesName() throws {
+    let features = try SyncFixtures.features(StageRecordTests.roadmap)
+    for mapping in [
+      RoadmapMapping(),
+      RoadmapMapping(
+        statusMap: try StatusMap.read(
+          Array(#"{"stages": [{"name": "in progress", "statuses": ["in progress"]}]}"#.utf8))),
+    ] {
+      var board = applied(
+        MigrationPlan.make(features: features, mapping: mapping, board: .empty), to: .empty)
+      // The first stage in board order takes the second's name.
+      let renamed = board.stages[0].id
+      let other = board.stages[1]
+      board.stages[0].name = other.name
+      let status = try #require(
+        zip(features, board.features).first { $0.1.content.stage == other.id }?.0.status)
+      let grown = features + [RoadmapFeature(id: "4", title: "Four", status: status)]
+      let plan = MigrationPlan.make(features: grown, mapping: mapping, board: board)
+      #expect(plan.stagesToCreate.isEmpty)
+      #expect(plan.items.prefix(3).map(\.action) == [.unchanged, .unchanged, .unchanged])
+      #expect(plan.items[3].upsert.content.stage == other.id)
+      #expect(plan.items[3].upsert.content.stage != renamed)
+      let after = applied(plan, to: board)
+      #expect(StageRecordTests.published(after).map(\.status) == grown.map(\.status))
+      #expect(ReconcilePlan.make(roadmap: grown, board: after, mapping: mapping).inSync)
+    }
+  }
 }
