@@ -72,14 +72,11 @@ public struct ReconcilePlan: Sendable, Hashable {
   ) -> ReconcilePlan {
     let (mapped, losses) = mapping.roadmapFeatures(
       from: board.wireFeatures, stages: board.stages, reading: .restoring)
-    let boardVotes = Dictionary(
-      board.features.compactMap { f in f.content.ref.map { ($0, f.votes) } },
-      uniquingKeysWith: { first, _ in first })
-    let boardImported = Dictionary(
-      board.features.compactMap { f in
-        f.content.ref.flatMap { ref in f.importedVotes.map { (ref, $0) } }
-      },
-      uniquingKeysWith: { first, _ in first })
+    // By the Roadmap id each feature is mapped under: a feature without a ref (or with one
+    // that cannot be a Roadmap id) is there under its stand-in, not its ref (it counted 0).
+    let byID = board.featuresByRefOrStandIn
+    let boardVotes = byID.mapValues(\.votes)
+    let boardImported = byID.compactMapValues(\.importedVotes)
     var voteFirstByRef: [String: RoadmapFeature] = [:]
     for feature in mapped where voteFirstByRef[feature.id] == nil {
       voteFirstByRef[feature.id] = feature

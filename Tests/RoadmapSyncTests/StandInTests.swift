@@ -56,4 +56,31 @@ struct StandInTests {
       ).features.map(\.id) == published.map(\.id))
     #expect(ReconcilePlan.make(roadmap: published, board: after).inSync)
   }
+
+  /// Bug: `reconcile` looked the board's count up by ref, so a feature published under its
+  /// stand-in (no ref, or one that cannot be a Roadmap id) counted 0 on VoteFirst: a vote on
+  /// the board since the publication read `votes: roadmap 3, VoteFirst 0 (published as 4)`.
+  @Test("reconcile reads the count of a feature published under its stand-in")
+  func reconcileCountsStandIns() throws {
+    let stage = Stage(id: 1, name: "Maybe", position: 0)
+    var board = BoardState(
+      stages: [stage],
+      features: [
+        .init(
+          id: 4, content: FeatureContent(ref: "a b", title: "Spaced", stage: 1), votes: 3,
+          importedVotes: 0),
+        .init(id: 6, content: FeatureContent(title: "Native", stage: 1), votes: 2),
+      ])
+    let published = RoadmapMapping().roadmapFeatures(
+      from: board.wireFeatures, stages: board.stages, reading: .board
+    ).features
+    #expect(published.map(\.votes) == [3, 2])
+    #expect(ReconcilePlan.make(roadmap: published, board: board).inSync)
+    board.features[0].votes = 4
+    board.features[1].votes = 5
+    let drift = ReconcilePlan.make(roadmap: published, board: board).voteDrift
+    #expect(drift.map(\.ref) == ["vf-4", "vf-6"])
+    #expect(drift.map(\.voteFirst) == [4, 5])
+    #expect(drift.map(\.published) == [nil, nil])
+  }
 }
