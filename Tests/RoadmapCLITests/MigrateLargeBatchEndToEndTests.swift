@@ -37,4 +37,42 @@ import Testing
     #expect(actions.count == count)
     #expect(actions.allSatisfy { $0["action"] as? String == "unchanged" })
   }
+
+  /// A run cut off between two parts keeps the first (its own transaction), says so, and the
+  /// rerun writes only the rest.
+  @Test func aRunCutOffBetweenPartsSaysWhatIsStoredAndARerunFinishes() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let count = 20_001
+    let features = (0..<count).map { #"{"id":"f\#($0)","title":"T\#($0)","status":"planned"}"# }
+    try directory.write("roadmap.json", "[" + features.joined(separator: ",") + "]")
+    // Two writes pass (the stage, the first part); the second part is refused.
+    let limited = try await SyncSupport.serve(in: directory, name: "board")
+    defer { limited.process.kill() }
+    let proxy = try await WriteLimitingProxy.start(for: limited, burst: 2, perSecond: 0.001)
+    defer { proxy.stop() }
+    func migrate(_ server: String) -> [String] {
+      [
+        "migrate", "roadmap.json", "--server", server, "--project", "big-app", "--key",
+        SyncSupport.token,
+      ]
+    }
+    let cut = try await Roadmapctl.run(
+      migrate(proxy.url), environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"],
+      workingDirectory: directory.url, timeout: .seconds(600))
+    #expect(cut.exitCode == 1)
+    #expect(cut.stderrText.contains("HTTP 429 rate_limited"), "\(cut.stderrText)")
+    #expect(
+      cut.stderrText.contains(
+        "20000 of 20001 features stored before this failure; running the migration again "
+          + "writes only the rest."), "\(cut.stderrText)")
+
+    let rerun = try await Roadmapctl.run(
+      migrate(SyncSupport.url(limited)), workingDirectory: directory.url,
+      timeout: .seconds(600))
+    #expect(rerun.exitCode == 0, "\(rerun.stderrText)")
+    #expect(
+      rerun.stdoutText.contains("0 stages; 1 feature to create, 0 to change, 20000 unchanged."),
+      "\(rerun.stdoutText)")
+  }
 }

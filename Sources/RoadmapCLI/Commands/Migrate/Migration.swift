@@ -127,7 +127,19 @@ struct Migration {
         "upserting \(pluralized(batch.features.count, "feature")) in "
           + (parts.count == 1 ? "one batch" : "\(parts.count) batches"))
       for part in parts {
-        let answer = try await client.upsert(FeatureBatch(features: part))
+        let answer: BatchResult
+        do {
+          answer = try await client.upsert(FeatureBatch(features: part))
+        } catch {
+          // The parts before are stored (each is its own transaction): say so, and that a
+          // rerun plans only what is left.
+          if let stored = result?.features.count {
+            context.stderr.writeLine(
+              "\(stored) of \(batch.features.count) features stored before this failure; "
+                + "running the migration again writes only the rest.")
+          }
+          throw error
+        }
         result = BatchResult(
           created: (result?.created ?? 0) + answer.created,
           updated: (result?.updated ?? 0) + answer.updated,
