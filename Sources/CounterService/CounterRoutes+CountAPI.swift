@@ -31,7 +31,13 @@ extension CounterRoutes {
     guard let (namespace, key) = names(request, .countapi).unwrap(into: &fail),
       let voterID = voter(request, .countapi, forWrite: true).unwrap(into: &fail)
     else { return fail! }
-    try await refuseLeavingRange(namespace, key, delta: 1, checkBounds: false)
+    let record = try await store.record(namespace: namespace, key: key)
+    if let refusal = CounterRoutes.rangeRefusal(record, delta: 1, checkBounds: false) {
+      throw refusal
+    }
+    if record == nil, let refusal = try await creationRefusal(request, .countapi) {
+      return refusal
+    }
     let result = try await store.apply(
       CounterMutation(
         namespace: namespace, key: key, delta: 1, voter: voterID, checkBounds: false,
@@ -166,9 +172,13 @@ extension CounterRoutes {
     let creation = CounterCreation(
       namespace: namespace, key: key, value: value, enableReset: enableReset,
       updateLowerBound: lower, updateUpperBound: upper)
-    guard let record = try await store.create(creation) else {
-      return .json(#"{"namespace":null,"key":null,"value":null}"#, status: 409)
+    let exists = Reply.json(#"{"namespace":null,"key":null,"value":null}"#, status: 409)
+    if creations.isActive {
+      // A key that exists is the 409 it always was, not a new counter to count.
+      guard try await store.record(namespace: namespace, key: key) == nil else { return exists }
+      if let refusal = try await creationRefusal(request, .countapi) { return refusal }
     }
+    guard let record = try await store.create(creation) else { return exists }
     var json = JSONText()
     json.string("namespace", record.namespace)
     json.string("key", record.key)

@@ -28,7 +28,13 @@ extension CounterRoutes {
     guard let (namespace, key) = names(request, .counterapi).unwrap(into: &fail),
       let voterID = voter(request, .counterapi, forWrite: true).unwrap(into: &fail)
     else { return fail! }
-    try await refuseLeavingRange(namespace, key, delta: up ? 1 : -1, checkBounds: false)
+    let existing = try await store.record(namespace: namespace, key: key)
+    if let refusal = CounterRoutes.rangeRefusal(existing, delta: up ? 1 : -1, checkBounds: false) {
+      throw refusal
+    }
+    if existing == nil, let refusal = try await creationRefusal(request, .counterapi) {
+      return refusal
+    }
     let result = try await store.apply(
       CounterMutation(
         namespace: namespace, key: key, delta: up ? 1 : -1, voter: voterID, checkBounds: false,

@@ -9,6 +9,10 @@ struct ImmediateWrite: Sendable {
   var mutation: CounterMutation
   /// How the change's result is answered.
   var answer: VoteAnswer
+  /// Whether the change makes a new counter (the store's memory knows it is missing), which
+  /// ``CounterCreationGuard/take(_:_:now:)`` must allow once the request is past its rate
+  /// limit.
+  var creates = false
 }
 
 /// How a vote's result is answered, by dialect (plain data: no closure per vote).
@@ -81,11 +85,26 @@ extension CounterRoutes {
     if let refusal = CounterRoutes.rangeRefusal(record, delta: delta, checkBounds: false) {
       return .reply(refusal.reply(in: dialect))
     }
+    // A new counter: the store's room is looked at here (its count, when it must be read
+    // first, by the ordinary route); the client's allowance is taken once the request is
+    // past its rate limit (CounterService.runImmediateWrite).
+    var creates = false
+    if record == nil, creations.isActive {
+      if isAdmin(request) {
+        creations.noteMade()
+      } else {
+        switch creations.room() {
+        case .room: creates = true
+        case .full: return .reply(creations.fullReply(dialect))
+        case .unknown: return nil
+        }
+      }
+    }
     return .write(
       ImmediateWrite(
         mutation: CounterMutation(
           namespace: namespace, key: key, delta: delta, voter: voterID, checkBounds: false,
           createIfMissing: voteCreation(namespace, key)),
-        answer: answer))
+        answer: answer, creates: creates))
   }
 }

@@ -31,6 +31,9 @@ struct CounterRoutes: Sendable {
   let lastHealthyCheck = Locked<Double?>(nil)
   /// The store's statistics `/stats` last read, and when (see ``countapiStats(_:)``).
   let lastStatistics = Locked<(at: Double, statistics: StoreStatistics)?>(nil)
+  /// The bounds on new counters (``CounterServiceConfiguration/createLimit``,
+  /// ``CounterServiceConfiguration/maxCounters``).
+  let creations: CounterCreationGuard
 
   /// The routes over `store`, answering with `configuration` and counting in `metrics`.
   init(store: any VoteStore, configuration: CounterServiceConfiguration, metrics: ServiceMetrics) {
@@ -38,6 +41,20 @@ struct CounterRoutes: Sendable {
     self.configuration = configuration
     self.metrics = metrics
     self.headerCache = CommonHeaderCache(origin: configuration.corsOrigin)
+    self.creations = CounterCreationGuard(store: store, configuration: configuration)
+  }
+
+  /// The refusal of a request that would make a new counter, or nil when it may (always
+  /// with the admin token, whose counter still counts toward the ceiling); see
+  /// ``CounterCreationGuard``. Call it only once the counter is
+  /// known not to exist: a vote on one that does is never limited by it.
+  func creationRefusal(_ request: HTTPRequest, _ dialect: Dialect) async throws -> Reply? {
+    guard creations.isActive else { return nil }
+    if isAdmin(request) {
+      creations.noteMade()
+      return nil
+    }
+    return try await creations.admit(request, dialect)
   }
 
   /// The message for names that break the countapi rule.

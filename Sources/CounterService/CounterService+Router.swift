@@ -206,6 +206,11 @@ extension CounterService {
       return .response(
         complete(request, reply, callback: callback, route: route, start: start, routes: routes))
     case .write(let planned):
+      if planned.creates, let refusal = routes.creations.take(request, dialect, now: start) {
+        return .response(
+          complete(
+            request, refusal, callback: callback, route: route, start: start, routes: routes))
+      }
       batcher.add(
         planned.mutation,
         VoteBatcher.Pending(

@@ -19,6 +19,21 @@ public struct CounterServiceConfiguration: Sendable {
   public var readLimit: RateLimit
   /// The per-client limit for writes. Default: 60 a minute, bursts of 30.
   public var writeLimit: RateLimit
+  /// How many counters one client address (an IPv6 client per /64) may create with
+  /// countapi's `/hit` and `/create` and counterapi's `/up` and `/down`, apart from the write
+  /// limit: beyond it, 429 with `Retry-After`. Requests with the admin token, the board API
+  /// and votes on counters that exist are not limited by it. Default: 1,000 a day, all at
+  /// once after a quiet day (``RateLimit/perDay(_:)``): the counters of an app are made once,
+  /// by whoever votes first on each feature, so no client of an app needs more; one that
+  /// makes random keys is held to about 150 KB a day.
+  public var createLimit: RateLimit = .perDay(1000)
+  /// The most counters the store may hold for a request of the kinds ``createLimit`` names to
+  /// make another; at the ceiling such a request is refused with 507 and a line in the log,
+  /// while votes on counters that exist, requests with the admin token, the board API, and
+  /// `votes import` and `restore` go on. 0: no ceiling. Default 1,000,000 (about 150 MB of
+  /// counters), far above what apps use, and a bound on what random keys can take from the
+  /// disk, from however many addresses.
+  public var maxCounters: Int = 1_000_000
   /// The most client addresses the rate limiter remembers (per table). Default 10,000.
   public var maxTrackedClients: Int
   /// The `Access-Control-Allow-Origin` value on every answer. Default `*`.

@@ -24,4 +24,11 @@ public struct RateLimit: Sendable, Equatable {
     guard perMinute > 0 else { return .unlimited }
     return RateLimit(burst: max(1, Double(perMinute) / 2), perSecond: Double(perMinute) / 60)
   }
+
+  /// A limit of `perDay` a day, all of which may be used at once after a quiet day (the
+  /// allowance refills evenly over the day); 0 means unlimited.
+  public static func perDay(_ perDay: Int) -> RateLimit {
+    guard perDay > 0 else { return .unlimited }
+    return RateLimit(burst: Double(perDay), perSecond: Double(perDay) / 86_400)
+  }
 }

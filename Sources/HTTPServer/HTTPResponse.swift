@@ -66,6 +66,7 @@ public struct HTTPResponse: Sendable {
     case 503: "Service Unavailable"
     case 504: "Gateway Timeout"
     case 505: "HTTP Version Not Supported"
+    case 507: "Insufficient Storage"
     default: "Unknown"
     }
   }

@@ -107,6 +107,8 @@ public enum VoteFirstContract {
     public static let projectNotEmpty = "project_not_empty"
     /// 409: deleting a stage features still use.
     public static let stageInUse = "stage_in_use"
+    /// 409: a stage written with the name another stage of its board has (`field`: `name`).
+    public static let stageNameTaken = "stage_name_taken"
     /// 409: deleting a tag features still use.
     public static let tagInUse = "tag_in_use"
     /// 409: deleting a board that holds features or columns.

@@ -27,12 +27,15 @@ struct ServiceHarness {
   /// The admin token every harness is configured with unless a test says otherwise.
   static let token = "s3cret-token"
 
-  /// A configuration without rate limits, with the admin token, logging into `logged`.
+  /// A configuration without rate limits (nor bounds on new counters), with the admin token,
+  /// logging into `logged`.
   static func configuration(
     _ adjust: (inout CounterServiceConfiguration) -> Void = { _ in }
   ) -> CounterServiceConfiguration {
     var configuration = CounterServiceConfiguration(
       adminToken: token, readLimit: .unlimited, writeLimit: .unlimited)
+    configuration.createLimit = .unlimited
+    configuration.maxCounters = 0
     adjust(&configuration)
     return configuration
   }

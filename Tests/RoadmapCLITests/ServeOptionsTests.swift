@@ -171,6 +171,50 @@ import Testing
     }
   }
 
+  /// Bug: nothing bounded the counters `GET /hit/ns/<random key>` made (about 150 bytes of
+  /// disk each). `--create-limit` bounds them per client address, `--max-counters` in all;
+  /// the admin token is not bounded, and votes on counters that exist never are.
+  @Test func newCountersAreBounded() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let server = try await ServeProcess.start(
+      dataDirectory: directory.url,
+      [
+        "--create-limit", "3", "--max-counters", "4", "--write-limit", "0",
+        "--admin-token", "a-long-enough-admin-token",
+      ])
+    defer { server.process.kill() }
+    for key in ["key1", "key2", "key3"] {
+      #expect(try await server.get("/hit/app.example/\(key)").status == 200)
+    }
+    let limited = try await server.get("/hit/app.example/key4")
+    #expect(limited.status == 429)
+    #expect(limited.body.contains("too many new counters from this address"), "\(limited.body)")
+    #expect(try await server.get("/hit/app.example/key1").body == #"{"value":2}"#)
+    let admin = ["Authorization": "Bearer a-long-enough-admin-token"]
+    #expect(try await server.get("/hit/app.example/key4", headers: admin).status == 200)
+    let full = try await server.get("/v1/app.example/key5/up")
+    #expect(full.status == 507)
+    #expect(full.body.hasPrefix(#"{"code":507,"message":"this server holds as many counters"#))
+    _ = try await server.process.waitForStderr(containing: "refusing new counters")
+    #expect(try await server.stop() == 0)
+  }
+
+  @Test func theCounterBoundsAreInTheHelpAndCheckedAtStart() async throws {
+    let help = await InProcess.run(["serve", "--help"])
+    let text = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(text.contains("--create-limit <per-day>"), "\(text)")
+    #expect(text.contains("--max-counters <count>"), "\(text)")
+    for (option, message) in [
+      ("--create-limit", "Error: --create-limit must be 0 or more counters a day."),
+      ("--max-counters", "Error: --max-counters must be 0 or more."),
+    ] {
+      let result = try await Roadmapctl.run(["serve", option, "-1", "--port", "0"])
+      #expect(result.exitCode == 64)
+      #expect(result.stderrText.hasPrefix(message), "\(result.stderrText)")
+    }
+  }
+
   /// Bug: `--host [::1]` failed with "cannot listen on [[::1]]:PORT: cannot resolve [::1]".
   /// An IPv6 literal in brackets, as a URL writes it, is that address.
   @Test func aBracketedIPv6HostIsListenedOn() async throws {

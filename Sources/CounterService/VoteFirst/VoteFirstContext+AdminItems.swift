@@ -26,10 +26,27 @@ extension VoteFirstContext {
       {
         return (existing, true)
       }
+      var existing: Stage?
       if let id {
-        guard let existing = project.stage(id) else {
+        guard let found = project.stage(id) else {
           throw VoteFirstFailure.notFound(Code.stageNotFound, "stage \(id)", call.project)
         }
+        existing = found
+      }
+      // One name per board, compared as `reuse=name` compares it (Swift's `==`: the same
+      // text in another Unicode form is the same name, another case is not): two stages of
+      // one name made `reuse=name` answer whichever came first in the board's order, and
+      // publish both as one status.
+      if let other = project.stages.first(where: {
+        $0.board == stage.board && $0.name == stage.name && $0.id != id
+      }) {
+        throw VoteFirstFailure(
+          409, Code.stageNameTaken,
+          "stage \(other.id) of board \(stage.board) is already named \(stage.name.debugDescription): "
+            + "give this stage another name, or rename or delete stage \(other.id) first",
+          field: "name")
+      }
+      if let id, let existing {
         if existing.board != stage.board,
           try tables.featureCount(call.project, stage: Int64(id)) > 0
         {

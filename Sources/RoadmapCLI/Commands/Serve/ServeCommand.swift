@@ -91,6 +91,20 @@ struct ServeCommand: Command {
   var writeLimit: Int = 60
 
   @Option(
+    valueName: "per-day",
+    help:
+      "New counters (/hit, /create, /up, /down of a key that does not exist) allowed per client address a day, all at once after a quiet day, apart from the write limit; the admin token is exempt. 0 turns it off.",
+    validate: { $0 >= 0 ? nil : "--create-limit must be 0 or more counters a day." })
+  var createLimit: Int = 1000
+
+  @Option(
+    valueName: "count",
+    help:
+      "The most counters the store may hold for such a request to make another (507 beyond; votes on existing counters, the admin token, the board API, votes import and restore are not limited). 0: no ceiling.",
+    validate: { $0 >= 0 ? nil : "--max-counters must be 0 or more." })
+  var maxCounters: Int = 1_000_000
+
+  @Option(
     valueName: "origin",
     help:
       "The Access-Control-Allow-Origin value of every answer: *, null, or one origin as browsers send it (https://example.com: lowercase, no default port).",
@@ -256,18 +270,20 @@ struct ServeCommand: Command {
       throw error
     }
     let stderr = context.stderr
+    var serviceConfiguration = CounterServiceConfiguration(
+      adminToken: adminToken,
+      strictCountapi: strictCountapi,
+      requireVoter: requireVoter,
+      trustProxy: trustProxy,
+      readLimit: .perMinute(readLimit), writeLimit: .perMinute(writeLimit),
+      corsOrigin: corsOrigin,
+      accessLog: accessLog,
+      version: RoadmapCLI.version,
+      log: { stderr.writeLine($0) })
+    serviceConfiguration.createLimit = .perDay(createLimit)
+    serviceConfiguration.maxCounters = maxCounters
     let service = CounterService(
-      store: store, boards: boards,
-      configuration: CounterServiceConfiguration(
-        adminToken: adminToken,
-        strictCountapi: strictCountapi,
-        requireVoter: requireVoter,
-        trustProxy: trustProxy,
-        readLimit: .perMinute(readLimit), writeLimit: .perMinute(writeLimit),
-        corsOrigin: corsOrigin,
-        accessLog: accessLog,
-        version: RoadmapCLI.version,
-        log: { stderr.writeLine($0) }))
+      store: store, boards: boards, configuration: serviceConfiguration)
     // Bodies stay at 1 MiB, except the VoteFirst batch and import calls with the admin
     // token: up to 32 MiB, so a roadmap of 10,000 features is one request.
     serverConfiguration.bodyLimit = service.bodyLimit

@@ -1,0 +1,199 @@
+import Foundation
+import HTTPServer
+import VoteStore
+
+/// What bounds the counters that anyone may make: countapi's `/hit` and `/create` and
+/// counterapi's `/up` and `/down` make a counter that does not exist yet, about 150 bytes on
+/// disk each, so without a bound one client could fill the disk with random keys.
+///
+/// Two bounds, each off when zero:
+/// - ``CounterServiceConfiguration/createLimit``: new counters per client address (an IPv6
+///   client per /64), a token bucket of its own beside the read and write limits;
+/// - ``CounterServiceConfiguration/maxCounters``: the most counters the store may hold for
+///   such a request to make another.
+///
+/// Neither applies to a request with the admin token (`votes pull`'s `/set`), to the board
+/// API (its counters belong to features an admin made) or to `votes import` and `restore`,
+/// which write to the store directly; and neither touches a vote on a counter that exists, so
+/// the votes' hot path does no work for them.
+///
+/// The store's count is read at most once a minute on the creation path (a read of whole
+/// tables, as `/stats` does) and the creations since are added to it; before refusing on it,
+/// a count older than a few seconds is read again, so a ceiling raised in the store (counters
+/// removed) or reached by another instance on the same PostgreSQL database is seen soon.
+final class CounterCreationGuard: Sendable {
+  /// Whether the store has room for a new counter, as far as the guard knows.
+  enum Room: Sendable, Equatable {
+    /// Below the ceiling (or none is set).
+    case room
+    /// At the ceiling, by a recent count.
+    case full
+    /// The count must be read from the store first.
+    case unknown
+  }
+
+  /// How long a count read from the store stands (with the creations since added to it),
+  /// in seconds, before the next creation reads it again in the background.
+  static let countReuseSeconds: Double = 60
+  /// How old a count may be for a refusal at the ceiling to rest on it, in seconds.
+  static let refusalCountSeconds: Double = 5
+
+  private struct State {
+    /// The store's counters when last read, and when.
+    var counted: Int64?
+    var countedAt: Double = 0
+    /// Counters this guard let requests make since.
+    var madeSince: Int64 = 0
+    /// The read of the count under way.
+    var reading: Task<Void, any Error>?
+    /// Whether the last decision at the ceiling was a refusal (logged once per change).
+    var full = false
+  }
+
+  private let store: any VoteStore
+  private let maxCounters: Int64
+  /// New counters per client address (its `write` bucket); nil without a limit.
+  private let perAddress: RateLimiter?
+  private let trustProxy: Bool
+  private let log: @Sendable (String) -> Void
+  private let state = Locked(State())
+
+  /// Whether any bound is set (else every creation is let through without a look).
+  let isActive: Bool
+
+  /// A guard over `store` with `configuration`'s bounds.
+  init(store: any VoteStore, configuration: CounterServiceConfiguration) {
+    self.store = store
+    self.maxCounters = Int64(max(0, configuration.maxCounters))
+    self.perAddress =
+      configuration.createLimit.isUnlimited
+      ? nil
+      : RateLimiter(
+        reads: .unlimited, writes: configuration.createLimit,
+        maxClients: configuration.maxTrackedClients)
+    self.trustProxy = configuration.trustProxy
+    self.log = configuration.log
+    self.isActive = maxCounters > 0 || perAddress != nil
+  }
+
+  /// Whether the store has room for one more counter at `now`; never waits. With `justRead`,
+  /// the count was just read for this decision, so its age does not matter.
+  ///
+  /// A count older than ``countReuseSeconds`` is read again in the background (the decision
+  /// is made on the one there is); at the ceiling, a count older than
+  /// ``refusalCountSeconds`` is ``Room/unknown``.
+  func room(now: Double = RateLimiter.now(), justRead: Bool = false) -> Room {
+    guard maxCounters > 0 else { return .room }
+    var lines: [String] = []
+    let room = state.withLock { s -> Room in
+      guard let counted = s.counted else { return .unknown }
+      let age = now - s.countedAt
+      let estimate = counted + s.madeSince
+      if estimate >= maxCounters {
+        if age > Self.refusalCountSeconds && !justRead { return .unknown }
+        if !s.full {
+          s.full = true
+          lines.append(
+            "refusing new counters: the store holds \(estimate) counters, the most allowed "
+              + "(roadmapctl serve --max-counters \(maxCounters)); votes on counters that exist "
+              + "still count, and requests with the admin token may still create them")
+        }
+        return .full
+      }
+      if s.full {
+        s.full = false
+        lines.append(
+          "taking new counters again: the store holds \(estimate) counters, fewer than the most "
+            + "allowed (\(maxCounters))")
+      }
+      if age > Self.countReuseSeconds && s.reading == nil {
+        _ = startReading(&s)
+      }
+      return .room
+    }
+    for line in lines { log(line) }
+    return room
+  }
+
+  /// Takes one new counter for `request`'s client: nil when it may make it (and then it
+  /// counts toward the ceiling), else the refusal, in `dialect`'s shape: 429 with
+  /// `Retry-After` (and the connection closed after it, as for the other rate limits) once
+  /// the client has made as many as ``CounterServiceConfiguration/createLimit`` allows.
+  func take(_ request: HTTPRequest, _ dialect: Dialect, now: Double = RateLimiter.now())
+    -> Reply?
+  {
+    if let perAddress,
+      let retry = perAddress.take(
+        client: CounterService.clientAddress(request, trustProxy: trustProxy), kind: .write,
+        now: now)
+    {
+      var reply = dialect.error(
+        429,
+        "too many new counters from this address: retry in \(retry) s (votes on counters "
+          + "that exist are not limited by this)")
+      reply.headers.append((name: "Retry-After", value: String(retry)))
+      reply.headers.append((name: "Connection", value: "close"))
+      return reply
+    }
+    noteMade()
+    return nil
+  }
+
+  /// Counts a new counter made without asking (with the admin token) toward the ceiling.
+  func noteMade() {
+    if maxCounters > 0 { state.withLock { $0.madeSince += 1 } }
+  }
+
+  /// The refusal at the ceiling, in `dialect`'s shape: 507 Insufficient Storage, which every
+  /// client reads as a failure (the PyPI `countapi` client raises `NotOKError`, the Roadmap
+  /// package's voter shows no count, FeatureVoting's voters keep the vote to send again as for
+  /// any server error), without `Retry-After`: it lasts until the operator makes room.
+  func fullReply(_ dialect: Dialect) -> Reply {
+    dialect.error(
+      507,
+      "this server holds as many counters as it may (\(maxCounters)) and makes no new ones; "
+        + "votes on counters that exist still count")
+  }
+
+  /// The whole decision for a new counter of `request`, reading the store's count first
+  /// when needed: nil when it may be made, else the refusal in `dialect`'s shape. Throws
+  /// the store's failure to read its count (a 503, as any store failure).
+  func admit(_ request: HTTPRequest, _ dialect: Dialect) async throws -> Reply? {
+    var room = room()
+    if room == .unknown {
+      try await readCount()
+      room = self.room(justRead: true)
+    }
+    if room == .full { return fullReply(dialect) }
+    return take(request, dialect)
+  }
+
+  /// Reads the store's count of counters (one read at a time: a caller that comes while one
+  /// is under way waits for that one).
+  func readCount() async throws {
+    let task = state.withLock { s in s.reading ?? startReading(&s) }
+    try await task.value
+  }
+
+  /// Starts a read of the count, kept in `s` until it ends.
+  private func startReading(_ s: inout State) -> Task<Void, any Error> {
+    // The task takes the lock only once this call has let it go.
+    let task = Task { [self] in
+      do {
+        let counted = try await store.statistics().counters
+        let now = RateLimiter.now()
+        state.withLock { s in
+          s.counted = counted
+          s.countedAt = now
+          s.madeSince = 0
+          s.reading = nil
+        }
+      } catch {
+        state.withLock { $0.reading = nil }
+        throw error
+      }
+    }
+    s.reading = task
+    return task
+  }
+}

@@ -1,0 +1,226 @@
+import Foundation
+import HTTPServer
+import Testing
+import VoteStore
+
+@testable import CounterService
+
+/// The bounds on new counters (``CounterCreationGuard``): nothing limited how many counters
+/// anyone could make with `/hit/ns/<random key>` (or `/create`, counterapi's `/up` and
+/// `/down`), about 150 bytes of disk each, so one client, or a few hundred addresses behind
+/// a proxy, filled the disk. Now each address may make ``CounterServiceConfiguration/createLimit``
+/// of them and the store holds at most ``CounterServiceConfiguration/maxCounters`` made so;
+/// votes on counters that exist, the admin token and the board API are never limited by them.
+@Suite struct CounterCreationLimitTests {
+  static let admin = "Bearer \(ServiceHarness.token)"
+
+  /// A harness whose store keeps counters in memory (as `serve` opens it), with these bounds.
+  static func harness(createLimit: RateLimit = .unlimited, maxCounters: Int = 0) throws
+    -> ServiceHarness
+  {
+    try ServiceHarness(options: SQLiteVoteStoreOptions(memoryCache: true)) {
+      $0.createLimit = createLimit
+      $0.maxCounters = maxCounters
+    }
+  }
+
+  /// A limit of `burst` new counters that does not refill within a test.
+  static func allowance(_ burst: Double) -> RateLimit {
+    RateLimit(burst: burst, perSecond: 1e-6)
+  }
+
+  @Test func eachAddressMakesOnlyItsAllowanceOfNewCounters() async throws {
+    let h = try Self.harness(createLimit: Self.allowance(3))
+    #expect(await h.call("/hit/app.example/key1").status == 200)
+    #expect(await h.call("/hit/app.example/key2").status == 200)
+    #expect(await h.call("/v1/app.example/key3/up").status == 200)
+    // The fourth new counter of this address, in each dialect's error shape.
+    let hit = await h.call("/hit/app.example/key4")
+    #expect(hit.status == 429)
+    #expect(hit.body.hasPrefix(#"{"error":"too many new counters from this address: retry in "#))
+    #expect(Int(hit.headers["Retry-After"] ?? "") ?? 0 >= 1)
+    #expect(hit.headers["Connection"] == "close")
+    let up = await h.call("/v1/app.example/key4/up")
+    #expect(up.status == 429)
+    #expect(up.object["code"] as? Int == 429, "\(up.body)")
+    #expect(await h.call("/v1/app.example/key4/down").status == 429)
+    #expect(await h.call("/create?namespace=app.example&key=key4").status == 429)
+    // Nothing was made by the refusals.
+    #expect(await h.call("/get/app.example/key4").status == 404)
+    // A key that exists is still /create's 409, not a refusal of a new counter.
+    let exists = await h.call("/create?namespace=app.example&key=key1")
+    #expect(exists.status == 409)
+    #expect(exists.body == #"{"namespace":null,"key":null,"value":null}"#)
+    // Votes on counters that exist are not limited by it.
+    #expect(await h.call("/hit/app.example/key1").body == #"{"value":2}"#)
+    #expect(await h.call("/v1/app.example/key3/down").status == 200)
+    // Another address has its own allowance; the admin token none.
+    #expect(await h.call("/hit/app.example/key4", from: "10.0.0.2").status == 200)
+    var headers = HTTPHeaders()
+    headers.add(name: "Authorization", value: Self.admin)
+    #expect(await h.call("/hit/app.example/key5", headers: headers).status == 200)
+    #expect(
+      await h.call("/create?namespace=app.example&key=key6&token=\(ServiceHarness.token)").status
+        == 200)
+    // An IPv6 client counts per /64, as the rate limits count it.
+    for (index, address) in ["2001:db8::1", "2001:db8::2", "2001:db8::3"].enumerated() {
+      #expect(await h.call("/hit/app.example/vote\(index)", from: address).status == 200)
+    }
+    #expect(await h.call("/hit/app.example/vote9", from: "2001:db8::ffff").status == 429)
+    await h.tearDown()
+  }
+
+  /// Votes on a counter the store's memory knows to be missing are planned on the I/O
+  /// thread (``CounterService/immediateHandler``): the same allowance holds there.
+  @Test func theIOThreadsVotesKeepTheAllowanceToo() async throws {
+    let h = try Self.harness(createLimit: Self.allowance(2))
+    let immediate = try #require(h.service.immediateHandler)
+    for key in ["mem1", "mem2", "mem3", "mem4"] {
+      // A read that misses tells memory the key does not exist.
+      #expect(await h.call("/get/app.example/\(key)").status == 404)
+    }
+    var statuses: [Int] = []
+    var onTheIOThread = 0
+    for target in ["/hit/app.example/mem1", "/v1/app.example/mem2/up", "/hit/app.example/mem3"] {
+      // Memory may have let a key go (it never must keep one): then the ordinary route.
+      var answer = await Self.offer(immediate, target)
+      if answer != nil { onTheIOThread += 1 }
+      if answer == nil { answer = await h.service.handler(Self.request(target)) }
+      statuses.append(answer?.status ?? 0)
+    }
+    #expect(statuses == [200, 200, 429])
+    #expect(onTheIOThread > 0)
+    #expect(await h.call("/get/app.example/mem3").status == 404)
+    await h.tearDown()
+  }
+
+  @Test func theCeilingRefusesNewCountersAndNothingElse() async throws {
+    let h = try Self.harness(maxCounters: 3)
+    for key in ["key1", "key2"] { #expect(await h.call("/hit/app.example/\(key)").status == 200) }
+    #expect(await h.call("/create?namespace=app.example&key=key3").status == 200)
+    let hit = await h.call("/hit/app.example/key4")
+    #expect(hit.status == 507)
+    #expect(
+      hit.body
+        == #"{"error":"this server holds as many counters as it may (3) and makes no new ones; votes on counters that exist still count"}"#
+    )
+    #expect(hit.headers["Retry-After"] == nil)
+    let up = await h.call("/v1/app.example/key4/up")
+    #expect(up.status == 507)
+    #expect(up.object["code"] as? Int == 507, "\(up.body)")
+    #expect(await h.call("/create?namespace=app.example&key=key4").status == 507)
+    #expect(await h.call("/get/app.example/key4").status == 404)
+    // JSONP says the status in its body, as for every error.
+    #expect(
+      await h.call("/hit/app.example/key4?callback=cb").body.hasPrefix(
+        #"/**/cb({"status":507,"error":"this server holds"#))
+    // Votes on counters that exist go on; the admin may still make new ones.
+    #expect(await h.call("/hit/app.example/key1").body == #"{"value":2}"#)
+    var headers = HTTPHeaders()
+    headers.add(name: "Authorization", value: Self.admin)
+    #expect(await h.call("/hit/app.example/key4", headers: headers).status == 200)
+    #expect(await h.call("/set/app.example/key5?value=7", headers: headers).status == 200)
+    // One log line for the operator, however many refusals.
+    let lines = h.logged.withLock { $0 }.filter { $0.hasPrefix("refusing new counters") }
+    #expect(lines.count == 1, "\(lines)")
+    #expect(lines.first?.contains("--max-counters 3") == true)
+    await h.tearDown()
+  }
+
+  /// The board API's votes make the counter of a feature an admin made: never refused.
+  @Test func theBoardsVotesAreNotBounded() async throws {
+    let harness = try BoardHarness {
+      $0.maxCounters = 1
+      $0.createLimit = Self.allowance(1)
+    }
+    await harness.seed()
+    _ = await harness.call(.get, "/hit/other.app/filler")
+    for id in [1, 2] {
+      let vote = await harness.call(
+        .post, "/api/v1/\(BoardHarness.project)/features/\(id)/vote", voter: "voter-\(id)")
+      #expect(vote.status == 200, "\(vote.body)")
+      #expect(vote.object["votes"] as? Int == 1)
+    }
+    #expect(await harness.call(.get, "/hit/other.app/more").status == 507)
+    await harness.tearDown()
+  }
+
+  /// Counters made elsewhere (another instance on the same PostgreSQL database, `votes
+  /// import`) are seen once the guard reads the store's count again: at the ceiling before
+  /// a refusal rests on a count older than a few seconds, and otherwise at most a minute on.
+  @Test func theCountIsReadAgain() async throws {
+    let h = try Self.harness(maxCounters: 3)
+    let guardian = CounterCreationGuard(
+      store: h.store,
+      configuration: ServiceHarness.configuration {
+        $0.maxCounters = 3
+        $0.log = { _ in }
+      })
+    #expect(guardian.room() == .unknown)
+    try await guardian.readCount()
+    #expect(guardian.room(justRead: true) == .room)
+    for key in ["ext1", "ext2", "ext3"] {
+      #expect(await h.call("/hit/app.example/\(key)").status == 200)
+    }
+    // This guard did not see them made; a minute on, it reads the count again.
+    #expect(guardian.room(justRead: true) == .room)
+    let later = RateLimiter.now() + CounterCreationGuard.countReuseSeconds + 1
+    #expect(guardian.room(now: later) == .room)
+    let deadline = Date().addingTimeInterval(120)
+    while guardian.room(justRead: true) != .full, Date() < deadline {
+      try await Task.sleep(nanoseconds: 20_000_000)
+    }
+    #expect(guardian.room(justRead: true) == .full)
+    // A refusal rests only on a recent count.
+    let stale = RateLimiter.now() + CounterCreationGuard.refusalCountSeconds + 1
+    #expect(guardian.room(now: stale) == .unknown)
+    await h.tearDown()
+  }
+
+  static func request(_ target: String, from address: String = "10.0.0.1") -> HTTPRequest {
+    HTTPRequest(method: .get, target: target, remoteAddress: address)
+  }
+
+  /// What the immediate handler did with `target`: its answer (waiting for a deferred one),
+  /// or nil when it passed.
+  static func offer(_ immediate: HTTPImmediateHandler, _ target: String) async -> HTTPResponse? {
+    let box = CreationAnswer()
+    switch immediate(request(target), HTTPResponder { box.set($0) }) {
+    case .response(let response)?: return response
+    case .deferred?: return await box.wait()
+    case nil: return nil
+    }
+  }
+}
+
+/// A deferred answer, handed over from the store's writer thread.
+private final class CreationAnswer: @unchecked Sendable {
+  private let lock = NSLock()
+  private var response: HTTPResponse?
+  private var waiter: CheckedContinuation<HTTPResponse, Never>?
+
+  func set(_ response: HTTPResponse) {
+    lock.lock()
+    if let waiter {
+      self.waiter = nil
+      lock.unlock()
+      waiter.resume(returning: response)
+      return
+    }
+    self.response = response
+    lock.unlock()
+  }
+
+  func wait() async -> HTTPResponse {
+    await withCheckedContinuation { continuation in
+      lock.lock()
+      if let response {
+        lock.unlock()
+        continuation.resume(returning: response)
+        return
+      }
+      waiter = continuation
+      lock.unlock()
+    }
+  }
+}
