@@ -129,6 +129,20 @@ struct CountingAPIVoterFailureTests {
     await server.stop()
   }
 
+  @Test("a 403 outside the update bounds names the count the app reads: 0, never a negative one")
+  func refusalNamesTheCountTheAppReads() async throws {
+    let server = try LocalServer { router in
+      router.get("/get/:ns/:key") { _ in json(#"{"value":-3}"#) }
+      router.get("/update/:ns/:key") { _ in json(#"{"value":-3}"#, status: 403) }
+    }
+    #expect(try await voter(server.url).count(for: feature) == 0)
+    let error = await votingError { try await voter(server.url).withdrawVote(for: feature) }
+    #expect(error?.kind == .refused && error?.status == 403, "\(String(describing: error))")
+    #expect(error?.message.contains("the count stays 0") == true, "\(String(describing: error))")
+    #expect(error?.message.contains("-3") == false, "\(String(describing: error))")
+    await server.stop()
+  }
+
   @Test("500 with a JSON error, 502 with an HTML page, 404 of an unknown route")
   func serverErrors() async throws {
     let server = try LocalServer { router in
