@@ -129,6 +129,41 @@ struct CountingAPIVoterFailureTests {
     await server.stop()
   }
 
+  @Test(
+    "429 with Retry-After as an HTTP date: a past one is retried now, a far one ends the retries")
+  func rateLimitedUntilADate() async throws {
+    let calls = RequestLog()
+    let server = try LocalServer { router in
+      router.get("/get/:ns/:key") { request in
+        calls.append(request)
+        if calls.requests.count == 1 {
+          return json(
+            #"{"error":"too many requests"}"#, status: 429,
+            headers: ["Retry-After": "Sun Nov  6 08:49:37 1994"])
+        }
+        return json(#"{"value":4}"#)
+      }
+      router.get("/hit/:ns/:key") { _ in
+        json(
+          #"{"error":"too many requests"}"#, status: 429,
+          headers: [
+            "Retry-After": httpDate(
+              Date().addingTimeInterval(600), format: "EEE MMM d HH:mm:ss yyyy")
+          ])
+      }
+    }
+    #expect(try await voter(server.url).count(for: feature) == 4)
+    let error = await votingError {
+      try await voter(server.url, .roadmapBridge, identity: try VoterIdentity(appUserID: "v"))
+        .castVote(for: feature)
+    }
+    #expect(error?.kind == .rateLimited)
+    #expect(
+      error?.retryAfter.map { (60...601).contains($0) } == true, "\(String(describing: error))")
+    #expect(server.targets.filter { $0.hasPrefix("/hit/") }.count == 1)
+    await server.stop()
+  }
+
   @Test("a 403 outside the update bounds names the count the app reads: 0, never a negative one")
   func refusalNamesTheCountTheAppReads() async throws {
     let server = try LocalServer { router in

@@ -313,4 +313,47 @@ struct VoteFirstHTTPClientTests {
       #expect(request.query("q") == search, "\(request.target)")
     }
   }
+
+  @Test("Retry-After as an HTTP date is the seconds until it; a past one is 0, garbage none")
+  func retryAfterAsAnHTTPDate() async throws {
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/board") { request in
+        let field: String
+        switch request.target {
+        case let target where target.contains("/in-ten-minutes/"):
+          field = httpDate(Date().addingTimeInterval(600))
+        case let target where target.contains("/rfc850/"):
+          field = httpDate(Date().addingTimeInterval(600), format: "EEEE, dd-MMM-yy HH:mm:ss 'GMT'")
+        case let target where target.contains("/past/"): field = "Fri, 31 Dec 1999 23:59:59 GMT"
+        default: field = "whenever"
+        }
+        return json(#"{"error":"slow down"}"#, status: 429, headers: ["Retry-After": field])
+      }
+    }
+    func wait(_ project: String) async -> Int? {
+      let client = VoteFirstHTTPClient(
+        configuration: VoteFirstClientConfiguration(baseURL: server.url, project: project),
+        voterID: "ann")
+      let error = await Self.failure { _ = try await client.board(slug: nil) }
+      #expect(error?.kind == .rateLimited && error?.status == 429, "\(String(describing: error))")
+      return error?.retryAfter
+    }
+    // Read as no Retry-After before (the CLI then waited 1 s, an app its own default).
+    for project in ["in-ten-minutes", "rfc850"] {
+      let seconds = await wait(project)
+      #expect(seconds.map { (60...601).contains($0) } == true, "\(String(describing: seconds))")
+    }
+    #expect(await wait("past") == 0)
+    #expect(await wait("garbage") == nil)
+    await server.stop()
+  }
+}
+
+/// `date` as an HTTP date (IMF-fixdate unless `format` says otherwise), in GMT.
+func httpDate(_ date: Date, format: String = "EEE, dd MMM yyyy HH:mm:ss 'GMT'") -> String {
+  let formatter = DateFormatter()
+  formatter.locale = Locale(identifier: "en_US_POSIX")
+  formatter.timeZone = TimeZone(identifier: "GMT")
+  formatter.dateFormat = format
+  return formatter.string(from: date)
 }
