@@ -347,6 +347,41 @@ struct VoteFirstHTTPClientTests {
     #expect(await wait("garbage") == nil)
     await server.stop()
   }
+
+  /// Bug: a server that handed out a cursor it had handed out before (one ignoring `cursor`,
+  /// a cache in front) was read without end: `allFeatures`, `suggestions()` and so every
+  /// `VoteFirstVoter` count never returned, and memory grew with each page. A repeated cursor
+  /// is now a bad answer. (Here the server gives up after 20 pages with a 500, so the test
+  /// ends without the fix too.)
+  @Test("a cursor handed out twice ends a listing with a bad answer, not a loop without end")
+  func repeatedCursor() async throws {
+    let pages = RequestLog()
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/features") { request in
+        pages.append(request)
+        if pages.requests.count > 20 { return json(#"{"error":"enough"}"#, status: 500) }
+        return json(#"{"features":[],"next":"same"}"#)
+      }
+      router.get("/api/v1/:project/suggestions") { request in
+        pages.append(request)
+        if pages.requests.count > 20 { return json(#"{"error":"enough"}"#, status: 500) }
+        return json(#"{"suggestions":[],"next":"page2"}"#)
+      }
+    }
+    let client = Self.client(server.url)
+    let listing = await Self.failure { _ = try await client.allFeatures() }
+    #expect(listing?.kind == .badAnswer, "\(String(describing: listing))")
+    #expect(listing?.message.contains("'same'") == true, "\(String(describing: listing))")
+    #expect(server.targets.count == 2)
+    let voter = VoteFirstVoter(client: client)
+    let counting = await votingError { try await voter.count(for: RoadmapFeature(id: "1")) }
+    #expect(counting?.kind == .badAnswer, "\(String(describing: counting))")
+    #expect(server.targets.count == 4)
+    let suggestions = await Self.failure { _ = try await client.suggestions() }
+    #expect(suggestions?.kind == .badAnswer, "\(String(describing: suggestions))")
+    #expect(server.targets.count == 6)
+    await server.stop()
+  }
 }
 
 /// `date` as an HTTP date (IMF-fixdate unless `format` says otherwise), in GMT.
