@@ -380,6 +380,12 @@ struct VoteFirstHTTPClientTests {
     let suggestions = await Self.failure { _ = try await client.suggestions() }
     #expect(suggestions?.kind == .badAnswer, "\(String(describing: suggestions))")
     #expect(server.targets.count == 6)
+    // The variant whose error is the caller's ends the listing at the repeated cursor.
+    let read = try await client.allFeatures(FeatureQuery(order: .newest)) {
+      page throws(VoteFirstError) in try await client.features(page)
+    }
+    #expect(read.isEmpty)
+    #expect(server.targets.count == 8)
     await server.stop()
   }
 }

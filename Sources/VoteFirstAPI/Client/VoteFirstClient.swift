@@ -54,33 +54,46 @@ extension VoteFirstClient {
     async throws(VoteFirstError)
     -> [Feature]
   {
-    var repeated: String?
-    let listed = try await allFeatures(query, repeatedCursor: &repeated) {
-      page throws(VoteFirstError) in try await self.features(page)
-    }
-    if let repeated {
-      throw VoteFirstError(
-        .badAnswer,
-        message: "the features' pages point back to the cursor '\(repeated)': the listing "
-          + "would never end")
-    }
-    return listed
+    try await allFeatures(
+      query,
+      readingPagesWith: { page throws(VoteFirstError) in try await self.features(page) },
+      failingOnRepeatedCursor: { cursor in
+        VoteFirstError(
+          .badAnswer,
+          message: "the features' pages point back to the cursor '\(cursor)': the listing "
+            + "would never end")
+      })
   }
 
   /// Every feature matching `query` as ``allFeatures(_:)`` reads them, each page read by
   /// `read` (given the page's query, at the largest page size): a caller that retries a call
   /// (after a 429, say) retries that page, not the listing from its first page.
   ///
-  /// A cursor the server hands out a second time ends the listing there (the pages after it
-  /// were read already), and a feature listed twice is kept once: such a server was read
-  /// without end, and this variant cannot throw an error of its own (``allFeatures(_:)``
-  /// throws one).
+  /// A cursor the server hands out a second time ends the listing there, and a feature listed
+  /// twice is kept once: such a server was read without end, and this variant cannot throw an
+  /// error of its own. What follows a repeated cursor may be missing, so a caller that must
+  /// not act on a partial listing passes `repeatedCursor` to
+  /// ``allFeatures(_:readingPagesWith:failingOnRepeatedCursor:)`` instead.
   public func allFeatures<Failure: Error>(
     _ query: FeatureQuery,
     readingPagesWith read: (FeatureQuery) async throws(Failure) -> FeaturePage
   ) async throws(Failure) -> [Feature] {
     var repeated: String?
     return try await allFeatures(query, repeatedCursor: &repeated, readingPagesWith: read)
+  }
+
+  /// ``allFeatures(_:readingPagesWith:)``, throwing `failure(cursor)` when the server hands
+  /// out a cursor it handed out before (the listing would never end, and what it holds may be
+  /// partial).
+  public func allFeatures<Failure: Error>(
+    _ query: FeatureQuery,
+    readingPagesWith read: (FeatureQuery) async throws(Failure) -> FeaturePage,
+    failingOnRepeatedCursor failure: (String) -> Failure
+  ) async throws(Failure) -> [Feature] {
+    var repeated: String?
+    let listed = try await allFeatures(query, repeatedCursor: &repeated, readingPagesWith: read)
+    if let repeated { throw failure(repeated) }
+    return listed
   }
 
   /// ``allFeatures(_:readingPagesWith:)``, setting `repeatedCursor` to the cursor that ended
