@@ -61,7 +61,8 @@ extension CountingAPIVoter {
     case 400..<500:
       var reason = body.reason
       if status == 403, dialect.code != .counterAPIV1, let value = body.integer("value") {
-        reason = "the change is outside the key's update bounds; the count stays \(value)"
+        // The count as the app reads it: a negative one reads as 0 (see interpret).
+        reason = "the change is outside the key's update bounds; the count stays \(max(0, value))"
       }
       return .refused(status: status, reason: reason, url: url)
     default:

@@ -17,10 +17,9 @@ import RoadmapFormat
 ///   and replaces it atomically (temporary file, `fsync`, `rename`), so processes voting through
 ///   the same file at once lose nothing and a crash leaves the old or the new file.
 /// - A rewrite keeps the top-level keys this version does not know (a newer version's, or a
-///   hand edit's) with their values; one holding what cannot be written back as it was read (a
-///   number no `Double` holds, one of more digits than a `Decimal` keeps, a string with a lone
-///   surrogate) makes a vote a ``VotingError/Kind/storage`` error naming it that leaves the
-///   file unchanged.
+///   hand edit's) with their values' text as it was, byte for byte: a key repeated inside an
+///   object, numbers such as `-0`, `1E2` or `1e400`, and strings with escapes or a lone
+///   surrogate are written back as they were read.
 /// - Every voter listed holds one vote: a voter listed twice counts once, and a count below the
 ///   number of its voters (a hand edit) reads as that number, so no voter's vote is lost.
 /// - A file that cannot be read or is not a vote file is a ``VotingError/Kind/storage`` error

@@ -1,4 +1,5 @@
 import Foundation
+import VoteFirstAPI
 
 /// One HTTP answer, whatever its status.
 public struct TransportResponse: Sendable, Equatable {
@@ -28,17 +29,9 @@ public struct TransportResponse: Sendable, Equatable {
     headers[name.lowercased()]
   }
 
-  /// `Retry-After` in seconds, when it is a number of seconds (an HTTP date counts from now).
+  /// `Retry-After` in seconds, read by ``VoteFirstAPI/RetryAfter``: a number of seconds, or an
+  /// HTTP date counted from now (0 when it is past); nil when absent or neither.
   public var retryAfter: TimeInterval? {
-    guard let value = header("retry-after")?.trimmingCharacters(in: .whitespaces) else {
-      return nil
-    }
-    if let seconds = Int(value), seconds >= 0 { return TimeInterval(seconds) }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "GMT")
-    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-    guard let date = formatter.date(from: value) else { return nil }
-    return max(0, date.timeIntervalSinceNow.rounded(.up))
+    RetryAfter.seconds(header("retry-after"))
   }
 }

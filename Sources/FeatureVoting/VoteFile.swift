@@ -11,6 +11,18 @@ struct VoteFile: Encodable, Equatable, Sendable {
   /// The top-level keys this version does not know (written by a newer version, or by hand),
   /// with their values: a rewrite keeps them as they were read.
   var unknown: [String: VoteFileValue] = [:]
+  /// The text of every member of an ``unknown`` key, in the file's order, as read: a rewrite
+  /// writes it back byte for byte (a repeated key inside an object, `-0`, `1E2`, a number no
+  /// `Double` holds and a lone surrogate included). Nil when the file's members could not be
+  /// told apart in its text; then ``unknown`` is written back from its values.
+  var unknownText: [RawMember]?
+
+  /// A top-level member's text: its key as written (quotes included) and its value's.
+  struct RawMember: Equatable, Sendable {
+    var key: String
+    var keyText: [UInt8]
+    var valueText: [UInt8]
+  }
 
   /// The file's content; an empty file set when it does not exist.
   ///
@@ -64,6 +76,10 @@ struct VoteFile: Encodable, Equatable, Sendable {
     }
     for (key, value) in object where !knownKeys.contains(key) {
       content.unknown[key] = value
+    }
+    if !content.unknown.isEmpty, let members = RawMember.topLevel(of: [UInt8](data)) {
+      let unknown = members.filter { !knownKeys.contains($0.key) }
+      if Set(unknown.map(\.key)) == Set(content.unknown.keys) { content.unknownText = unknown }
     }
     return content
   }
@@ -134,9 +150,42 @@ struct VoteFile: Encodable, Equatable, Sendable {
   }
 
   /// The content as the file holds it (keys sorted, so diffs stay small), the unknown keys
-  /// included. A value that cannot be written back as it was read (a number no `Double`
-  /// holds, one of more digits than a `Decimal` keeps, a string with a lone surrogate) is a ``VotingError/Kind/storage`` error naming `url`, and nothing is written.
+  /// included, each with its text as read (``unknownText``). Only when that text could not be
+  /// had are they written from their values, and then a value that cannot be written back as
+  /// it was read (a number no `Double` holds, one of more digits than a `Decimal` keeps, a
+  /// string with a lone surrogate) is a ``VotingError/Kind/storage`` error naming `url`, and
+  /// nothing is written.
   func encoded(_ url: URL) throws(VotingError) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    if let unknownText, !unknownText.isEmpty {
+      // The known keys as JSONEncoder writes them, the unknown ones as they were read.
+      var members: [RawMember] = []
+      do {
+        for (key, value) in [
+          ("version", try encoder.encode(version)), ("counts", try encoder.encode(counts)),
+          ("voters", try encoder.encode(voters)),
+        ] {
+          members.append(
+            RawMember(key: key, keyText: Array("\"\(key)\"".utf8), valueText: [UInt8](value)))
+        }
+      } catch {
+        throw .storage(file: url.path, "cannot be encoded: \(error)")
+      }
+      // Sorted by key, as before; a key repeated in the file keeps its order.
+      let ordered = (members + unknownText).enumerated().sorted {
+        ($0.element.key, $0.offset) < ($1.element.key, $1.offset)
+      }
+      var bytes: [UInt8] = [UInt8(ascii: "{")]
+      for (index, member) in ordered.map(\.element).enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        bytes += member.keyText
+        bytes.append(UInt8(ascii: ":"))
+        bytes += member.valueText
+      }
+      bytes.append(UInt8(ascii: "}"))
+      return Data(bytes)
+    }
     for (key, value) in unknown.sorted(by: { $0.key < $1.key }) {
       guard let problem = value.unwritable else { continue }
       throw .storage(
@@ -144,8 +193,6 @@ struct VoteFile: Encodable, Equatable, Sendable {
         "\(key) holds \(problem), which this library cannot write back: the vote was not "
           + "counted and the file was left unchanged")
     }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
     do { return try encoder.encode(self) } catch {
       throw .storage(file: url.path, "cannot be encoded: \(error)")
     }
@@ -338,6 +385,112 @@ enum VoteFileValue: Codable, Equatable, Sendable {
     case .object: return "an object"
     case .unreadableNumber: return "a number out of range"
     case .unreadableString: return #"a string with a lone surrogate such as "\ud800""#
+    }
+  }
+}
+
+extension VoteFile.RawMember {
+  /// The members of the JSON object `bytes` holds (already read as JSON), in order, repeated
+  /// keys included; nil when its text cannot be split into them (then nothing relies on it).
+  static func topLevel(of bytes: [UInt8]) -> [VoteFile.RawMember]? {
+    var scanner = Scanner(bytes: bytes)
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { scanner.index = 3 }
+    scanner.skipSpace()
+    guard scanner.take(UInt8(ascii: "{")) else { return nil }
+    var members: [VoteFile.RawMember] = []
+    scanner.skipSpace()
+    if scanner.take(UInt8(ascii: "}")) { return members }
+    while true {
+      scanner.skipSpace()
+      let keyStart = scanner.index
+      guard scanner.peek == UInt8(ascii: "\""), scanner.skipString() else { return nil }
+      let keyText = Array(bytes[keyStart..<scanner.index])
+      scanner.skipSpace()
+      guard scanner.take(UInt8(ascii: ":")) else { return nil }
+      scanner.skipSpace()
+      let valueStart = scanner.index
+      guard scanner.skipValue(), scanner.index > valueStart else { return nil }
+      let valueText = Array(bytes[valueStart..<scanner.index])
+      let key: String
+      if !keyText.contains(UInt8(ascii: "\\")) {
+        key = String(decoding: keyText.dropFirst().dropLast(), as: UTF8.self)
+      } else if let decoded = try? JSONDecoder().decode(String.self, from: Data(keyText)) {
+        key = decoded
+      } else {
+        return nil
+      }
+      members.append(VoteFile.RawMember(key: key, keyText: keyText, valueText: valueText))
+      scanner.skipSpace()
+      if scanner.take(UInt8(ascii: ",")) { continue }
+      guard scanner.take(UInt8(ascii: "}")) else { return nil }
+      scanner.skipSpace()
+      return scanner.index == bytes.count ? members : nil
+    }
+  }
+
+  /// A position in JSON text that is known to be valid.
+  private struct Scanner {
+    let bytes: [UInt8]
+    var index = 0
+
+    var peek: UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    mutating func take(_ byte: UInt8) -> Bool {
+      guard peek == byte else { return false }
+      index += 1
+      return true
+    }
+
+    mutating func skipSpace() {
+      while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+        index += 1
+      }
+    }
+
+    /// Skips the string starting here (at its quote); false when it does not end.
+    mutating func skipString() -> Bool {
+      index += 1
+      while index < bytes.count {
+        switch bytes[index] {
+        case UInt8(ascii: "\\"): index += 2
+        case UInt8(ascii: "\""):
+          index += 1
+          return true
+        default: index += 1
+        }
+      }
+      return false
+    }
+
+    /// Skips the value starting here; false when it does not end.
+    mutating func skipValue() -> Bool {
+      guard let first = peek else { return false }
+      switch first {
+      case UInt8(ascii: "\""): return skipString()
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        var depth = 0
+        while let byte = peek {
+          switch byte {
+          case UInt8(ascii: "\""):
+            guard skipString() else { return false }
+            continue
+          case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+          case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+          default: break
+          }
+          index += 1
+          if depth == 0 { return true }
+        }
+        return false
+      default:
+        // A number or a literal: up to the next delimiter.
+        while let byte = peek, byte != UInt8(ascii: ","), byte != UInt8(ascii: "}"),
+          byte != UInt8(ascii: "]"), byte != 0x20, byte != 0x0A, byte != 0x0D, byte != 0x09
+        {
+          index += 1
+        }
+        return true
+      }
     }
   }
 }

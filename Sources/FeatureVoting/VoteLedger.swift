@@ -71,6 +71,9 @@ final class VoteLedger: @unchecked Sendable {
   /// Changes ``record(_:)`` could not write, applied again over whatever the file holds until
   /// a write succeeds (what the server already did, which this process must not forget).
   private var unsaved: [(inout State) -> Void] = []
+  /// Tests only: called when the shared state is about to be copied, after ``forgottenMarker``
+  /// was looked for.
+  var beforeCarryOver: (() -> Void)?
 
   init(file: URL, namespace: String, carryOver: URL? = nil) {
     self.file = file
@@ -120,7 +123,7 @@ final class VoteLedger: @unchecked Sendable {
   func state() throws(VotingError) -> State {
     lock.lock()
     defer { lock.unlock() }
-    return try current()
+    return try current(holdingFileLock: false)
   }
 
   /// Changes the file's current state and writes it before returning, holding ``lockFile`` so
@@ -130,7 +133,7 @@ final class VoteLedger: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     return try FileLock.holding(lockFile) { () throws(VotingError) in
-      var state = try current()
+      var state = try current(holdingFileLock: true)
       let result = change(&state)
       try save(state)
       return result
@@ -148,14 +151,14 @@ final class VoteLedger: @unchecked Sendable {
     defer { lock.unlock() }
     do {
       try FileLock.holding(lockFile) { () throws(VotingError) in
-        var state = try current()
+        var state = try current(holdingFileLock: true)
         change(&state)
         try save(state)
       }
       return nil
     } catch {
       // Not kept when the state cannot even be read: nothing changed then.
-      guard var state = loaded ?? (try? current()) else { return error }
+      guard var state = loaded ?? (try? current(holdingFileLock: false)) else { return error }
       change(&state)
       unsaved.append(change)
       loaded = state
@@ -206,10 +209,11 @@ final class VoteLedger: @unchecked Sendable {
     unsaved = []
   }
 
-  /// The state, from the file's bytes as they are now; the caller holds `lock`. A file that
-  /// cannot be read after this process has read it once is taken as unchanged (this process
-  /// goes on with what it knows); one that is no state file is an error, and never overwritten.
-  private func current() throws(VotingError) -> State {
+  /// The state, from the file's bytes as they are now; the caller holds `lock`, and says
+  /// whether it holds ``lockFile`` too. A file that cannot be read after this process has read
+  /// it once is taken as unchanged (this process goes on with what it knows); one that is no
+  /// state file is an error, and never overwritten.
+  private func current(holdingFileLock: Bool) throws(VotingError) -> State {
     var data: Data?
     do throws(VotingError) {
       data = try StateFile.read(file)
@@ -222,7 +226,7 @@ final class VoteLedger: @unchecked Sendable {
     // reach (its directory moved or replaced); only the first is a fresh state, and not while
     // this process holds changes its writes could not save (it knows more than the disk).
     if data == nil, let loaded, !unsaved.isEmpty || !Self.isAbsent(file) { return loaded }
-    if data == nil { data = try carriedOver() }
+    if data == nil { data = try carriedOver(holdingFileLock: holdingFileLock) }
     var state = try decode(data)
     saved = state
     savedBytes = data
@@ -237,9 +241,39 @@ final class VoteLedger: @unchecked Sendable {
   /// state of this library's version (it is left as it is). When the copy cannot be written,
   /// the shared content is used as it is, and the next change writes it to ``file`` (or fails
   /// naming it).
-  private func carriedOver() throws(VotingError) -> Data? {
-    guard let carryOver, (try? StateFile.read(forgottenMarker)) == nil,
-      let shared = try? StateFile.read(carryOver),
+  ///
+  /// The marker is looked for, and the copy made, holding ``lockFile`` (taken here unless the
+  /// caller holds it), as ``remove()`` does: else another process's forget between the two
+  /// brought the forgotten state back. Where the lock cannot be taken (a directory that cannot
+  /// be written, where no marker can be left either) the copy is made without it.
+  private func carriedOver(holdingFileLock: Bool) throws(VotingError) -> Data? {
+    // Without a shared file there is nothing to copy, and a read takes no lock (nor makes
+    // the app's directory).
+    guard let carryOver, FileManager.default.fileExists(atPath: carryOver.path) else {
+      return nil
+    }
+    if holdingFileLock { return try copyCarryOver() }
+    var copied: Result<Data?, VotingError>?
+    do throws(VotingError) {
+      try FileLock.holding(lockFile) { () throws(VotingError) in
+        do throws(VotingError) {
+          copied = .success(try copyCarryOver())
+        } catch {
+          copied = .failure(error)
+        }
+      }
+    } catch {}
+    if let copied { return try copied.get() }
+    return try copyCarryOver()
+  }
+
+  /// ``carriedOver(holdingFileLock:)``'s work, with the file read again first (another
+  /// process may have made it meanwhile).
+  private func copyCarryOver() throws(VotingError) -> Data? {
+    if let made = try StateFile.read(file) { return made }
+    guard let carryOver, (try? StateFile.read(forgottenMarker)) == nil else { return nil }
+    beforeCarryOver?()
+    guard let shared = try? StateFile.read(carryOver),
       let state = try? JSONDecoder().decode(State.self, from: shared), state.version == 1
     else { return nil }
     do throws(VotingError) {

@@ -18,6 +18,9 @@ public final class VoterIdentity: @unchecked Sendable {
   private let source: Source
   private let lock = NSLock()
   private var cached: String?
+  /// Tests only: called when the first id is about to be made, after the forgotten marker was
+  /// looked for and before the shared id is copied.
+  var beforeCarryOver: (() -> Void)?
 
   /// The app's own user id. It must be 1–128 characters of `A-Z a-z 0-9 _ - . : @ + = /` (what
   /// `roadmapctl serve` accepts).
@@ -145,7 +148,36 @@ public final class VoterIdentity: @unchecked Sendable {
       cached = existing
       return existing
     }
-    let carried = VoterIdentity.carriedOver(from: shared, to: url)
+    // The marker is looked for, and the shared id copied, under the file lock ``forget()``
+    // takes: else another process's forget() between the two brought the forgotten id back.
+    guard let shared, FileManager.default.fileExists(atPath: shared.path) else {
+      return try first(url, shared: nil)
+    }
+    var made: Result<String, VotingError>?
+    do throws(VotingError) {
+      try FileLock.holding(FileLock.lockFile(for: url)) { () throws(VotingError) in
+        do throws(VotingError) {
+          made = .success(try first(url, shared: shared))
+        } catch {
+          made = .failure(error)
+        }
+      }
+    } catch {
+      // No lock where the app's directory cannot be written: no forget() can write there
+      // either (its marker), and the id is made as it was before.
+    }
+    if let made { return try made.get() }
+    return try first(url, shared: shared)
+  }
+
+  /// The id of `url` when it has none yet, made and written; the caller holds `lock` (and the
+  /// file lock when there is a `shared` id to copy).
+  private func first(_ url: URL, shared: URL?) throws(VotingError) -> String {
+    if let existing = try VoterIdentity.read(url) {
+      cached = existing
+      return existing
+    }
+    let carried = VoterIdentity.carriedOver(from: shared, to: url, before: beforeCarryOver)
     let fresh = carried ?? UUID().uuidString
     let created: Bool
     do throws(VotingError) {
@@ -172,15 +204,23 @@ public final class VoterIdentity: @unchecked Sendable {
   /// An app user id is not stored, so there is nothing to remove.
   ///
   /// For ``installation()``, a file `voter-id.forgotten` stays next to it (before the id's
-  /// file goes), so that the id shared by earlier versions is never copied again.
+  /// file goes), so that the id shared by earlier versions is never copied again. Both are done
+  /// holding `voter-id.lock` (`flock`), as the first ``id()``'s copy of that id is, so a forget
+  /// in another process while one copies is never undone by the copy.
   public func forget() throws(VotingError) {
     lock.lock()
     defer { lock.unlock() }
     guard case .file(let url, let shared) = source else { return }
     if shared != nil {
-      _ = try StateFile.create(Data(), at: VoterIdentity.forgottenMarker(of: url))
+      // Under the lock the first id() takes (see id()), so no copy of the shared id is made
+      // between the marker and the removal.
+      try FileLock.holding(FileLock.lockFile(for: url)) { () throws(VotingError) in
+        _ = try StateFile.create(Data(), at: VoterIdentity.forgottenMarker(of: url))
+        try StateFile.remove(url)
+      }
+    } else {
+      try StateFile.remove(url)
     }
-    try StateFile.remove(url)
     cached = nil
   }
 
@@ -190,10 +230,14 @@ public final class VoterIdentity: @unchecked Sendable {
   }
 
   /// The id in the `shared` file of earlier versions, for the first id of `file`: nil when
-  /// there is none, it does not hold an id, or `file`'s id was forgotten before.
-  private static func carriedOver(from shared: URL?, to file: URL) -> String? {
+  /// there is none, it does not hold an id, or `file`'s id was forgotten before. `before` runs
+  /// once the marker was looked for (tests).
+  private static func carriedOver(
+    from shared: URL?, to file: URL, before: (() -> Void)? = nil
+  ) -> String? {
     guard let shared else { return nil }
     if (try? StateFile.read(forgottenMarker(of: file))) != nil { return nil }
+    before?()
     return try? read(shared)
   }
 

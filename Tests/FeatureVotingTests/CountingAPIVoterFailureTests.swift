@@ -129,6 +129,55 @@ struct CountingAPIVoterFailureTests {
     await server.stop()
   }
 
+  @Test(
+    "429 with Retry-After as an HTTP date: a past one is retried now, a far one ends the retries")
+  func rateLimitedUntilADate() async throws {
+    let calls = RequestLog()
+    let server = try LocalServer { router in
+      router.get("/get/:ns/:key") { request in
+        calls.append(request)
+        if calls.requests.count == 1 {
+          return json(
+            #"{"error":"too many requests"}"#, status: 429,
+            headers: ["Retry-After": "Sun Nov  6 08:49:37 1994"])
+        }
+        return json(#"{"value":4}"#)
+      }
+      router.get("/hit/:ns/:key") { _ in
+        json(
+          #"{"error":"too many requests"}"#, status: 429,
+          headers: [
+            "Retry-After": httpDate(
+              Date().addingTimeInterval(600), format: "EEE MMM d HH:mm:ss yyyy")
+          ])
+      }
+    }
+    #expect(try await voter(server.url).count(for: feature) == 4)
+    let error = await votingError {
+      try await voter(server.url, .roadmapBridge, identity: try VoterIdentity(appUserID: "v"))
+        .castVote(for: feature)
+    }
+    #expect(error?.kind == .rateLimited)
+    #expect(
+      error?.retryAfter.map { (60...601).contains($0) } == true, "\(String(describing: error))")
+    #expect(server.targets.filter { $0.hasPrefix("/hit/") }.count == 1)
+    await server.stop()
+  }
+
+  @Test("a 403 outside the update bounds names the count the app reads: 0, never a negative one")
+  func refusalNamesTheCountTheAppReads() async throws {
+    let server = try LocalServer { router in
+      router.get("/get/:ns/:key") { _ in json(#"{"value":-3}"#) }
+      router.get("/update/:ns/:key") { _ in json(#"{"value":-3}"#, status: 403) }
+    }
+    #expect(try await voter(server.url).count(for: feature) == 0)
+    let error = await votingError { try await voter(server.url).withdrawVote(for: feature) }
+    #expect(error?.kind == .refused && error?.status == 403, "\(String(describing: error))")
+    #expect(error?.message.contains("the count stays 0") == true, "\(String(describing: error))")
+    #expect(error?.message.contains("-3") == false, "\(String(describing: error))")
+    await server.stop()
+  }
+
   @Test("500 with a JSON error, 502 with an HTML page, 404 of an unknown route")
   func serverErrors() async throws {
     let server = try LocalServer { router in

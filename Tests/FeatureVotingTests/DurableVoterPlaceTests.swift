@@ -136,4 +136,29 @@ struct DurableVoterPlaceTests {
       base: counting, directory: support.appendingPathComponent("RoadmapBridge"))
     #expect(try given.votedFeatureIDs() == ["1", "2"])
   }
+
+  /// Bug: a read (`VoteLedger.state()`, every count and `hasVoted`) copied the shared state
+  /// on first use without the file lock, looking for `votes-NS.json.forgotten` first: a
+  /// `forget()` in another process between the look and the copy left its marker, and then the
+  /// copy brought the forgotten votes and queue back. The look and the copy are now made
+  /// holding the state file's lock, which the forget takes too.
+  @Test("a forget() in another process during the first copy of the shared state is not undone")
+  func forgetDuringTheFirstCopy() throws {
+    let support = try temporaryDirectory()
+    let shared = try writeSharedState(sharedState, in: support)
+    let file = VoteLedger.file(
+      for: "roadmap", in: VoterIdentity.appDirectory(in: support, app: "com.one.app"))
+    // Two ledgers of one file: two processes.
+    let reader = VoteLedger(file: file, namespace: "roadmap", carryOver: shared)
+    let forgetter = VoteLedger(file: file, namespace: "roadmap", carryOver: shared)
+    let forgotten = DispatchSemaphore(value: 0)
+    reader.beforeCarryOver = {
+      runWhenUnlocked(reader.lockFile, done: forgotten) { try? forgetter.remove() }
+    }
+    #expect(try reader.state().voted == ["1"])
+    #expect(forgotten.wait(timeout: .now() + 120) == .success)
+    let later = VoteLedger(file: file, namespace: "roadmap", carryOver: shared)
+    #expect(try later.state().voted == [])
+    #expect(try later.state().queue.isEmpty)
+  }
 }

@@ -240,17 +240,14 @@ struct FileVoterTests {
     #expect(written["counts"] as? NSDictionary == ["feature1": 3])
     #expect(written["voters"] as? NSDictionary == ["feature1": ["alice"]])
     #expect(written.count == expected.count)
-    // A value that cannot be written back as it was read stops the vote, not the reads.
-    let unwritable = #"{"version":1,"counts":{"feature1":2},"voters":{},"x":[1e400]}"#
-    try Data(unwritable.utf8).write(to: file)
+    // A number no Double holds is written back as it was, and the vote counts.
+    let huge = #"{"version":1,"counts":{"feature1":2},"voters":{},"x":[1e400]}"#
+    try Data(huge.utf8).write(to: file)
     #expect(try await FileVoter(file: file).count(for: feature) == 2)
-    let error = await votingError { try await FileVoter(file: file).castVote(for: feature) }
-    #expect(error?.kind == .storage && error?.file == file.path)
+    #expect(try await FileVoter(file: file).castVote(for: feature) == 3)
     #expect(
-      error?.message
-        == "\(file.path): x holds a number out of range, which this library cannot write back: "
-        + "the vote was not counted and the file was left unchanged")
-    #expect(try String(contentsOf: file, encoding: .utf8) == unwritable)
+      try String(contentsOf: file, encoding: .utf8)
+        == #"{"counts":{"feature1":3},"version":1,"voters":{},"x":[1e400]}"#)
   }
 
   @Test("more voters than the count: each listed voter's vote counts, and none is lost")
@@ -287,34 +284,55 @@ struct FileVoterTests {
   }
 }
 
-/// Unknown top-level keys FileVoter cannot write back as they were read. A number of more
-/// digits than a `Decimal` keeps was rewritten with its last digits as zeros (a silent change
-/// of data the vote did not touch), and a string with a lone surrogate stopped every vote with
-/// "holds a number out of range". Both now stop the vote naming what they are, and leave the
-/// file as it was.
-@Suite("FileVoter's unknown keys it cannot keep")
-struct FileVoterUnwritableKeysTests {
-  @Test("a number cut short on reading, or a lone surrogate, stops the vote naming it")
+/// Unknown top-level keys are written back as their text was read. A rewrite respelled
+/// numbers under them (`-0` as `0`, `1E2` as `100`), dropped all but one of a key repeated
+/// inside an object, and refused the vote for a number of more digits than a `Decimal` keeps or
+/// a string with a lone surrogate ("cannot write back"). Their text is now kept byte for byte
+/// while the vote changes only what it counts.
+@Suite("FileVoter's unknown keys, as written")
+struct FileVoterUnknownTextTests {
+  @Test("a repeated key, -0, 1E2, escapes and layout under unknown keys are kept as written")
+  func unknownTextKept() async throws {
+    let file = try temporaryDirectory().appendingPathComponent("votes.json")
+    let feature = RoadmapFeature(id: "1")
+    let text = #"""
+      {"version":1,"z":{"a":1,"a":2},"n":-0,"e":1E2,"s":"caf\u00e9 \\/ \/","\u0078":[ 1.50 ,
+      true ],"counts":{"feature1":2},"voters":{}}
+      """#
+    try Data(text.utf8).write(to: file)
+    #expect(try await FileVoter(file: file).castVote(for: feature) == 3)
+    #expect(
+      try await FileVoter(file: file, identity: try VoterIdentity(appUserID: "ann"))
+        .castVote(for: feature) == 4)
+    let written = try String(contentsOf: file, encoding: .utf8)
+    let expected = #"""
+      {"counts":{"feature1":4},"e":1E2,"n":-0,"s":"caf\u00e9 \\/ \/","version":1,"voters":{"feature1":["ann"]},"\u0078":[ 1.50 ,
+      true ],"z":{"a":1,"a":2}}
+      """#
+    #expect(written == expected)
+  }
+
+  @Test("a number cut short on reading, or a lone surrogate, is written back and the vote counts")
   func unwritableUnknownKeys() async throws {
     let file = try temporaryDirectory().appendingPathComponent("votes.json")
     let feature = RoadmapFeature(id: "1")
     let cases = [
       (
         #""big":123456789012345678901234567890123456789012"#,
-        "big holds a number of more digits than this library keeps"
+        #"{"big":123456789012345678901234567890123456789012,"counts":{"feature1":3},"#
+          + #""version":1,"voters":{}}"#
       ),
-      (#""s":{"t":["\ud800"]}"#, #"s holds a string with a lone surrogate such as "\ud800""#),
+      (
+        #""s":{"t":["\ud800"]}"#,
+        #"{"counts":{"feature1":3},"s":{"t":["\ud800"]},"version":1,"voters":{}}"#
+      ),
     ]
-    for (extra, problem) in cases {
+    for (extra, rewritten) in cases {
       let text = #"{"version":1,\#(extra),"counts":{"feature1":2},"voters":{}}"#
       try Data(text.utf8).write(to: file)
       #expect(try await FileVoter(file: file).count(for: feature) == 2)
-      let error = await votingError { try await FileVoter(file: file).castVote(for: feature) }
-      #expect(
-        error?.message
-          == "\(file.path): \(problem), which this library cannot write back: the vote was not "
-          + "counted and the file was left unchanged")
-      #expect(try String(contentsOf: file, encoding: .utf8) == text)
+      #expect(try await FileVoter(file: file).castVote(for: feature) == 3)
+      #expect(try String(contentsOf: file, encoding: .utf8) == rewritten)
     }
     // Numbers a Decimal holds whole are still written back exactly.
     let kept = #"{"version":1,"f":0.1000000000000000055511151231257827,"counts":{},"voters":{}}"#

@@ -313,4 +313,88 @@ struct VoteFirstHTTPClientTests {
       #expect(request.query("q") == search, "\(request.target)")
     }
   }
+
+  @Test("Retry-After as an HTTP date is the seconds until it; a past one is 0, garbage none")
+  func retryAfterAsAnHTTPDate() async throws {
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/board") { request in
+        let field: String
+        switch request.target {
+        case let target where target.contains("/in-ten-minutes/"):
+          field = httpDate(Date().addingTimeInterval(600))
+        case let target where target.contains("/rfc850/"):
+          field = httpDate(Date().addingTimeInterval(600), format: "EEEE, dd-MMM-yy HH:mm:ss 'GMT'")
+        case let target where target.contains("/past/"): field = "Fri, 31 Dec 1999 23:59:59 GMT"
+        default: field = "whenever"
+        }
+        return json(#"{"error":"slow down"}"#, status: 429, headers: ["Retry-After": field])
+      }
+    }
+    func wait(_ project: String) async -> Int? {
+      let client = VoteFirstHTTPClient(
+        configuration: VoteFirstClientConfiguration(baseURL: server.url, project: project),
+        voterID: "ann")
+      let error = await Self.failure { _ = try await client.board(slug: nil) }
+      #expect(error?.kind == .rateLimited && error?.status == 429, "\(String(describing: error))")
+      return error?.retryAfter
+    }
+    // Read as no Retry-After before (the CLI then waited 1 s, an app its own default).
+    for project in ["in-ten-minutes", "rfc850"] {
+      let seconds = await wait(project)
+      #expect(seconds.map { (60...601).contains($0) } == true, "\(String(describing: seconds))")
+    }
+    #expect(await wait("past") == 0)
+    #expect(await wait("garbage") == nil)
+    await server.stop()
+  }
+
+  /// Bug: a server that handed out a cursor it had handed out before (one ignoring `cursor`,
+  /// a cache in front) was read without end: `allFeatures`, `suggestions()` and so every
+  /// `VoteFirstVoter` count never returned, and memory grew with each page. A repeated cursor
+  /// is now a bad answer. (Here the server gives up after 20 pages with a 500, so the test
+  /// ends without the fix too.)
+  @Test("a cursor handed out twice ends a listing with a bad answer, not a loop without end")
+  func repeatedCursor() async throws {
+    let pages = RequestLog()
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/features") { request in
+        pages.append(request)
+        if pages.requests.count > 20 { return json(#"{"error":"enough"}"#, status: 500) }
+        return json(#"{"features":[],"next":"same"}"#)
+      }
+      router.get("/api/v1/:project/suggestions") { request in
+        pages.append(request)
+        if pages.requests.count > 20 { return json(#"{"error":"enough"}"#, status: 500) }
+        return json(#"{"suggestions":[],"next":"page2"}"#)
+      }
+    }
+    let client = Self.client(server.url)
+    let listing = await Self.failure { _ = try await client.allFeatures() }
+    #expect(listing?.kind == .badAnswer, "\(String(describing: listing))")
+    #expect(listing?.message.contains("'same'") == true, "\(String(describing: listing))")
+    #expect(server.targets.count == 2)
+    let voter = VoteFirstVoter(client: client)
+    let counting = await votingError { try await voter.count(for: RoadmapFeature(id: "1")) }
+    #expect(counting?.kind == .badAnswer, "\(String(describing: counting))")
+    #expect(server.targets.count == 4)
+    let suggestions = await Self.failure { _ = try await client.suggestions() }
+    #expect(suggestions?.kind == .badAnswer, "\(String(describing: suggestions))")
+    #expect(server.targets.count == 6)
+    // The variant whose error is the caller's ends the listing at the repeated cursor.
+    let read = try await client.allFeatures(FeatureQuery(order: .newest)) {
+      page throws(VoteFirstError) in try await client.features(page)
+    }
+    #expect(read.isEmpty)
+    #expect(server.targets.count == 8)
+    await server.stop()
+  }
+}
+
+/// `date` as an HTTP date (IMF-fixdate unless `format` says otherwise), in GMT.
+func httpDate(_ date: Date, format: String = "EEE, dd MMM yyyy HH:mm:ss 'GMT'") -> String {
+  let formatter = DateFormatter()
+  formatter.locale = Locale(identifier: "en_US_POSIX")
+  formatter.timeZone = TimeZone(identifier: "GMT")
+  formatter.dateFormat = format
+  return formatter.string(from: date)
 }

@@ -3,6 +3,12 @@ import Testing
 
 @testable import FeatureVoting
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Where `VoterIdentity.installation()` keeps the id. It kept one `voter-id` in
 /// `Application Support/RoadmapBridge`, which every non-sandboxed macOS app and Linux tool of a
 /// user shared: apps of different developers sent the same voter id, an identifier across apps.
@@ -84,6 +90,31 @@ struct VoterIdentityPlaceTests {
     #expect(UUID(uuidString: id) != nil)
     #expect(try String(contentsOf: shared, encoding: .utf8) == "not an id!\n")
   }
+
+  /// Bug: the first `id()` looked for `voter-id.forgotten` without the file lock, so a
+  /// `forget()` in another process (the app's extension) between that look and the copy of the
+  /// shared id left its marker, and then the copy brought the forgotten id back. The look and
+  /// the copy are now made holding `voter-id.lock`, which `forget()` takes too: a forget at
+  /// that moment waits for the copy, then removes it.
+  @Test("a forget() in another process during the first copy of the shared id is not undone")
+  func forgetDuringTheFirstCopy() throws {
+    let support = try temporaryDirectory()
+    let shared = support.appendingPathComponent("RoadmapBridge/voter-id")
+    try FileManager.default.createDirectory(
+      at: shared.deletingLastPathComponent(), withIntermediateDirectories: true)
+    try Data("OLD-ID\n".utf8).write(to: shared)
+    let app = VoterIdentity.installation(applicationSupport: support, app: "com.one.app")
+    let other = VoterIdentity.installation(applicationSupport: support, app: "com.one.app")
+    let forgotten = DispatchSemaphore(value: 0)
+    let lockFile = app.file!.deletingLastPathComponent().appendingPathComponent("voter-id.lock")
+    app.beforeCarryOver = {
+      runWhenUnlocked(lockFile, done: forgotten) { try? other.forget() }
+    }
+    #expect(try app.id() == "OLD-ID")
+    #expect(forgotten.wait(timeout: .now() + 120) == .success)
+    let next = try VoterIdentity.installation(applicationSupport: support, app: "com.one.app").id()
+    #expect(next != "OLD-ID")
+  }
 }
 
 /// The id the apps shared was readable, but the app's own directory could not be made (a
@@ -115,5 +146,30 @@ struct VoterIdentityUnwritablePlaceTests {
     #expect(throws: VotingError.self) {
       try VoterIdentity.installation(applicationSupport: other, app: "com.one.app").id()
     }
+  }
+
+}
+
+/// Runs `body` as another process would at this moment, then signals `done`: here, when no one
+/// holds the `flock` of `lockFile`; on a thread of its own (where `body` waits for it) when
+/// someone does.
+func runWhenUnlocked(
+  _ lockFile: URL, done: DispatchSemaphore, _ body: @escaping @Sendable () -> Void
+) {
+  // No lock file (its directory not made yet): no one holds it.
+  let fd = open(lockFile.path, O_RDWR)
+  let free = fd < 0 || flock(fd, LOCK_EX | LOCK_NB) == 0
+  if fd >= 0 {
+    if free { flock(fd, LOCK_UN) }
+    close(fd)
+  }
+  if free {
+    body()
+    done.signal()
+  } else {
+    Thread {
+      body()
+      done.signal()
+    }.start()
   }
 }

@@ -46,27 +46,77 @@ extension VoteFirstClient {
   /// ``FeatureOrder/trending``) a feature voted up meanwhile can move to a page already read and
   /// be missed. ``FeatureOrder/newest``, the default here, is an order votes do not move, so
   /// the listing is complete.
+  ///
+  /// A server that hands out a cursor it handed out before (one that ignores `cursor`, or a
+  /// cache in front of it) would be read without end: that is a
+  /// ``VoteFirstError/Kind/badAnswer`` naming the cursor.
   public func allFeatures(_ query: FeatureQuery = FeatureQuery(order: .newest))
     async throws(VoteFirstError)
     -> [Feature]
   {
-    try await allFeatures(query) { page throws(VoteFirstError) in try await features(page) }
+    try await allFeatures(
+      query,
+      readingPagesWith: { page throws(VoteFirstError) in try await self.features(page) },
+      failingOnRepeatedCursor: { cursor in
+        VoteFirstError(
+          .badAnswer,
+          message: "the features' pages point back to the cursor '\(cursor)': the listing "
+            + "would never end")
+      })
   }
 
   /// Every feature matching `query` as ``allFeatures(_:)`` reads them, each page read by
   /// `read` (given the page's query, at the largest page size): a caller that retries a call
   /// (after a 429, say) retries that page, not the listing from its first page.
+  ///
+  /// A cursor the server hands out a second time ends the listing there, and a feature listed
+  /// twice is kept once: such a server was read without end, and this variant cannot throw an
+  /// error of its own. What follows a repeated cursor may be missing, so a caller that must
+  /// not act on a partial listing passes `repeatedCursor` to
+  /// ``allFeatures(_:readingPagesWith:failingOnRepeatedCursor:)`` instead.
   public func allFeatures<Failure: Error>(
     _ query: FeatureQuery,
+    readingPagesWith read: (FeatureQuery) async throws(Failure) -> FeaturePage
+  ) async throws(Failure) -> [Feature] {
+    var repeated: String?
+    return try await allFeatures(query, repeatedCursor: &repeated, readingPagesWith: read)
+  }
+
+  /// ``allFeatures(_:readingPagesWith:)``, throwing `failure(cursor)` when the server hands
+  /// out a cursor it handed out before (the listing would never end, and what it holds may be
+  /// partial).
+  public func allFeatures<Failure: Error>(
+    _ query: FeatureQuery,
+    readingPagesWith read: (FeatureQuery) async throws(Failure) -> FeaturePage,
+    failingOnRepeatedCursor failure: (String) -> Failure
+  ) async throws(Failure) -> [Feature] {
+    var repeated: String?
+    let listed = try await allFeatures(query, repeatedCursor: &repeated, readingPagesWith: read)
+    if let repeated { throw failure(repeated) }
+    return listed
+  }
+
+  /// ``allFeatures(_:readingPagesWith:)``, setting `repeatedCursor` to the cursor that ended
+  /// the listing for having been handed out before.
+  private func allFeatures<Failure: Error>(
+    _ query: FeatureQuery, repeatedCursor: inout String?,
     readingPagesWith read: (FeatureQuery) async throws(Failure) -> FeaturePage
   ) async throws(Failure) -> [Feature] {
     var query = query
     query.limit = VoteFirstLimits.maxPageSize
     var features: [Feature] = []
+    var listed: Set<Int> = []
+    var cursors: Set<String> = []
     while true {
       let page = try await read(query)
-      features += page.features
+      for feature in page.features where listed.insert(feature.id).inserted {
+        features.append(feature)
+      }
       guard let next = page.next else { return features }
+      guard cursors.insert(next).inserted else {
+        repeatedCursor = next
+        return features
+      }
       query.cursor = next
     }
   }

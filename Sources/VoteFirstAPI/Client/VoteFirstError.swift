@@ -43,7 +43,8 @@ public struct VoteFirstError: Error, Sendable, Hashable, CustomStringConvertible
   public var status: Int?
   /// The server's error body, when it sent one: its code says why (`voting_disabled_stage`).
   public var reason: APIErrorBody?
-  /// Seconds to wait before retrying, from `Retry-After`.
+  /// Seconds to wait before retrying, from `Retry-After` given in seconds or as an HTTP date
+  /// (read by ``RetryAfter/wholeSeconds(_:limit:now:)``; 0 for a past date).
   public var retryAfter: Int?
   /// A sentence saying what failed.
   public var message: String

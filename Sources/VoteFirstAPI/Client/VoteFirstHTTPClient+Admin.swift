@@ -124,17 +124,26 @@ extension VoteFirstHTTPClient {
   }
 
   /// `GET …/suggestions[?state=]`: every one, read a page of
-  /// ``VoteFirstLimits/maxPageSize`` at a time.
+  /// ``VoteFirstLimits/maxPageSize`` at a time; a cursor the server hands out a second time
+  /// is a ``VoteFirstError/Kind/badAnswer`` (the listing would never end).
   public func suggestions(state: Suggestion.State? = nil) async throws(VoteFirstError)
     -> [Suggestion]
   {
     var all: [Suggestion] = []
     var cursor: String?
+    // A server that hands out a cursor again would be read without end.
+    var cursors: Set<String> = []
     repeat {
       let page = try await suggestionPage(
         state: state, limit: VoteFirstLimits.maxPageSize, cursor: cursor)
       all += page.suggestions
       cursor = page.next
+      if let cursor, !cursors.insert(cursor).inserted {
+        throw VoteFirstError(
+          .badAnswer,
+          message: "the suggestions' pages point back to the cursor '\(cursor)': the listing "
+            + "would never end")
+      }
     } while cursor != nil
     return all
   }

@@ -183,7 +183,7 @@ public final class VoteFirstHTTPClient: VoteFirstClient {
       throw VoteFirstError(.badAnswer, message: "\(url.absoluteString): not an HTTP answer")
     }
     guard (200...299).contains(http.statusCode) else {
-      let retry = (http.value(forHTTPHeaderField: Header.retryAfter)).flatMap { Int($0) }
+      let retry = RetryAfter.wholeSeconds(http.value(forHTTPHeaderField: Header.retryAfter))
       throw VoteFirstError.answer(
         status: http.statusCode, body: data, retryAfter: retry, url: url.absoluteString)
     }

@@ -1,10 +1,12 @@
 import Foundation
+import VoteFirstAPI
 
 /// How the sync commands meet a server's rate limit (`serve`'s `--read-limit` for reads made
 /// without the admin token; a proxy in front, or an older `serve`, may limit every call): a
 /// call answered
 /// 429 was refused before anything was done, so it is sent again after the `Retry-After` the
-/// server gave (1 s when it gave none, at most 60 s at a time), for at most 10 minutes of
+/// server gave, in seconds or as an HTTP date (1 s when it gave none or neither, at least 1 s
+/// and at most 60 s at a time), for at most 10 minutes of
 /// waiting per call (`ROADMAPCTL_RATE_LIMIT_WAIT` seconds, when set; 0 fails at the first
 /// 429). A failure is said only after that.
 struct RateLimitPatience {
@@ -36,8 +38,10 @@ struct RateLimitPatience {
     return true
   }
 
-  /// The seconds of a `Retry-After` field given in seconds (an HTTP date counts as none).
+  /// The whole seconds a `Retry-After` field asks for: a number of seconds, or an HTTP date
+  /// counted from now (0 when past), read by ``VoteFirstAPI/RetryAfter``; nil when absent or
+  /// neither.
   static func seconds(_ field: String?) -> Int? {
-    field.flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+    RetryAfter.wholeSeconds(field)
   }
 }
