@@ -111,10 +111,17 @@ struct VotesPullCommand: Command {
     // migration's record behind, and the next `migrate --votes-from` counted the gain again).
     let board = BoardClient(
       server: server, project: target, key: key, timeout: serverTimeout.seconds)
-    var onBoard: [String: (id: Int, imported: Int)] = [:]
-    for item in try await board.exportWithoutCreating().features {
-      guard let ref = item.feature.content.ref, onBoard[ref] == nil else { continue }
-      onBoard[ref] = (item.feature.id, item.importedVotes)
+    // By the Roadmap id `publish` writes for each: a feature without a ref (or with one that
+    // cannot be a Roadmap id) under its stand-in, `vf-ID`, whose count is the feature's own.
+    // Looked up by ref alone, a publication's `vf-2` was `/set` into the counter `featurevf-2`,
+    // which no board feature counts in: the board, `publish` and `reconcile --counts` went on
+    // without the votes, and a rerun called them already equal.
+    var onBoard: [String: (id: Int, imported: Int, votes: Int?)] = [:]
+    let state = BoardState(export: try await board.exportWithoutCreating())
+    for (id, feature) in state.featuresByRefOrStandIn {
+      onBoard[id] = (
+        feature.id, feature.importedVotes ?? 0, feature.content.ref == id ? nil : feature.votes
+      )
     }
     var changes: [(id: String, from: Int, to: Int, source: Int)] = []
     // Counters the server counts more on than the source: the votes cast there since an
@@ -124,7 +131,7 @@ struct VotesPullCommand: Command {
     var seen = Set<String>()
     for feature in features where seen.insert(feature.id).inserted {
       guard let count = read.counts[feature.id] else { continue }
-      let now = current.counts[feature.id] ?? 0
+      let now = onBoard[feature.id]?.votes ?? current.counts[feature.id] ?? 0
       if let taken = onBoard[feature.id]?.imported {
         // At or below what was taken in: nothing the source gained (what it lost, the next
         // `migrate --votes-from` moves). Above: the server raises the anonymous part to it
