@@ -177,7 +177,20 @@ struct Migration {
     // bookkeeping): the others the plan left unchanged were not sent, and are unchanged all
     // the same.
     if var counted = result {
-      let records = min(plan.stageRecords, counted.updated)
+      // A feature whose only change is the ref it was given before the batch (`PUT
+      // /features/{id}`) is unchanged by the batch, which said so: it was counted unchanged
+      // while the plan said `update feature vf-2: ref` (`0 updated` after `1 to change`).
+      let refOnly = plan.items.count {
+        if case .update(let fields) = $0.action {
+          $0.adopting != nil && fields == ["ref"]
+        } else {
+          false
+        }
+      }
+      let given = min(refOnly, counted.unchanged)
+      counted.unchanged -= given
+      counted.updated += given
+      let records = min(plan.stageRecords, counted.updated - given)
       counted.updated -= records
       counted.unchanged += plan.unchanged - plan.stageRecords + records
       result = counted
