@@ -60,14 +60,19 @@ import Testing
       ]
     }
     let cut = try await Roadmapctl.run(
-      migrate(proxy.url), environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"],
+      migrate(proxy.url) + ["--format", "json"], environment: ["ROADMAPCTL_RATE_LIMIT_WAIT": "0"],
       workingDirectory: directory.url, timeout: .seconds(600))
     #expect(cut.exitCode == 1)
     #expect(cut.stderrText.contains("HTTP 429 rate_limited"), "\(cut.stderrText)")
-    #expect(
-      cut.stderrText.contains(
-        "20000 of 20001 features stored before this failure; running the migration again "
-          + "writes only the rest."), "\(cut.stderrText)")
+    let stored =
+      "20000 of 20001 features stored before this failure; running the migration again "
+      + "writes only the rest."
+    #expect(cut.stderrText.contains(stored), "\(cut.stderrText)")
+    // And in the JSON document, whose "result" is null: it said only the refusal.
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(cut.stdout)) as? [String: Any])
+    #expect(document["result"] is NSNull)
+    #expect((document["error"] as? String)?.contains(stored) == true, "\(document)")
 
     let rerun = try await Roadmapctl.run(
       migrate(SyncSupport.url(limited)), workingDirectory: directory.url,

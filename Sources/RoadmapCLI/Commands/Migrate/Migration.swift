@@ -157,12 +157,14 @@ struct Migration {
           answer = try await client.upsert(FeatureBatch(features: part))
         } catch {
           // The parts before are stored (each is its own transaction): say so, and that a
-          // rerun plans only what is left.
-          if let stored = result?.features.count {
-            context.stderr.writeLine(
-              "\(stored) of \(batch.features.count) features stored before this failure; "
-                + "running the migration again writes only the rest.")
-          }
+          // rerun plans only what is left, in the error itself, so that `--format json`'s
+          // `"error"` says it too (its `"result"` is null).
+          guard let stored = result?.features.count else { throw error }
+          var error = error
+          error.message +=
+            (error.message.hasSuffix(".") ? " " : ". ")
+            + "\(stored) of \(batch.features.count) features stored before this failure; "
+            + "running the migration again writes only the rest."
           throw error
         }
         result = BatchResult(
