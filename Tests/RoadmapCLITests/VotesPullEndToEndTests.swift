@@ -151,6 +151,54 @@ import Testing
           + "counting API 3"), "\(reconciled.stdoutText)")
   }
 
+  /// Bug: a project whose settings name its counters otherwise (`voteKeyTemplate`
+  /// `feature-{id}`, as the old app's voter did) took the pulled counts into `feature1`,
+  /// read and set with `feature{id}` always: the feature migrated afterwards counts in
+  /// `feature-1` and showed 0, and the 3 votes sat in a counter no feature counts in. The
+  /// pull now reads and sets the counters the project's template names.
+  @Test func theProjectsVoteKeyTemplateNamesTheCounters() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let new = try await SyncSupport.serve(in: directory, name: "new")
+    defer {
+      old.process.kill()
+      new.process.kill()
+    }
+    let port = new.port
+    let settings = try await WireClient.onThread {
+      try WireConnection(port: port).exchange(
+        "PUT", "/api/v1/new-app/settings",
+        fields: [
+          ("Authorization", "Bearer \(SyncSupport.token)"), ("Content-Type", "application/json"),
+        ], body: Array(#"{"voteKeyTemplate":"feature-{id}"}"#.utf8))
+    }
+    #expect(settings.status == 200, "\(settings.body)")
+    try await SyncSupport.hit(old, "old-app", "feature1", times: 3)
+    let arguments = [
+      "--from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
+      "--server", SyncSupport.url(new), "--project", "new-app", "--key", SyncSupport.token,
+    ]
+    let first = try await pull(arguments, in: directory)
+    #expect(first.exitCode == 0, "\(first.stderrText)")
+    #expect(first.stdoutText == "set feature 1: 0 → 3\n1 count set, 2 already equal.\n")
+    #expect(try await SyncSupport.value(new, "new-app", "feature-1") == 3)
+    #expect(try await SyncSupport.value(new, "new-app", "feature1") == nil)
+    let again = try await pull(arguments, in: directory)
+    #expect(again.stdoutText == "0 counts set, 3 already equal.\n", "\(again.stdoutText)")
+
+    let migrated = try await Roadmapctl.run(
+      [
+        "migrate", "roadmap.json", "--server", SyncSupport.url(new), "--project", "new-app",
+        "--key", SyncSupport.token,
+      ], workingDirectory: directory.url, timeout: .seconds(120))
+    #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
+    let export = try await SyncSupport.export(new, "new-app")
+    let features = try #require(export["features"] as? [[String: Any]])
+    #expect(features.first { $0["ref"] as? String == "1" }?["votes"] as? Int == 3)
+  }
+
   /// A server that limits admin writes as `serve`'s default write limit did (60 a minute, a
   /// burst of 30; `serve` itself now lets its admin token through) answers a pull of more
   /// features 429 part way, through `/set` and through a board's imported votes alike; the
