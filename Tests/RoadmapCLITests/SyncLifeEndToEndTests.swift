@@ -68,6 +68,10 @@ import Testing
     let again = try await run(migrate, in: directory)
     #expect(again.exitCode == 0, "\(again.stdoutText)\(again.stderrText)")
     #expect(again.stdoutText.contains("update feature vf-2: ref"), "\(again.stdoutText)")
+    // Given its ref before the batch, which then changed nothing of it: it was counted
+    // unchanged ("0 updated, 2 unchanged" after "1 to change").
+    #expect(
+      again.stdoutText.contains(": 0 created, 1 updated, 1 unchanged;"), "\(again.stdoutText)")
     let stored = try await features(board)
     #expect(stored.map(\.ref) == ["1", "vf-2"])
     #expect(stored.map(\.votes) == [0, 1])

@@ -72,6 +72,133 @@ import Testing
         + "\"kept\":[{\"id\":\"1\",\"server\":5,\"source\":3}],\"missing\":[]}\n")
   }
 
+  /// Bug: a publication names a feature made on the board without a ref `vf-ID`, and old app
+  /// versions reading it vote for `featurevf-ID` at the source. `votes pull` of that
+  /// publication looked board features up by ref alone, so it `/set` the server's counter
+  /// `featurevf-2`, which no board feature counts in: the board and `publish` went on without
+  /// the 3 votes, `reconcile --counts` called them drift, and a rerun called them already
+  /// equal. The pull now raises the feature's own count, as it does for a feature with a ref.
+  @Test func aStandInOfAPublicationIsPulledIntoItsFeature() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", #"[{"id": "1", "title": "One", "status": "Planned"}]"#)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let board = try await SyncSupport.serve(in: directory, name: "board")
+    defer {
+      old.process.kill()
+      board.process.kill()
+    }
+    let server = SyncSupport.url(board)
+    let migrated = try await Roadmapctl.run(
+      [
+        "migrate", "roadmap.json", "--server", server, "--project", "demo-app", "--key",
+        SyncSupport.token,
+      ],
+      workingDirectory: directory.url, timeout: .seconds(120))
+    #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
+    // The owner adds a feature on the board and takes its ref away; a voter votes for it.
+    let port = board.port
+    for (method, path, body) in [
+      ("PUT", "/features/ref/tmp", #"{"title":"Widgets"}"#),
+      ("PUT", "/features/2", #"{"title":"Widgets","ref":null}"#),
+    ] {
+      let answer = try await WireClient.onThread {
+        try WireConnection(port: port).exchange(
+          method, "/api/v1/demo-app" + path,
+          fields: [
+            ("Authorization", "Bearer \(SyncSupport.token)"),
+            ("Content-Type", "application/json"),
+          ], body: Array(body.utf8))
+      }
+      #expect(answer.status == 200 || answer.status == 201, "\(answer.body)")
+    }
+    let vote = try await board.get(
+      "/api/v1/demo-app/features/2/vote", method: "POST", headers: ["X-Voter-ID": "ann"])
+    #expect(vote.status == 200, "\(vote.body)")
+    let published = try await Roadmapctl.run(
+      ["publish", "--server", server, "--project", "demo-app", "--out", "published.json"],
+      workingDirectory: directory.url, timeout: .seconds(120))
+    #expect(published.exitCode == 0, "\(published.stderrText)")
+    // Old app versions reading the publication vote for `vf-2` at the source.
+    try await SyncSupport.hit(old, "old-app", "featurevf-2", times: 3)
+
+    let source = [
+      "--from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
+    ]
+    let pulled = try await Roadmapctl.run(
+      ["votes", "pull", "published.json"] + source + [
+        "--server", server, "--project", "demo-app", "--key", SyncSupport.token,
+      ], workingDirectory: directory.url, timeout: .seconds(120))
+    #expect(pulled.exitCode == 0, "\(pulled.stderrText)")
+    #expect(
+      pulled.stdoutText == "set feature vf-2: 1 → 4\n1 count set, 1 already equal.\n",
+      "\(pulled.stdoutText)")
+    let export = try await SyncSupport.export(board, "demo-app")
+    let features = try #require(export["features"] as? [[String: Any]])
+    #expect(features.map { $0["votes"] as? Int } == [0, 4])
+    #expect(try await SyncSupport.value(board, "demo-app", "featurevf-2") == nil)
+    // The counting API's 3 are what the board took in: no drift of the count.
+    let reconciled = try await Roadmapctl.run(
+      [
+        "reconcile", "published.json", "--server", server, "--project", "demo-app", "--counts",
+        SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app", "--key",
+        SyncSupport.token,
+      ],
+      workingDirectory: directory.url, timeout: .seconds(120))
+    #expect(
+      reconciled.stdoutText.contains(
+        "feature vf-2: votes: roadmap 1, VoteFirst 4 (imported 3), "
+          + "counting API 3"), "\(reconciled.stdoutText)")
+  }
+
+  /// Bug: a project whose settings name its counters otherwise (`voteKeyTemplate`
+  /// `feature-{id}`, as the old app's voter did) took the pulled counts into `feature1`,
+  /// read and set with `feature{id}` always: the feature migrated afterwards counts in
+  /// `feature-1` and showed 0, and the 3 votes sat in a counter no feature counts in. The
+  /// pull now reads and sets the counters the project's template names.
+  @Test func theProjectsVoteKeyTemplateNamesTheCounters() async throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("roadmap.json", Self.roadmap)
+    let old = try await SyncSupport.serve(in: directory, name: "old")
+    let new = try await SyncSupport.serve(in: directory, name: "new")
+    defer {
+      old.process.kill()
+      new.process.kill()
+    }
+    let port = new.port
+    let settings = try await WireClient.onThread {
+      try WireConnection(port: port).exchange(
+        "PUT", "/api/v1/new-app/settings",
+        fields: [
+          ("Authorization", "Bearer \(SyncSupport.token)"), ("Content-Type", "application/json"),
+        ], body: Array(#"{"voteKeyTemplate":"feature-{id}"}"#.utf8))
+    }
+    #expect(settings.status == 200, "\(settings.body)")
+    try await SyncSupport.hit(old, "old-app", "feature1", times: 3)
+    let arguments = [
+      "--from", SyncSupport.url(old), "--dialect", "countapi", "--namespace", "old-app",
+      "--server", SyncSupport.url(new), "--project", "new-app", "--key", SyncSupport.token,
+    ]
+    let first = try await pull(arguments, in: directory)
+    #expect(first.exitCode == 0, "\(first.stderrText)")
+    #expect(first.stdoutText == "set feature 1: 0 → 3\n1 count set, 2 already equal.\n")
+    #expect(try await SyncSupport.value(new, "new-app", "feature-1") == 3)
+    #expect(try await SyncSupport.value(new, "new-app", "feature1") == nil)
+    let again = try await pull(arguments, in: directory)
+    #expect(again.stdoutText == "0 counts set, 3 already equal.\n", "\(again.stdoutText)")
+
+    let migrated = try await Roadmapctl.run(
+      [
+        "migrate", "roadmap.json", "--server", SyncSupport.url(new), "--project", "new-app",
+        "--key", SyncSupport.token,
+      ], workingDirectory: directory.url, timeout: .seconds(120))
+    #expect(migrated.exitCode == 0, "\(migrated.stderrText)")
+    let export = try await SyncSupport.export(new, "new-app")
+    let features = try #require(export["features"] as? [[String: Any]])
+    #expect(features.first { $0["ref"] as? String == "1" }?["votes"] as? Int == 3)
+  }
+
   /// A server that limits admin writes as `serve`'s default write limit did (60 a minute, a
   /// burst of 30; `serve` itself now lets its admin token through) answers a pull of more
   /// features 429 part way, through `/set` and through a board's imported votes alike; the

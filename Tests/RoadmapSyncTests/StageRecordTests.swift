@@ -102,6 +102,37 @@ struct StageRecordTests {
     }
   }
 
+  /// Bug: migrated before the record with a status map that merges two statuses into one
+  /// stage, then renamed on the board, the stage was a rename only for a run given the map:
+  /// one without it (`reconcile --apply to-votefirst`, which takes none) learnt each status
+  /// from the stage's new name, found none, and split the stage into a new stage per raw
+  /// status (`create stage "planned"`, `create stage "in progress"`), moving both features
+  /// out. The statuses now teach the name they were written for, which is the stage renamed.
+  @Test("a merged stage renamed before the record is a rename without the status map too")
+  func mergedStageRenamedBeforeTheRecordWithoutTheMap() throws {
+    let features = try SyncFixtures.features(
+      """
+      [{"id": "1", "title": "One", "status": "planned",
+        "localizedStatus": [{"language": "de", "value": "geplant"}]},
+       {"id": "2", "title": "Two", "status": "in progress"},
+       {"id": "3", "title": "Three", "status": "done", "isFinished": true}]
+      """)
+    let map = try StatusMap.read(
+      Array(#"{"stages": [{"name": "Planned", "statuses": ["planned", "in progress"]}]}"#.utf8))
+    let old = Self.migratedBeforeTheRecord(features, mapping: RoadmapMapping(statusMap: map))
+    let stage = try #require(old.features[0].content.stage)
+    #expect(old.features[1].content.stage == stage)
+    let board = Self.renaming("Planned", to: "Next up", in: old)
+    let plan = MigrationPlan.make(features: features, mapping: RoadmapMapping(), board: board)
+    #expect(plan.stagesToCreate.isEmpty, "\(plan.stagesToCreate.map(\.name))")
+    #expect(plan.items.map(\.upsert.content.stage) == old.features.map(\.content.stage))
+    let after = applied(plan, to: board)
+    #expect(Self.published(after) == Self.published(old))
+    #expect(ReconcilePlan.make(roadmap: features, board: after).inSync)
+    let again = MigrationPlan.make(features: features, mapping: RoadmapMapping(), board: after)
+    #expect(again.writesNothing, "\(again.items.map(\.action))")
+  }
+
   /// Not a rename: the roadmap's statuses changed, the board's stage did not. The features
   /// say the stage's name now, so the plan makes the new stage, as before.
   @Test("a roadmap whose status changed is a move to a new stage, not a rename")

@@ -5,7 +5,8 @@ import VoteFirstAPI
 
 /// Carries a migration out against a server: reads the project, plans, reports the plan, then
 /// (unless a dry run) creates the missing stages and upserts every feature to create or change
-/// in one batch call (of at most ``batchSize`` features: several for a larger roadmap). Shared by `migrate` and `reconcile --apply to-votefirst`.
+/// in one batch call (of at most ``batchSize`` features and ``batchBytes`` bytes: several for a
+/// larger roadmap). Shared by `migrate` and `reconcile --apply to-votefirst`.
 struct Migration {
   /// How to print the plan and the outcome.
   enum OutputFormat: String, CaseIterable, ExpressibleByArgument { case human, json }
@@ -77,11 +78,31 @@ struct Migration {
   /// The most features one batch call sends: the server's limit.
   static let batchSize = VoteFirstLimits.maxBatch
 
-  /// `items` in consecutive parts of at most `size` (none when empty).
-  static func parts<Item>(of items: [Item], size: Int) -> [[Item]] {
-    stride(from: 0, to: items.count, by: max(size, 1)).map {
-      Array(items[$0..<min($0 + max(size, 1), items.count)])
+  /// The most bytes of encoded features one batch call sends: half the 32 MiB body a
+  /// `roadmapctl serve` takes for a batch, so 20,000 features with long descriptions and
+  /// translations (refused whole, `413 too_large`) go in several calls.
+  static let batchBytes = 16 << 20
+
+  /// `items` in consecutive parts of at most `size` items and at most `bytes` of `weight`
+  /// (an item heavier than that alone in its part; none when `items` is empty).
+  static func parts<Item>(
+    of items: [Item], size: Int, bytes: Int = .max, weight: (Item) -> Int = { _ in 0 }
+  ) -> [[Item]] {
+    var parts: [[Item]] = []
+    var part: [Item] = []
+    var total = 0
+    for item in items {
+      let heavy = weight(item)
+      if !part.isEmpty && (part.count >= max(size, 1) || total > bytes - heavy) {
+        parts.append(part)
+        part = []
+        total = 0
+      }
+      part.append(item)
+      total += heavy
     }
+    if !part.isEmpty { parts.append(part) }
+    return parts
   }
 
   /// Creates the plan's stages, gives ref-less features their refs and upserts the batch;
@@ -122,7 +143,11 @@ struct Migration {
       // The server takes at most `maxBatch` features a call (a larger one was refused whole,
       // 413, and a roadmap that large could not be migrated): one call, one transaction, per
       // part; a run cut off between parts is finished by a rerun, which plans what is left.
-      let parts = Self.parts(of: batch.features, size: Self.batchSize)
+      // And at most `batchBytes` a call: a part of 20,000 long features was larger than the
+      // body the server takes (`413 too_large`, nothing stored).
+      let parts = Self.parts(of: batch.features, size: Self.batchSize, bytes: Self.batchBytes) {
+        (try? VoteFirstCoding.encode($0).count) ?? 0
+      }
       context.stderr.writeLine(
         "upserting \(pluralized(batch.features.count, "feature")) in "
           + (parts.count == 1 ? "one batch" : "\(parts.count) batches"))
@@ -132,12 +157,14 @@ struct Migration {
           answer = try await client.upsert(FeatureBatch(features: part))
         } catch {
           // The parts before are stored (each is its own transaction): say so, and that a
-          // rerun plans only what is left.
-          if let stored = result?.features.count {
-            context.stderr.writeLine(
-              "\(stored) of \(batch.features.count) features stored before this failure; "
-                + "running the migration again writes only the rest.")
-          }
+          // rerun plans only what is left, in the error itself, so that `--format json`'s
+          // `"error"` says it too (its `"result"` is null).
+          guard let stored = result?.features.count else { throw error }
+          var error = error
+          error.message +=
+            (error.message.hasSuffix(".") ? " " : ". ")
+            + "\(stored) of \(batch.features.count) features stored before this failure; "
+            + "running the migration again writes only the rest."
           throw error
         }
         result = BatchResult(
@@ -152,7 +179,20 @@ struct Migration {
     // bookkeeping): the others the plan left unchanged were not sent, and are unchanged all
     // the same.
     if var counted = result {
-      let records = min(plan.stageRecords, counted.updated)
+      // A feature whose only change is the ref it was given before the batch (`PUT
+      // /features/{id}`) is unchanged by the batch, which said so: it was counted unchanged
+      // while the plan said `update feature vf-2: ref` (`0 updated` after `1 to change`).
+      let refOnly = plan.items.count {
+        if case .update(let fields) = $0.action {
+          $0.adopting != nil && fields == ["ref"]
+        } else {
+          false
+        }
+      }
+      let given = min(refOnly, counted.unchanged)
+      counted.unchanged -= given
+      counted.updated += given
+      let records = min(plan.stageRecords, counted.updated - given)
       counted.updated -= records
       counted.unchanged += plan.unchanged - plan.stageRecords + records
       result = counted

@@ -98,23 +98,35 @@ struct VotesPullCommand: Command {
     // Zeros raise nothing, but a wrong namespace should not pass for "already equal".
     let warning = await counting.noneExists(features, read: read)
     if let warning { context.stderr.writeLine("warning: \(warning)") }
+    // Features a migration put on a VoteFirst board of the project: their counters take the
+    // source's count as a raise-only import, which records it as imported (a `/set` left the
+    // migration's record behind, and the next `migrate --votes-from` counted the gain again).
+    let board = BoardClient(
+      server: server, project: target, key: key, timeout: serverTimeout.seconds)
+    let export = try await board.exportWithoutCreating()
+    // The project's counters are named by its `voteKeyTemplate` (`feature{id}` unless its
+    // settings say otherwise): read and set with `feature{id}` always, a project counting in
+    // `feature-{id}` took the pulled counts into counters none of its features counts in.
+    let template = export.settings.voteKeyTemplate
     let destination = try VoteSources.reader(
-      server: server, namespace: target, dialect: .ours, keyTemplate: "feature{id}",
+      server: server, namespace: target, dialect: .ours, keyTemplate: template,
       timeout: serverTimeout.countingReadSeconds)
     let current = await destination.read(features)
     if let failure = current.failures.first {
       throw CommandError.failure(
         "cannot read the counts of \(server) (feature \(failure.id)): \(failure.error.message)")
     }
-    // Features a migration put on a VoteFirst board of the project: their counters take the
-    // source's count as a raise-only import, which records it as imported (a `/set` left the
-    // migration's record behind, and the next `migrate --votes-from` counted the gain again).
-    let board = BoardClient(
-      server: server, project: target, key: key, timeout: serverTimeout.seconds)
-    var onBoard: [String: (id: Int, imported: Int)] = [:]
-    for item in try await board.exportWithoutCreating().features {
-      guard let ref = item.feature.content.ref, onBoard[ref] == nil else { continue }
-      onBoard[ref] = (item.feature.id, item.importedVotes)
+    // By the Roadmap id `publish` writes for each: a feature without a ref (or with one that
+    // cannot be a Roadmap id) under its stand-in, `vf-ID`, whose count is the feature's own.
+    // Looked up by ref alone, a publication's `vf-2` was `/set` into the counter `featurevf-2`,
+    // which no board feature counts in: the board, `publish` and `reconcile --counts` went on
+    // without the votes, and a rerun called them already equal.
+    var onBoard: [String: (id: Int, imported: Int, votes: Int?)] = [:]
+    let state = BoardState(export: export)
+    for (id, feature) in state.featuresByRefOrStandIn {
+      onBoard[id] = (
+        feature.id, feature.importedVotes ?? 0, feature.content.ref == id ? nil : feature.votes
+      )
     }
     var changes: [(id: String, from: Int, to: Int, source: Int)] = []
     // Counters the server counts more on than the source: the votes cast there since an
@@ -124,7 +136,7 @@ struct VotesPullCommand: Command {
     var seen = Set<String>()
     for feature in features where seen.insert(feature.id).inserted {
       guard let count = read.counts[feature.id] else { continue }
-      let now = current.counts[feature.id] ?? 0
+      let now = onBoard[feature.id]?.votes ?? current.counts[feature.id] ?? 0
       if let taken = onBoard[feature.id]?.imported {
         // At or below what was taken in: nothing the source gained (what it lost, the next
         // `migrate --votes-from` moves). Above: the server raises the anonymous part to it
@@ -156,7 +168,8 @@ struct VotesPullCommand: Command {
               kept.append((change.id, change.to, change.source))
             }
           } else {
-            let final = try await raise(change.id, to: change.to, project: target)
+            let final = try await raise(
+              change.id, to: change.to, project: target, template: template)
             if final > change.to {
               kept.append((change.id, final, change.source))
             } else {
@@ -244,15 +257,17 @@ struct VotesPullCommand: Command {
   /// value it replaced; where that was more than `count`, the set took those votes away, and
   /// they are put back (with any cast between the two sets) until a set replaces exactly what
   /// the one before it wrote.
-  private func raise(_ id: String, to count: Int, project: String) async throws(CommandError)
+  private func raise(
+    _ id: String, to count: Int, project: String, template: String
+  ) async throws(CommandError)
     -> Int
   {
     var written = count
-    let replaced = try await set(count, of: id, project: project)
+    let replaced = try await set(count, of: id, project: project, template: template)
     guard replaced > count else { return count }
     var target = replaced
     for _ in 0..<20 {
-      let overwritten = try await set(target, of: id, project: project)
+      let overwritten = try await set(target, of: id, project: project, template: template)
       if overwritten == written { return target }
       // Votes cast between the two sets: the last set took them away too.
       let cast = overwritten - written
@@ -262,12 +277,12 @@ struct VotesPullCommand: Command {
     return target
   }
 
-  /// Sets the counter of feature `id` in `project` to `count` through `/set`; returns the
-  /// value the set replaced.
-  private func set(_ count: Int, of id: String, project: String) async throws(CommandError)
-    -> Int
-  {
-    let key = (try? KeyTemplate("feature{id}"))?.key(for: id) ?? "feature" + id
+  /// Sets the counter of feature `id` in `project` (`template` with `{id}` → `id`, as the
+  /// project names it) to `count` through `/set`; returns the value the set replaced.
+  private func set(
+    _ count: Int, of id: String, project: String, template: String
+  ) async throws(CommandError) -> Int {
+    let key = (try? KeyTemplate(template))?.key(for: id) ?? "feature" + id
     let path =
       "/set/\(VoteFirstContract.encodeSegment(project))/\(VoteFirstContract.encodeSegment(key))"
       + "?value=\(count)"
