@@ -37,11 +37,23 @@ struct BoardClient: Sendable {
       // Each page its own call: a 429 part way sends that page again, where `allFeatures` as
       // one call started over from the first page and, on a board of more pages than the
       // server's read limit lets through at once, never finished.
-      let listed = try await client.allFeatures(query) { page throws(CommandError) in
-        try await attempt("GET the features of '\(board)'") { () throws(VoteFirstError) in
-          try await client.features(page)
-        }
-      }
+      // A server that hands out a cursor twice is a failure, not a partial listing: what
+      // follows the repeat would be missing from what publish writes and migrate compares.
+      let listed = try await client.allFeatures(
+        query,
+        readingPagesWith: { page throws(CommandError) in
+          try await attempt("GET the features of '\(board)'") { () throws(VoteFirstError) in
+            try await client.features(page)
+          }
+        },
+        failingOnRepeatedCursor: { cursor in
+          failure(
+            "GET the features of '\(board)'",
+            VoteFirstError(
+              .badAnswer,
+              message: "the features' pages point back to the cursor '\(cursor)': the listing "
+                + "would never end"))
+        })
       for feature in listed where seen.insert(feature.id).inserted { features.append(feature) }
     }
     return BoardState(
