@@ -107,7 +107,7 @@ final class CounterCreationGuard: Sendable {
             + "allowed (\(maxCounters))")
       }
       if age > Self.countReuseSeconds && s.reading == nil {
-        _ = startReading(&s)
+        startReading(&s)
       }
       return .room
     }
@@ -168,32 +168,36 @@ final class CounterCreationGuard: Sendable {
     return take(request, dialect)
   }
 
-  /// Reads the store's count of counters (one read at a time: a caller that comes while one
-  /// is under way waits for that one).
+  /// Reads the store's count of counters, in the caller's task.
+  ///
+  /// In the caller's task, not in a task of its own: a new `Task` runs on the global executor,
+  /// which a busy process (a test run's, say) may not get to for seconds, while the request
+  /// that needs the count waits on the HTTP server's own handler threads. Several requests
+  /// that need it at once each read it (only at start and at the ceiling does a decision wait
+  /// for a count).
   func readCount() async throws {
-    let task = state.withLock { s in s.reading ?? startReading(&s) }
-    try await task.value
+    let counted = try await store.statistics().counters
+    record(counted, at: RateLimiter.now())
   }
 
-  /// Starts a read of the count, kept in `s` until it ends.
-  private func startReading(_ s: inout State) -> Task<Void, any Error> {
-    // The task takes the lock only once this call has let it go.
-    let task = Task { [self] in
-      do {
-        let counted = try await store.statistics().counters
-        let now = RateLimiter.now()
-        state.withLock { s in
-          s.counted = counted
-          s.countedAt = now
-          s.madeSince = 0
-          s.reading = nil
-        }
-      } catch {
-        state.withLock { $0.reading = nil }
-        throw error
-      }
+  /// Records `counted`, read at `now`, unless a later read is recorded already.
+  private func record(_ counted: Int64, at now: Double) {
+    state.withLock { s in
+      guard s.counted == nil || now >= s.countedAt else { return }
+      s.counted = counted
+      s.countedAt = now
+      s.madeSince = 0
     }
-    s.reading = task
-    return task
+  }
+
+  /// Starts a read of the count in the background, kept in `s` until it ends; no decision
+  /// waits for it.
+  private func startReading(_ s: inout State) {
+    // The task takes the lock only once this call has let it go.
+    s.reading = Task { [self] in
+      defer { state.withLock { $0.reading = nil } }
+      let counted = try await store.statistics().counters
+      record(counted, at: RateLimiter.now())
+    }
   }
 }
