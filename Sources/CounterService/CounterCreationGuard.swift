@@ -17,8 +17,8 @@ import VoteStore
 /// which write to the store directly; and neither touches a vote on a counter that exists, so
 /// the votes' hot path does no work for them.
 ///
-/// The store's count is read at most once a minute on the creation path (a read of whole
-/// tables, as `/stats` does) and the creations since are added to it; before refusing on it,
+/// The store's count is read at most once a minute on the creation path (a `count(*)` of
+/// the counters) and the creations since are added to it; before refusing on it,
 /// a count older than a few seconds is read again, so a ceiling raised in the store (counters
 /// removed) or reached by another instance on the same PostgreSQL database is seen soon.
 final class CounterCreationGuard: Sendable {
@@ -176,7 +176,7 @@ final class CounterCreationGuard: Sendable {
   /// that need it at once each read it (only at start and at the ceiling does a decision wait
   /// for a count).
   func readCount() async throws {
-    let counted = try await store.statistics().counters
+    let counted = try await store.counterCount()
     record(counted, at: RateLimiter.now())
   }
 
@@ -196,7 +196,7 @@ final class CounterCreationGuard: Sendable {
     // The task takes the lock only once this call has let it go.
     s.reading = Task { [self] in
       defer { state.withLock { $0.reading = nil } }
-      let counted = try await store.statistics().counters
+      let counted = try await store.counterCount()
       record(counted, at: RateLimiter.now())
     }
   }

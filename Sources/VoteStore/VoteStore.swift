@@ -57,6 +57,11 @@ public protocol VoteStore: Sendable {
   /// Totals across the store, for `/stats` and `/metrics`.
   func statistics() async throws(VoteStoreError) -> StoreStatistics
 
+  /// How many counters the store holds: ``statistics()``'s `counters`, without its other
+  /// totals (a store of many voters counts them in a whole-table read), for `serve`'s bound
+  /// on new counters.
+  func counterCount() async throws(VoteStoreError) -> Int64
+
   /// Every counter with its voter set, in memory (small stores, tests).
   func exportAll() async throws(VoteStoreError) -> VoteExport
 
@@ -396,5 +401,12 @@ extension VoteStore {
       }
       completion(results)
     }
+  }
+}
+
+extension VoteStore {
+  /// ``statistics()``'s `counters`, for a store with no cheaper way to count them.
+  public func counterCount() async throws(VoteStoreError) -> Int64 {
+    try await statistics().counters
   }
 }

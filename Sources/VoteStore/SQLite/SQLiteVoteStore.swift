@@ -618,6 +618,13 @@ public final class SQLiteVoteStore: VoteStore {
     }
   }
 
+  /// How many counters the store holds (one `count(*)`, not ``statistics()``'s other totals).
+  public func counterCount() async throws(VoteStoreError) -> Int64 {
+    try await readers.run { db throws(VoteStoreError) in
+      try db.statement("SELECT count(*) FROM counters").firstRow { $0.int64(0) } ?? 0
+    }
+  }
+
   /// Every counter and its voters, from one snapshot.
   public func exportAll() async throws(VoteStoreError) -> VoteExport {
     var export = try await readers.run { db throws(VoteStoreError) in
