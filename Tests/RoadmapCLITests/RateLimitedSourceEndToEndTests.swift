@@ -4,45 +4,24 @@ import Testing
 /// A counting API that refuses every read with 429: the sync commands' reads of it share one
 /// bound on their waiting, so a job fails instead of waiting on it for days.
 @Suite struct RateLimitedSourceEndToEndTests {
-  /// A countapi server (python3) that answers every request `429` with `Retry-After: 1`, and
-  /// appends a line to `requests.log` in `directory` for each.
+  /// A countapi server that answers every request `429` with `Retry-After: 1`, and records
+  /// each.
   static func refusingCounter(in directory: TemporaryDirectory) async throws
-    -> (process: ChildProcess, url: String, log: URL)
+    -> ScriptedHTTPServer
   {
-    let log = directory.url.appendingPathComponent("requests.log")
-    let script = try directory.write(
-      "refusing.py",
-      """
-      import http.server, sys, threading
-
-      lock = threading.Lock()
-
-      class Handler(http.server.BaseHTTPRequestHandler):
-          def do_GET(self):
-              with lock:
-                  with open(sys.argv[1], "a") as log:
-                      log.write(self.path + "\\n")
-              body = b'{"error": "rate limited"}'
-              self.send_response(429)
-              self.send_header("Retry-After", "1")
-              self.send_header("Content-Type", "application/json")
-              self.send_header("Content-Length", str(len(body)))
-              self.end_headers()
-              self.wfile.write(body)
-
-          def log_message(self, *args):
-              pass
-
-      server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-      print(server.server_address[1], flush=True)
-      server.serve_forever()
-      """)
-    let process = try ChildProcess.start("/usr/bin/env", ["python3", script.path, log.path])
-    guard let line = try await process.readLine(timeout: .seconds(60)), let port = Int(line) else {
-      process.kill()
-      throw TestHTTPServer.ServerDidNotStart(stderr: process.stderrText)
-    }
-    return (process, "http://127.0.0.1:\(port)", log)
+    try await ScriptedHTTPServer.start(
+      in: directory, name: "refusing.py",
+      handler: """
+        def do_GET(self):
+            record(self.path)
+            body = b'{"error": "rate limited"}'
+            self.send_response(429)
+            self.send_header("Retry-After", "1")
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        """)
   }
 
   /// Bug: each read of a counting API waited up to `ROADMAPCTL_RATE_LIMIT_WAIT` (10 minutes
@@ -59,7 +38,7 @@ import Testing
     let features = (1...40).map { #"{"id": "\#($0)", "title": "F"}"# }
     try directory.write("roadmap.json", "[" + features.joined(separator: ",") + "]")
     let counter = try await Self.refusingCounter(in: directory)
-    defer { counter.process.kill() }
+    defer { counter.stop() }
     let board = try await SyncSupport.serve(in: directory, name: "board")
     defer { board.process.kill() }
     let result = try await Roadmapctl.run(
@@ -73,8 +52,7 @@ import Testing
     #expect(
       result.stderrText.contains("40 of 40 counts could not be read"), "\(result.stderrText)")
     #expect(result.stderrText.contains("cannot read the count of feature 40: rate limited"))
-    let requests = try String(contentsOf: counter.log, encoding: .utf8)
-      .split(separator: "\n").count
+    let requests = try counter.recordedRequests()
     // 40 reads × 3 tries once the bound is used up, and what the first ones sent while it
     // lasted (5 s at one request a second each); 720 and more before.
     #expect(requests < 360, "\(requests) requests")
@@ -88,7 +66,7 @@ import Testing
     defer { directory.remove() }
     try directory.write("roadmap.json", #"[{"id": "1", "title": "F"}]"#)
     let counter = try await Self.refusingCounter(in: directory)
-    defer { counter.process.kill() }
+    defer { counter.stop() }
     let board = try await SyncSupport.serve(in: directory, name: "board")
     defer { board.process.kill() }
     let result = try await Roadmapctl.run(

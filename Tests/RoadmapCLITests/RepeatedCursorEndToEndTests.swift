@@ -12,61 +12,42 @@ import Testing
   @Test func aRepeatedCursorFailsPublish() async throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let log = directory.url.appendingPathComponent("requests.log")
-    let script = try directory.write(
-      "looping.py",
-      #"""
-      import http.server, json, sys, threading
+    let server = try await ScriptedHTTPServer.start(
+      in: directory, name: "looping.py",
+      handler: #"""
+        BOARD = {"project": "looping.app", "settings": {},
+                 "board": {"slug": "roadmap", "name": "Roadmap", "isPublic": True,
+                           "votingEnabled": True},
+                 "stages": [{"board": "roadmap", "id": 1, "isArchived": False,
+                             "isFinished": False, "name": "planned", "position": 0,
+                             "votingEnabled": True}],
+                 "tags": [], "boards": []}
+        FEATURE = {"board": "roadmap", "comments": 0, "createdAt": "2026-12-05T14:59:21Z",
+                   "description": "d", "id": 1, "ref": "1", "stage": 1, "tags": [],
+                   "title": "First", "voted": False, "votes": 3}
 
-      lock = threading.Lock()
-      BOARD = {"project": "looping.app", "settings": {},
-               "board": {"slug": "roadmap", "name": "Roadmap", "isPublic": True,
-                         "votingEnabled": True},
-               "stages": [{"board": "roadmap", "id": 1, "isArchived": False,
-                           "isFinished": False, "name": "planned", "position": 0,
-                           "votingEnabled": True}],
-               "tags": [], "boards": []}
-      FEATURE = {"board": "roadmap", "comments": 0, "createdAt": "2026-12-05T14:59:21Z",
-                 "description": "d", "id": 1, "ref": "1", "stage": 1, "tags": [],
-                 "title": "First", "voted": False, "votes": 3}
-
-      class Handler(http.server.BaseHTTPRequestHandler):
-          def do_GET(self):
-              with lock:
-                  with open(sys.argv[1], "a") as log:
-                      log.write(self.path + "\n")
-                  count = sum(1 for _ in open(sys.argv[1]))
-              path = self.path.split("?")[0]
-              if count > 40:
-                  status, body = 500, {"error": "enough"}
-              elif path.endswith("/board"):
-                  status, body = 200, BOARD
-              elif path.endswith("/features"):
-                  status, body = 200, {"features": [FEATURE], "next": "again"}
-              else:
-                  status, body = 404, {"error": "no route"}
-              data = json.dumps(body).encode()
-              self.send_response(status)
-              self.send_header("Content-Type", "application/json")
-              self.send_header("Content-Length", str(len(data)))
-              self.end_headers()
-              self.wfile.write(data)
-
-          def log_message(self, *args):
-              pass
-
-      server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-      print(server.server_address[1], flush=True)
-      server.serve_forever()
-      """#)
-    let process = try ChildProcess.start("/usr/bin/env", ["python3", script.path, log.path])
-    defer { process.kill() }
-    guard let line = try await process.readLine(timeout: .seconds(60)), let port = Int(line) else {
-      throw TestHTTPServer.ServerDidNotStart(stderr: process.stderrText)
-    }
+        def do_GET(self):
+            count = record(self.path)
+            path = self.path.split("?")[0]
+            if count > 40:
+                status, body = 500, {"error": "enough"}
+            elif path.endswith("/board"):
+                status, body = 200, self.BOARD
+            elif path.endswith("/features"):
+                status, body = 200, {"features": [self.FEATURE], "next": "again"}
+            else:
+                status, body = 404, {"error": "no route"}
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        """#)
+    defer { server.stop() }
     let result = try await Roadmapctl.run(
       [
-        "publish", "--server", "http://127.0.0.1:\(port)", "--project", "looping.app", "--out",
+        "publish", "--server", server.url, "--project", "looping.app", "--out",
         "published.json",
       ],
       workingDirectory: directory.url, timeout: .seconds(600))

@@ -149,38 +149,22 @@ final class SilentListener: @unchecked Sendable {
     #expect(result.stderrText.hasPrefix("Error: --server-timeout must be more than 0 seconds."))
   }
 
-  /// A countapi server (python3) whose `/get` answers `{"value": 7}` after `delay` seconds.
+  /// A countapi server whose `/get` answers `{"value": 7}` after `delay` seconds.
   static func slowCounter(after delay: Int, in directory: TemporaryDirectory) async throws
-    -> (process: ChildProcess, url: String)
+    -> ScriptedHTTPServer
   {
-    let script = try directory.write(
-      "counter.py",
-      """
-      import http.server, time
-
-      class Handler(http.server.BaseHTTPRequestHandler):
-          def do_GET(self):
-              time.sleep(\(delay))
-              body = b'{"value": 7}'
-              self.send_response(200)
-              self.send_header("Content-Type", "application/json")
-              self.send_header("Content-Length", str(len(body)))
-              self.end_headers()
-              self.wfile.write(body)
-
-          def log_message(self, *args):
-              pass
-
-      server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-      print(server.server_address[1], flush=True)
-      server.serve_forever()
-      """)
-    let process = try ChildProcess.start("/usr/bin/env", ["python3", script.path])
-    guard let line = try await process.readLine(timeout: .seconds(60)), let port = Int(line) else {
-      process.kill()
-      throw TestHTTPServer.ServerDidNotStart(stderr: process.stderrText)
-    }
-    return (process, "http://127.0.0.1:\(port)")
+    try await ScriptedHTTPServer.start(
+      in: directory, name: "counter.py",
+      handler: """
+        def do_GET(self):
+            time.sleep(\(delay))
+            body = b'{"value": 7}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        """)
   }
 
   /// Bug: `votes pull` (and `migrate --votes-from`, `reconcile --counts`) read the counts with
@@ -191,7 +175,7 @@ final class SilentListener: @unchecked Sendable {
     defer { directory.remove() }
     try directory.write("roadmap.json", Self.roadmap)
     let counter = try await Self.slowCounter(after: 15, in: directory)
-    defer { counter.process.kill() }
+    defer { counter.stop() }
     let board = try await SyncSupport.serve(in: directory, name: "board")
     defer { board.process.kill() }
     let result = try await Roadmapctl.run(
