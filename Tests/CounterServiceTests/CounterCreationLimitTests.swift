@@ -184,43 +184,11 @@ import VoteStore
   /// What the immediate handler did with `target`: its answer (waiting for a deferred one),
   /// or nil when it passed.
   static func offer(_ immediate: HTTPImmediateHandler, _ target: String) async -> HTTPResponse? {
-    let box = CreationAnswer()
+    let box = DeferredAnswer()
     switch immediate(request(target), HTTPResponder { box.set($0) }) {
     case .response(let response)?: return response
     case .deferred?: return await box.wait()
     case nil: return nil
-    }
-  }
-}
-
-/// A deferred answer, handed over from the store's writer thread.
-private final class CreationAnswer: @unchecked Sendable {
-  private let lock = NSLock()
-  private var response: HTTPResponse?
-  private var waiter: CheckedContinuation<HTTPResponse, Never>?
-
-  func set(_ response: HTTPResponse) {
-    lock.lock()
-    if let waiter {
-      self.waiter = nil
-      lock.unlock()
-      waiter.resume(returning: response)
-      return
-    }
-    self.response = response
-    lock.unlock()
-  }
-
-  func wait() async -> HTTPResponse {
-    await withCheckedContinuation { continuation in
-      lock.lock()
-      if let response {
-        lock.unlock()
-        continuation.resume(returning: response)
-        return
-      }
-      waiter = continuation
-      lock.unlock()
     }
   }
 }

@@ -248,8 +248,9 @@ import VoteStore
   }
 }
 
-/// A deferred answer, handed over from the store's writer thread.
-private final class DeferredAnswer: @unchecked Sendable {
+/// A deferred answer, handed over from the store's writer thread (ImmediateReadTests,
+/// CounterCreationLimitTests).
+final class DeferredAnswer: @unchecked Sendable {
   private let lock = NSLock()
   private var response: HTTPResponse?
   private var waiter: CheckedContinuation<HTTPResponse, Never>?
