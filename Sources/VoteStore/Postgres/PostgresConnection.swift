@@ -110,7 +110,7 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     // session of ours left idle in a transaction (its client stopped) is ended, and its locks
     // let go, by the server.
     try execute(
-      "SET lock_timeout = '10s'; SET statement_timeout = \(max(0, timeouts.statementMilliseconds)); "
+      "SET lock_timeout = \(max(0, timeouts.lockMilliseconds)); SET statement_timeout = \(max(0, timeouts.statementMilliseconds)); "
         + "SET idle_in_transaction_session_timeout = "
         + "\(max(0, timeouts.idleInTransactionMilliseconds)); "
         + "SET application_name = 'roadmapctl'; SET client_min_messages = warning",
