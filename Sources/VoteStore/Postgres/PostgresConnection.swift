@@ -459,6 +459,8 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     let kind = kind(sqlState: sqlState)
     let detail: String? =
       switch kind {
+      case _ where sqlState == lockNotAvailable:
+        "the data is locked by another change that has not finished; nothing was changed"
       case .invalid:
         "the database refused the values of this change (SQLSTATE \(sqlState)); nothing was changed"
       case .conflict:
@@ -466,6 +468,15 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
       default: nil
       }
     return VoteStoreError(kind, "PostgreSQL [\(sqlState)]: \(message)", publicDetail: detail)
+  }
+
+  /// The SQLSTATE of a wait for a lock that `lock_timeout` ended (`lock_not_available`).
+  static let lockNotAvailable = "55P03"
+
+  /// Whether `error` is a statement's wait for a lock (a row another transaction holds) that
+  /// `lock_timeout` ended: contention on that data, not a failure of the database.
+  static func isLockWait(_ error: VoteStoreError) -> Bool {
+    error.kind == .busy && error.message.hasPrefix("PostgreSQL [\(lockNotAvailable)]")
   }
 
   /// Whether an error with this SQLSTATE ends the session: a connection exception (08…) or

@@ -107,12 +107,20 @@ public final class PostgresVoteStore: VoteStore {
   private func write<T>(
     _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
   ) async throws(VoteStoreError) -> T {
-    try await health.tracking { () async throws(VoteStoreError) -> T in
-      try await pool.run { db throws(VoteStoreError) in
+    do throws(VoteStoreError) {
+      let value = try await pool.run { db throws(VoteStoreError) in
         try db.retryingWrite { () throws(VoteStoreError) in
           try work(PostgresCounterTable(db: db))
         }
       }
+      health.record(nil)
+      return value
+    } catch {
+      // A row locked elsewhere is that counter's contention, not the store failing: counted,
+      // one locked counter made /healthz answer 503 (every instance that took a vote on it
+      // taken out of a load balancer) while every other counter was served.
+      if !PostgresConnection.isLockWait(error) { health.record(error) }
+      throw error
     }
   }
 
