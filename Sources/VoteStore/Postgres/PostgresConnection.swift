@@ -165,6 +165,16 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     return try body()
   }
 
+  /// Runs `sql`, a wait for a lock that may rightly be held long (the migration lock while
+  /// another instance migrates), bounded by the statement timeout alone: the store's
+  /// `lock_timeout` (seconds, for a vote's row) is lifted for it and put back after, in one
+  /// round trip (one implicit transaction: a failure puts it back too).
+  func executeWaitingForLock(_ sql: String) throws(VoteStoreError) {
+    try execute(
+      "SET lock_timeout = 0; \(sql); SET lock_timeout = \(max(0, timeouts.lockMilliseconds))",
+      changesNothing: true)
+  }
+
   /// Whether the connection is (as far as libpq knows) alive.
   var isConnected: Bool { handle != nil && PQstatus(handle) == CONNECTION_OK }
 

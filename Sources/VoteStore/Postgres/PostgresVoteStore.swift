@@ -99,6 +99,13 @@ public final class PostgresVoteStore: VoteStore {
     }
   }
 
+  /// The `lock_timeout` of the connection a call gets (for tests).
+  func lockTimeoutSetting() async throws(VoteStoreError) -> String? {
+    try await read { table throws(VoteStoreError) in
+      try table.db.query("SELECT current_setting('lock_timeout')").first?.first ?? nil
+    }
+  }
+
   /// How many writes of `counter` are past its gate and how many wait there (for tests).
   func counterGateState(of counter: PostgresCounterGate.Counter) -> (passed: Int, waiting: Int) {
     gate.state(of: counter)
