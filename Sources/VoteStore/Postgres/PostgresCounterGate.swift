@@ -5,12 +5,14 @@ import Foundation
 /// counter) cannot take every connection and leave the other counters' calls to be answered
 /// busy.
 ///
-/// Each write of a counter passes the gate before it asks the pool for a connection: at most
-/// `limit` of one counter's writes are past it (holding a connection, or waiting in the pool's
-/// queue for one); the others wait here, in the process, first come first served, without a
-/// connection. One still waiting after `deadlineMilliseconds` is answered
-/// ``VoteStoreError/Kind/busy`` without having run (nothing was changed). An uncontended write
-/// costs one lock and one dictionary entry, and no round trip to the server.
+/// Each write of a counter passes the gate before it is queued for a connection: at most
+/// `limit` of one counter's writes are past it (holding a connection, or queued for one); the
+/// others wait here, first come first served, without a connection. When a write past the gate
+/// ends, ``leave(_:)`` starts the oldest waiting one at once on a dispatch thread, so a hot
+/// counter's writes follow one another without waiting for a task to be scheduled (Swift's
+/// cooperative pool, busy under load, made 64 writers on one counter time out). One still waiting after `deadlineMilliseconds` is refused with
+/// ``VoteStoreError/Kind/busy`` (nothing was changed). An uncontended write costs one lock and
+/// one dictionary entry, and no round trip to the server.
 final class PostgresCounterGate: @unchecked Sendable {
   /// How many writes of one counter may be past the gate at once.
   let limit: Int
@@ -19,7 +21,7 @@ final class PostgresCounterGate: @unchecked Sendable {
   private var counters: [Counter: Slot] = [:]
 
   /// A counter, by namespace and key.
-  struct Counter: Hashable {
+  struct Counter: Hashable, Sendable {
     var namespace: String
     var key: String
   }
@@ -30,9 +32,10 @@ final class PostgresCounterGate: @unchecked Sendable {
     var waiting: [Waiter] = []
   }
 
-  /// A write waiting at the gate; resumed once, with true (its turn) or false (too late).
+  /// A write waiting at the gate: started, or refused, once.
   private final class Waiter: @unchecked Sendable {
-    var continuation: CheckedContinuation<Bool, Never>?
+    var start: (() -> Void)?
+    var refuse: ((VoteStoreError) -> Void)?
     var timer: Task<Void, Never>?
   }
 
@@ -43,72 +46,41 @@ final class PostgresCounterGate: @unchecked Sendable {
     self.deadlineMilliseconds = max(1, deadlineMilliseconds)
   }
 
-  /// Runs `body` once the counter's turn comes, and lets the next write of the counter through
-  /// when it ends; throws `.busy` (without running `body`) when the turn does not come within
-  /// the deadline.
-  func passing<T>(
-    _ counter: Counter, _ body: () async throws(VoteStoreError) -> T
-  ) async throws(VoteStoreError) -> T {
-    try await enter(counter)
-    defer { leave(counter) }
-    return try await body()
-  }
-
-  /// How many writes of `counter` are past the gate and how many wait (for tests).
-  func state(of counter: Counter) -> (passed: Int, waiting: Int) {
-    lock.withLock { (counters[counter]?.passed ?? 0, counters[counter]?.waiting.count ?? 0) }
-  }
-
-  /// Lets a write of `counter` through when its turn is free (under the lock).
-  private func passIfFree(_ counter: Counter) -> Bool {
-    lock.withLock {
-      guard counters[counter, default: Slot()].passed < limit else { return false }
+  /// Calls `start` (at once, or on a dispatch thread when a write frees a turn) when the
+  /// counter's turn comes, or `refuse` with `.busy` when it does not come within the deadline;
+  /// exactly one of them, once. After `start`, the caller calls ``leave(_:)`` once its write
+  /// has ended.
+  func enter(
+    _ counter: Counter, start: @escaping () -> Void,
+    refuse: @escaping (VoteStoreError) -> Void
+  ) {
+    lock.lock()
+    if counters[counter, default: Slot()].passed < limit {
       counters[counter, default: Slot()].passed += 1
-      return true
-    }
-  }
-
-  private func enter(_ counter: Counter) async throws(VoteStoreError) {
-    if passIfFree(counter) { return }
-    let waiter = Waiter()
-    let admitted = await withCheckedContinuation {
-      (continuation: CheckedContinuation<Bool, Never>) in
-      lock.lock()
-      // A write may have left between the look above and this one.
-      if counters[counter, default: Slot()].passed < limit {
-        counters[counter, default: Slot()].passed += 1
-        lock.unlock()
-        continuation.resume(returning: true)
-        return
-      }
-      waiter.continuation = continuation
-      counters[counter, default: Slot()].waiting.append(waiter)
-      let nanoseconds = UInt64(deadlineMilliseconds) * 1_000_000
-      waiter.timer = Task { [weak self] in
-        try? await Task.sleep(nanoseconds: nanoseconds)
-        if !Task.isCancelled { self?.expire(waiter, of: counter) }
-      }
       lock.unlock()
+      start()
+      return
     }
-    guard admitted else {
-      throw VoteStoreError(
-        .busy,
-        "\(limit) calls on the counter \(counter.key) in \(counter.namespace) already held or "
-          + "waited for database connections (its row locked: a long transaction elsewhere, or "
-          + "a hot counter) and this one's turn did not come within "
-          + "\(Self.seconds(deadlineMilliseconds)) s; nothing was changed",
-        publicDetail: "the counter is busy; nothing was changed")
+    let waiter = Waiter()
+    waiter.start = start
+    waiter.refuse = refuse
+    counters[counter, default: Slot()].waiting.append(waiter)
+    let nanoseconds = UInt64(deadlineMilliseconds) * 1_000_000
+    waiter.timer = Task { [weak self] in
+      try? await Task.sleep(nanoseconds: nanoseconds)
+      if !Task.isCancelled { self?.expire(waiter, of: counter) }
     }
+    lock.unlock()
   }
 
-  /// Lets the next waiting write of `counter` through, or counts this one out.
-  private func leave(_ counter: Counter) {
+  /// Ends a write of `counter` that was started: starts the oldest waiting one, if any.
+  func leave(_ counter: Counter) {
     lock.lock()
     guard var slot = counters[counter] else {
       lock.unlock()
       return
     }
-    if slot.waiting.isEmpty {
+    guard !slot.waiting.isEmpty else {
       slot.passed -= 1
       counters[counter] = slot.passed > 0 ? slot : nil
       lock.unlock()
@@ -117,14 +89,28 @@ final class PostgresCounterGate: @unchecked Sendable {
     // The turn passes to the oldest waiter; the count past the gate stays.
     let next = slot.waiting.removeFirst()
     counters[counter] = slot
-    let continuation = next.continuation
-    next.continuation = nil
+    let start = next.start
+    next.start = nil
+    next.refuse = nil
+    let timer = next.timer
     lock.unlock()
-    next.timer?.cancel()
-    continuation?.resume(returning: true)
+    timer?.cancel()
+    // Not on this thread: a write ends inside its job's completion, under the job's lock,
+    // and queueing the next job there takes the queue's lock, which the queue's watchdog
+    // takes before a job's (a deadlock). A dispatch thread, not a task: Swift's cooperative
+    // pool (two threads here) is the wait this hand-over avoids.
+    if let start {
+      let handOver = HandOver(start: start)
+      DispatchQueue.global().async { handOver.start() }
+    }
   }
 
-  /// Answers `waiter` as too late, if it is still waiting.
+  /// How many writes of `counter` are past the gate and how many wait (for tests).
+  func state(of counter: Counter) -> (passed: Int, waiting: Int) {
+    lock.withLock { (counters[counter]?.passed ?? 0, counters[counter]?.waiting.count ?? 0) }
+  }
+
+  /// Refuses `waiter` as too late, if it is still waiting.
   private func expire(_ waiter: Waiter, of counter: Counter) {
     lock.lock()
     guard let index = counters[counter]?.waiting.firstIndex(where: { $0 === waiter }) else {
@@ -132,14 +118,46 @@ final class PostgresCounterGate: @unchecked Sendable {
       return
     }
     counters[counter]?.waiting.remove(at: index)
-    let continuation = waiter.continuation
-    waiter.continuation = nil
+    let refuse = waiter.refuse
+    waiter.start = nil
+    waiter.refuse = nil
     lock.unlock()
-    continuation?.resume(returning: false)
+    refuse?(
+      VoteStoreError(
+        .busy,
+        "\(limit) calls on the counter \(counter.key) in \(counter.namespace) already held or "
+          + "waited for database connections (its row locked: a long transaction elsewhere, or "
+          + "a hot counter) and this one's turn did not come within "
+          + "\(Self.seconds(deadlineMilliseconds)) s; nothing was changed",
+        publicDetail: "the counter is busy; nothing was changed"))
+  }
+
+  /// A waiter's start, handed to a dispatch thread (it is called once, there).
+  private struct HandOver: @unchecked Sendable {
+    let start: () -> Void
   }
 
   private static func seconds(_ milliseconds: Int) -> String {
     let seconds = Double(milliseconds) / 1000
     return seconds.rounded() == seconds ? String(Int(seconds)) : String(seconds)
+  }
+}
+
+extension PostgresCounterGate {
+  /// Runs `body` once the counter's turn comes and lets the next write through when it ends;
+  /// throws `.busy` (without running `body`) when the turn does not come in time. For tests
+  /// and callers that are tasks already.
+  func passing<T>(
+    _ counter: Counter, _ body: () async throws(VoteStoreError) -> T
+  ) async throws(VoteStoreError) -> T {
+    let admitted = await withCheckedContinuation {
+      (continuation: CheckedContinuation<VoteStoreError?, Never>) in
+      enter(
+        counter, start: { continuation.resume(returning: nil) },
+        refuse: { continuation.resume(returning: $0) })
+    }
+    if let admitted { throw admitted }
+    defer { leave(counter) }
+    return try await body()
   }
 }

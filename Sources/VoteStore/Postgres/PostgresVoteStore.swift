@@ -93,9 +93,45 @@ public final class PostgresVoteStore: VoteStore {
     counter namespace: String, _ key: String,
     _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
   ) async throws(VoteStoreError) -> T {
-    try await gate.passing(.init(namespace: namespace, key: key)) {
-      () async throws(VoteStoreError) -> T in
-      try await write(work)
+    let counter = PostgresCounterGate.Counter(namespace: namespace, key: key)
+    let (gate, pool, health) = (gate, pool, health)
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<T, VoteStoreError>, Never>) in
+      // Started at once, or on the connection thread of the write that frees the counter's
+      // turn: the next write is queued without waiting for a task to be scheduled.
+      gate.enter(
+        counter,
+        start: {
+          pool.submit(Self.writing(work)) { result in
+            Self.record(result, in: health)
+            gate.leave(counter)
+            continuation.resume(returning: result)
+          }
+        },
+        refuse: { continuation.resume(returning: .failure($0)) })
+    }
+    return try result.get()
+  }
+
+  /// `work` as one write on a pool connection: its own transaction, run again as
+  /// ``PostgresConnection/retryingWrite(_:)`` says.
+  private static func writing<T>(
+    _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
+  ) -> (PostgresConnection) throws(VoteStoreError) -> T {
+    { db throws(VoteStoreError) in
+      try db.retryingWrite { () throws(VoteStoreError) in try work(PostgresCounterTable(db: db)) }
+    }
+  }
+
+  /// Records a write's outcome in `health`. A row locked elsewhere is that counter's
+  /// contention, not the store failing: counted, one locked counter made /healthz answer 503
+  /// (every instance that took a vote on it taken out of a load balancer) while every other
+  /// counter was served.
+  private static func record<T>(_ result: Result<T, VoteStoreError>, in health: WriteHealthTracker)
+  {
+    switch result {
+    case .success: health.record(nil)
+    case .failure(let error): if !PostgresConnection.isLockWait(error) { health.record(error) }
     }
   }
 
@@ -114,21 +150,14 @@ public final class PostgresVoteStore: VoteStore {
   private func write<T>(
     _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
   ) async throws(VoteStoreError) -> T {
+    let result: Result<T, VoteStoreError>
     do throws(VoteStoreError) {
-      let value = try await pool.run { db throws(VoteStoreError) in
-        try db.retryingWrite { () throws(VoteStoreError) in
-          try work(PostgresCounterTable(db: db))
-        }
-      }
-      health.record(nil)
-      return value
+      result = .success(try await pool.run(Self.writing(work)))
     } catch {
-      // A row locked elsewhere is that counter's contention, not the store failing: counted,
-      // one locked counter made /healthz answer 503 (every instance that took a vote on it
-      // taken out of a load balancer) while every other counter was served.
-      if !PostgresConnection.isLockWait(error) { health.record(error) }
-      throw error
+      result = .failure(error)
     }
+    Self.record(result, in: health)
+    return try result.get()
   }
 
   /// The counter `key` in `namespace`, or nil when it does not exist.
