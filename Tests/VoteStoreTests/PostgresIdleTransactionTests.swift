@@ -14,7 +14,9 @@ import Testing
 
   @Test func aSessionStoppedInsideATransactionLetsItsRowLockGo() async throws {
     let (url, _) = try await TestPostgres.shared.createDatabase()
-    let store = try PostgresVoteStore(connectionString: url, poolSize: 2)
+    // The lock timeout as long as the 5 s statement timeout: the vote waits that long at most.
+    let store = try PostgresVoteStore(
+      connectionString: url, poolSize: 2, timeouts: PostgresTimeouts(lockMilliseconds: 10_000))
     let hit = CounterMutation(
       namespace: Self.ns, key: "hot", delta: 1,
       createIfMissing: CounterCreation(namespace: Self.ns, key: "hot"))

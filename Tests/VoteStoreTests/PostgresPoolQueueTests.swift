@@ -15,11 +15,12 @@ import Testing
 
   @Test func aCallQueuedBehindALockWaitIsAnsweredWithoutRunning() async throws {
     let (url, _) = try await TestPostgres.shared.createDatabase()
-    // One connection; a bound on the queue far below the 10 s lock timeout a vote waits out.
+    // One connection; a bound on the queue far below the 60 s lock timeout a vote waits out.
     let store = try PostgresVoteStore(
       connectionString: url, poolSize: 1,
       timeouts: PostgresTimeouts(
-        statementMilliseconds: 60_000, clientMilliseconds: 70_000, queueMilliseconds: 1_000))
+        statementMilliseconds: 60_000, clientMilliseconds: 70_000, queueMilliseconds: 1_000,
+        lockMilliseconds: 60_000))
     for key in ["hot", "cold"] {
       _ = try await store.apply(Self.hit(key))
     }
@@ -65,7 +66,7 @@ import Testing
     #expect(queued?.outcomeIsUnknown == false)
     #expect(queued?.message.contains("no database connection was free") == true)
     // Answered while the vote still waited on the lock; on a loaded machine the answer may
-    // have come after that vote's own 10 s lock timeout, which then ended it busy.
+    // have come after that vote's own 60 s lock timeout, which then ended it busy.
     #expect(
       stillWaiting.first.flatMap { $0.first ?? nil } == "1" || blockedError?.kind == .busy,
       "answered only once the lock was let go: \(String(describing: blockedError))")

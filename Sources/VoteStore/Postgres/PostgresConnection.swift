@@ -110,7 +110,7 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     // session of ours left idle in a transaction (its client stopped) is ended, and its locks
     // let go, by the server.
     try execute(
-      "SET lock_timeout = '10s'; SET statement_timeout = \(max(0, timeouts.statementMilliseconds)); "
+      "SET lock_timeout = \(max(0, timeouts.lockMilliseconds)); SET statement_timeout = \(max(0, timeouts.statementMilliseconds)); "
         + "SET idle_in_transaction_session_timeout = "
         + "\(max(0, timeouts.idleInTransactionMilliseconds)); "
         + "SET application_name = 'roadmapctl'; SET client_min_messages = warning",
@@ -163,6 +163,16 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
       }
     }
     return try body()
+  }
+
+  /// Runs `sql`, a wait for a lock that may rightly be held long (the migration lock while
+  /// another instance migrates), bounded by the statement timeout alone: the store's
+  /// `lock_timeout` (seconds, for a vote's row) is lifted for it and put back after, in one
+  /// round trip (one implicit transaction: a failure puts it back too).
+  func executeWaitingForLock(_ sql: String) throws(VoteStoreError) {
+    try execute(
+      "SET lock_timeout = 0; \(sql); SET lock_timeout = \(max(0, timeouts.lockMilliseconds))",
+      changesNothing: true)
   }
 
   /// Whether the connection is (as far as libpq knows) alive.
@@ -459,6 +469,8 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
     let kind = kind(sqlState: sqlState)
     let detail: String? =
       switch kind {
+      case _ where sqlState == lockNotAvailable:
+        "the data is locked by another change that has not finished; nothing was changed"
       case .invalid:
         "the database refused the values of this change (SQLSTATE \(sqlState)); nothing was changed"
       case .conflict:
@@ -466,6 +478,15 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
       default: nil
       }
     return VoteStoreError(kind, "PostgreSQL [\(sqlState)]: \(message)", publicDetail: detail)
+  }
+
+  /// The SQLSTATE of a wait for a lock that `lock_timeout` ended (`lock_not_available`).
+  static let lockNotAvailable = "55P03"
+
+  /// Whether `error` is a statement's wait for a lock (a row another transaction holds) that
+  /// `lock_timeout` ended: contention on that data, not a failure of the database.
+  static func isLockWait(_ error: VoteStoreError) -> Bool {
+    error.kind == .busy && error.message.hasPrefix("PostgreSQL [\(lockNotAvailable)]")
   }
 
   /// Whether an error with this SQLSTATE ends the session: a connection exception (08…) or

@@ -172,7 +172,11 @@ enum PostgresSchema {
     if let problem = SchemaMigrations.problem(migrations) {
       throw VoteStoreError(.other, "the PostgreSQL migration list is broken: \(problem)")
     }
-    try db.execute("SELECT pg_advisory_lock(\(migrationLock))")
+    // Another instance may hold it for as long as its migration takes: the wait is bounded
+    // by the statement timeout (600 s while the vote store migrates), not the lock timeout
+    // meant for a vote's row, which made an instance started beside a migration longer than
+    // it fail to start.
+    try db.executeWaitingForLock("SELECT pg_advisory_lock(\(migrationLock))")
     defer { try? db.execute("SELECT pg_advisory_unlock(\(migrationLock))") }
     try db.execute(
       """

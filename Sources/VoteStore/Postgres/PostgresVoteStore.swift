@@ -14,8 +14,14 @@
 /// write that was lost before it sent anything that could change data; a write that may have
 /// committed never is. A write that a concurrent transaction made fail (``VoteStoreError/Kind/conflict``)
 /// is run again, up to three times.
+///
+/// At most `connectionsPerCounter` of one counter's writes hold (or wait in the pool's queue
+/// for) a connection at once; the counter's further writes wait in the process for their turn
+/// (``PostgresCounterGate``), so a counter whose row is locked elsewhere, or that every client
+/// votes on, leaves the other connections to the other counters.
 public final class PostgresVoteStore: VoteStore {
   private let pool: ConnectionPool<PostgresConnection>
+  private let gate: PostgresCounterGate
   private let health = WriteHealthTracker()
   private let voterKey: VoterKey
 
@@ -28,10 +34,18 @@ public final class PostgresVoteStore: VoteStore {
   /// Every wait on the server is bounded by `timeouts` (see ``PostgresTimeouts``): a frozen
   /// server makes calls throw `.timedOut` within the bound rather than hang.
   ///
+  /// `connectionsPerCounter` (at least 1, default 2) bounds how many of the pool's connections
+  /// the writes (votes, sets, creations) of one counter may hold or wait for at once; the
+  /// counter's further writes wait in the process, without a connection, for their turn, at
+  /// most `timeouts.queueMilliseconds`, and are then answered `.busy` without having run. Two
+  /// keep a hot counter's next vote ready behind the one holding its row lock; more would only
+  /// queue on the lock.
+  ///
   /// Throws `.io` when the server cannot be reached, `.incompatible` when the schema is newer
   /// than this build. The initializer blocks while it connects: call it at start-up.
   public init(
-    connectionString: String, poolSize: Int = 8, timeouts: PostgresTimeouts = .init()
+    connectionString: String, poolSize: Int = 8, timeouts: PostgresTimeouts = .init(),
+    connectionsPerCounter: Int = 2
   ) throws(VoteStoreError) {
     var connections: [PostgresConnection] = []
     let availability = PostgresAvailability(retryMilliseconds: timeouts.retryMilliseconds)
@@ -52,6 +66,8 @@ public final class PostgresVoteStore: VoteStore {
     pool = ConnectionPool(
       name: "votes pg", connections: connections,
       deadlineMilliseconds: timeouts.queueMilliseconds, watchesTaken: false)
+    gate = PostgresCounterGate(
+      limit: connectionsPerCounter, deadlineMilliseconds: timeouts.queueMilliseconds)
   }
 
   deinit {
@@ -72,16 +88,76 @@ public final class PostgresVoteStore: VoteStore {
     }
   }
 
+  /// ``write(_:)`` for a write of one counter, through the counter's gate.
+  private func write<T>(
+    counter namespace: String, _ key: String,
+    _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
+  ) async throws(VoteStoreError) -> T {
+    let counter = PostgresCounterGate.Counter(namespace: namespace, key: key)
+    let (gate, pool, health) = (gate, pool, health)
+    let result = await withCheckedContinuation {
+      (continuation: CheckedContinuation<Result<T, VoteStoreError>, Never>) in
+      // Started at once, or on the connection thread of the write that frees the counter's
+      // turn: the next write is queued without waiting for a task to be scheduled.
+      gate.enter(
+        counter,
+        start: {
+          pool.submit(Self.writing(work)) { result in
+            Self.record(result, in: health)
+            gate.leave(counter)
+            continuation.resume(returning: result)
+          }
+        },
+        refuse: { continuation.resume(returning: .failure($0)) })
+    }
+    return try result.get()
+  }
+
+  /// `work` as one write on a pool connection: its own transaction, run again as
+  /// ``PostgresConnection/retryingWrite(_:)`` says.
+  private static func writing<T>(
+    _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
+  ) -> (PostgresConnection) throws(VoteStoreError) -> T {
+    { db throws(VoteStoreError) in
+      try db.retryingWrite { () throws(VoteStoreError) in try work(PostgresCounterTable(db: db)) }
+    }
+  }
+
+  /// Records a write's outcome in `health`. A row locked elsewhere is that counter's
+  /// contention, not the store failing: counted, one locked counter made /healthz answer 503
+  /// (every instance that took a vote on it taken out of a load balancer) while every other
+  /// counter was served.
+  private static func record<T>(_ result: Result<T, VoteStoreError>, in health: WriteHealthTracker)
+  {
+    switch result {
+    case .success: health.record(nil)
+    case .failure(let error): if !PostgresConnection.isLockWait(error) { health.record(error) }
+    }
+  }
+
+  /// The `lock_timeout` of the connection a call gets (for tests).
+  func lockTimeoutSetting() async throws(VoteStoreError) -> String? {
+    try await read { table throws(VoteStoreError) in
+      try table.db.query("SELECT current_setting('lock_timeout')").first?.first ?? nil
+    }
+  }
+
+  /// How many writes of `counter` are past its gate and how many wait there (for tests).
+  func counterGateState(of counter: PostgresCounterGate.Counter) -> (passed: Int, waiting: Int) {
+    gate.state(of: counter)
+  }
+
   private func write<T>(
     _ work: @escaping (PostgresCounterTable) throws(VoteStoreError) -> T
   ) async throws(VoteStoreError) -> T {
-    try await health.tracking { () async throws(VoteStoreError) -> T in
-      try await pool.run { db throws(VoteStoreError) in
-        try db.retryingWrite { () throws(VoteStoreError) in
-          try work(PostgresCounterTable(db: db))
-        }
-      }
+    let result: Result<T, VoteStoreError>
+    do throws(VoteStoreError) {
+      result = .success(try await pool.run(Self.writing(work)))
+    } catch {
+      result = .failure(error)
     }
+    Self.record(result, in: health)
+    return try result.get()
   }
 
   /// The counter `key` in `namespace`, or nil when it does not exist.
@@ -105,7 +181,8 @@ public final class PostgresVoteStore: VoteStore {
   /// Creates a counter in one statement; nil (nothing changed) when it already exists.
   public func create(_ creation: CounterCreation) async throws(VoteStoreError) -> CounterRecord? {
     try CounterLimits.check(creation)
-    return try await write { table throws(VoteStoreError) in
+    return try await write(counter: creation.namespace, creation.key) {
+      table throws(VoteStoreError) in
       try table.insert(creation, now: currentMilliseconds())
     }
   }
@@ -117,7 +194,8 @@ public final class PostgresVoteStore: VoteStore {
     if let creation = mutation.createIfMissing { try CounterLimits.check(creation) }
     var mutation = mutation
     mutation.voter = mutation.voter.map(voterKey.hash)
-    return try await write { [mutation] table throws(VoteStoreError) in
+    return try await write(counter: mutation.namespace, mutation.key) {
+      [mutation] table throws(VoteStoreError) in
       try table.apply(mutation, now: currentMilliseconds())
     }
   }
@@ -129,7 +207,7 @@ public final class PostgresVoteStore: VoteStore {
   ) async throws(VoteStoreError) -> (old: Int64, record: CounterRecord)? {
     try CounterLimits.check(value: value, "the value")
     if let createIfMissing { try CounterLimits.check(createIfMissing) }
-    let result = try await write { table throws(VoteStoreError) in
+    let result = try await write(counter: namespace, key) { table throws(VoteStoreError) in
       try table.set(
         namespace: namespace, key: key, value: value, createIfMissing: createIfMissing,
         now: currentMilliseconds()

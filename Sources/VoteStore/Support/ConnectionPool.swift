@@ -52,6 +52,17 @@ final class ConnectionPool<Connection: ClosableConnection>: Sendable {
     return try result.get()
   }
 
+  /// Queues `work` for one of the pool's connections without suspending: `completion` runs
+  /// once with its result, on the connection's thread (or the queue's watchdog, for a job no
+  /// thread took in time, or at once, for a closed pool).
+  func submit<T>(
+    _ work: @escaping (Connection) throws(VoteStoreError) -> T,
+    completion: @escaping (sending Result<T, VoteStoreError>) -> Void
+  ) {
+    let job = DatabaseJob.make(work, completion: completion)
+    if let refusal = queue.enqueue(job) { job.finish(refusal) }
+  }
+
   /// Like ``close()`` without waiting (for a store released without being closed).
   func closeEventually() {
     queue.close()

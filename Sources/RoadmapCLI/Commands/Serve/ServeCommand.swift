@@ -259,6 +259,9 @@ struct ServeCommand: Command {
     }
     // A server that cannot start leaves no store it made behind (a new --data-dir on a port
     // already in use left an empty store there).
+    // On PostgreSQL each instance holds the serve lock while it runs, so that 'votes
+    // merge-refs' refuses to run beside it (and this one refuses to start beside merge-refs).
+    let serveLock = try self.store.holdServeLock(context)
     let (store, footprint) = try self.store.openTracked(
       context, mustExist: false, memoryCache: true)
     let boards: any BoardStore
@@ -302,6 +305,7 @@ struct ServeCommand: Command {
     } catch {
       await boards.close()
       await store.close()
+      serveLock?.release()
       footprint.removeWhatWasCreated()
       throw CommandError.failure(Self.describeListenFailure(error, host: host, port: port))
     }
@@ -335,6 +339,7 @@ struct ServeCommand: Command {
     }
     await boards.close()
     await store.close()
+    serveLock?.release()
     stderr.writeLine("Stopped.")
     return 0
   }

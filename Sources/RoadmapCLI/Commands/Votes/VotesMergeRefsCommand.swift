@@ -14,15 +14,18 @@ struct VotesMergeRefsCommand: Command {
       sign); apps and the board API see one of them and the other's votes are hidden ('serve' \
       names them at start). In each group the feature with the lowest id stays; the others' \
       votes move into its counter (a voter who voted on both counts once) and they are \
-      deleted. One transaction. Stop every 'roadmapctl serve' on the store first (on SQLite \
-      this command refuses to run beside one; on PostgreSQL nothing can tell, and a vote a \
-      running server takes on a feature being merged away may be lost). Back up the store \
-      before.
+      deleted. One transaction. Stop every 'roadmapctl serve' on the store first: a vote a \
+      running server took on a feature being merged away could be lost, so the command \
+      refuses to run beside one (on SQLite by the store file's lock; on PostgreSQL by the \
+      advisory lock every serve instance holds while it runs). Back up the store before.
       """)
 
   @OptionGroup var store: VotesStoreOptions
 
   func run(_ context: CommandContext) async throws -> Int32 {
+    // Held until the command ends: no serve instance can start meanwhile.
+    let exclusion = try self.store.excludeServers(refusing: "merge refs")
+    defer { exclusion?.release() }
     let store = try self.store.open(context, mustExist: true)
     let merged: [RefTwinMerge.Merged]
     do {

@@ -186,6 +186,34 @@ struct VotesStoreOptions: ParsableArguments {
     }
   }
 
+  /// On PostgreSQL, takes the lock a running `serve` holds shared (``PostgresServeLock``),
+  /// saying on stderr when it is lost and taken again; nil on SQLite, whose store file tells
+  /// the same by itself.
+  func holdServeLock(_ context: CommandContext) throws(CommandError) -> PostgresServeLock? {
+    guard let url = postgres else { return nil }
+    let stderr = context.stderr
+    do {
+      return try PostgresServeLock(connectionString: url) { stderr.writeLine($0) }
+    } catch  where error.kind == .busy {
+      throw .failure("refusing to start: \(error.message).")
+    } catch {
+      throw .failure("cannot open the PostgreSQL vote store: \(error)")
+    }
+  }
+
+  /// On PostgreSQL, takes the serve lock exclusively without waiting, for a command that must
+  /// not run beside `serve`; nil on SQLite. Refuses, naming who holds it, when a server runs.
+  func excludeServers(refusing what: String) throws(CommandError) -> PostgresExclusiveLock? {
+    guard let url = postgres else { return nil }
+    do {
+      return try PostgresServeLock.takeExclusive(on: url)
+    } catch  where error.kind == .busy {
+      throw .failure("refusing to \(what): \(error.message); nothing was changed.")
+    } catch {
+      throw .failure("cannot open the PostgreSQL vote store: \(error)")
+    }
+  }
+
   private static func openPostgres(_ url: String) throws(CommandError) -> any VoteStore {
     do {
       return try PostgresVoteStore(connectionString: url)
