@@ -471,6 +471,11 @@ final class PostgresConnection: ClosableConnection, @unchecked Sendable {
       switch kind {
       case _ where sqlState == lockNotAvailable:
         "the data is locked by another change that has not finished; nothing was changed"
+      // Not busy's phrase, which speaks of SQLite's file lock ("locked by another process").
+      case _ where sqlState == "57014":
+        "the database did not finish this call within the store's time limit; nothing was changed"
+      case _ where sqlState == "53300":
+        "the database takes no more connections; nothing was changed"
       case .invalid:
         "the database refused the values of this change (SQLSTATE \(sqlState)); nothing was changed"
       case .conflict:
