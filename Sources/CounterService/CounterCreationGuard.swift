@@ -62,6 +62,8 @@ final class CounterCreationGuard: Sendable {
     var reading: Task<Void, any Error>?
     /// Whether the last decision at the ceiling was a refusal (logged once per change).
     var full = false
+    /// Reads of the count under way in requests' own tasks (see ``readCountUnlessUnderWay()``).
+    var readsUnderWay = 0
     /// The keys whose new counter a request was let make, and when (see ``claimSeconds``).
     var claims: [Claim: Double] = [:]
 
@@ -214,26 +216,47 @@ final class CounterCreationGuard: Sendable {
   /// store's count first when needed: nil when it may be made (or another request claimed
   /// it), else the refusal in `dialect`'s shape. Throws the store's failure to read its count
   /// (a 503, as any store failure).
-  func admit(_ request: HTTPRequest, _ dialect: Dialect, namespace: String, key: String)
-    async throws -> Reply?
-  {
-    if isClaimed(namespace: namespace, key: key) { return nil }
-    var room = room()
+  func admit(
+    _ request: HTTPRequest, _ dialect: Dialect, namespace: String, key: String,
+    now: Double = RateLimiter.now()
+  ) async throws -> Reply? {
+    if isClaimed(namespace: namespace, key: key, now: now) { return nil }
+    var room = room(now: now)
     if room == .unknown {
-      try await readCount()
-      room = self.room(justRead: true)
+      try await readCountUnlessUnderWay()
+      room = self.room(now: now, justRead: true)
     }
     if room == .full { return fullReply(dialect) }
-    return take(request, dialect, namespace: namespace, key: key)
+    return take(request, dialect, namespace: namespace, key: key, now: now)
+  }
+
+  /// Reads the store's count for a decision that needs it (``readCount()``), unless a count
+  /// is known and another read is under way: then the decision rests on the count there is
+  /// (at the ceiling, older than ``refusalCountSeconds`` by at most that read).
+  ///
+  /// At the ceiling every refusal whose count had grown old read the count itself, so a flood
+  /// of made-up keys (what the ceiling is for) read it once per request that came while the
+  /// first read ran: on PostgreSQL, where the count is ``VoteStore/statistics()``'s
+  /// whole-table counts, hundreds of those queued before the votes' reads.
+  private func readCountUnlessUnderWay() async throws {
+    let reads = state.withLock { s -> Bool in
+      if s.counted != nil, s.readsUnderWay > 0 || s.reading != nil { return false }
+      s.readsUnderWay += 1
+      return true
+    }
+    guard reads else { return }
+    defer { state.withLock { $0.readsUnderWay -= 1 } }
+    try await readCount()
   }
 
   /// Reads the store's count of counters, in the caller's task.
   ///
   /// In the caller's task, not in a task of its own: a new `Task` runs on the global executor,
   /// which a busy process (a test run's, say) may not get to for seconds, while the request
-  /// that needs the count waits on the HTTP server's own handler threads. Several requests
-  /// that need it at once each read it (only at start and at the ceiling does a decision wait
-  /// for a count).
+  /// that needs the count waits on the HTTP server's own handler threads. Only at start, when
+  /// no count is known, do several requests that need it at once each read it; at the
+  /// ceiling, one reads it and the others rest on the count there is
+  /// (``readCountUnlessUnderWay()``).
   func readCount() async throws {
     let counted = try await store.counterCount()
     record(counted, at: RateLimiter.now())

@@ -242,6 +242,57 @@ import VoteStore
     await h.tearDown()
   }
 
+  /// At the ceiling, a refusal whose count is older than a few seconds has it read again:
+  /// every such request that came while the first read ran read it too, so a flood of
+  /// made-up keys at the ceiling (what it is for) read the store's count once per request
+  /// (on PostgreSQL, whole-table counts). One reads it now; the others rest on the count
+  /// there is.
+  @Test func refusalsAtTheCeilingReadTheCountOnce() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("creation-count-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = GatedStore(try SQLiteVoteStore(directory: directory), holdingCounts: true)
+    store.open()
+    let guardian = CounterCreationGuard(
+      store: store,
+      configuration: ServiceHarness.configuration {
+        $0.maxCounters = 2
+        $0.log = { _ in }
+      })
+    for key in ["key1", "key2"] {
+      _ = try await store.create(CounterCreation(namespace: "app.example", key: key))
+    }
+    try await guardian.readCount()
+    #expect(guardian.room(justRead: true) == .full)
+    store.shut()
+    // Refusals once that count is too old to rest on without a read.
+    let later = RateLimiter.now() + CounterCreationGuard.refusalCountSeconds + 1
+    let answered = Locked(0)
+    let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+      for index in 0..<5 {
+        group.addTask {
+          let reply = try await guardian.admit(
+            Self.request("/hit/app.example/new\(index)"), .countapi, namespace: "app.example",
+            key: "new\(index)", now: later)
+          answered.withLock { $0 += 1 }
+          return reply?.status ?? 200
+        }
+      }
+      let deadline = Date().addingTimeInterval(120)
+      while store.held + answered.withLock({ $0 }) < 5, Date() < deadline {
+        try await Task.sleep(nanoseconds: 10_000_000)
+      }
+      #expect(store.held == 1, "reads of the count at once")
+      store.open()
+      var statuses: [Int] = []
+      for try await status in group { statuses.append(status) }
+      return statuses
+    }
+    #expect(statuses == [507, 507, 507, 507, 507])
+    await store.close()
+  }
+
   static func request(_ target: String, from address: String = "10.0.0.1") -> HTTPRequest {
     HTTPRequest(method: .get, target: target, remoteAddress: address)
   }
@@ -258,14 +309,22 @@ import VoteStore
   }
 }
 
-/// A vote store that holds every ``apply(_:)`` until ``open()``, then hands every call to
-/// the SQLite store beneath it.
+/// A vote store that holds every ``apply(_:)`` (or every ``counterCount()``) while shut,
+/// until ``open()``, then hands every call to the SQLite store beneath it.
 private final class GatedStore: VoteStore {
   let inner: SQLiteVoteStore
+  /// Whether the gate holds counts rather than writes.
+  private let holdsCounts: Bool
   private let gate = Locked<(open: Bool, held: Int, waiters: [CheckedContinuation<Void, Never>])>(
     (false, 0, []))
 
-  init(_ inner: SQLiteVoteStore) { self.inner = inner }
+  init(_ inner: SQLiteVoteStore, holdingCounts: Bool = false) {
+    self.inner = inner
+    self.holdsCounts = holdingCounts
+  }
+
+  /// Holds the calls it gates again, from now on.
+  func shut() { gate.withLock { $0.open = false } }
 
   /// How many writes came to the gate while it was shut.
   var held: Int { gate.withLock { $0.held } }
@@ -280,7 +339,8 @@ private final class GatedStore: VoteStore {
     for waiter in waiters { waiter.resume() }
   }
 
-  func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult {
+  /// Waits while the gate is shut.
+  private func pass() async {
     await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
       let pass = gate.withLock { g -> Bool in
         if g.open { return true }
@@ -290,7 +350,16 @@ private final class GatedStore: VoteStore {
       }
       if pass { waiter.resume() }
     }
+  }
+
+  func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult {
+    if !holdsCounts { await pass() }
     return try await inner.apply(mutation)
+  }
+
+  func counterCount() async throws(VoteStoreError) -> Int64 {
+    if holdsCounts { await pass() }
+    return try await inner.counterCount()
   }
 
   func record(namespace: String, key: String) async throws(VoteStoreError) -> CounterRecord? {
