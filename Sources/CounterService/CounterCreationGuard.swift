@@ -37,6 +37,20 @@ final class CounterCreationGuard: Sendable {
   static let countReuseSeconds: Double = 60
   /// How old a count may be for a refusal at the ceiling to rest on it, in seconds.
   static let refusalCountSeconds: Double = 5
+  /// How long a key whose new counter a request was let make stays claimed, in seconds: the
+  /// other requests for that key meanwhile (votes sent at once, before the store holds the
+  /// counter) make no counter of their own, so they draw on no allowance and meet no ceiling.
+  static let claimSeconds: Double = 60
+  /// The most claimed keys remembered; past it the expired ones go, then all (a key
+  /// forgotten early only costs a second request for it one more of its address's
+  /// allowance).
+  static let maxClaims = 10_000
+
+  /// A counter's namespace and key, claimed by the request that makes it.
+  private struct Claim: Hashable {
+    var namespace: String
+    var key: String
+  }
 
   private struct State {
     /// The store's counters when last read, and when.
@@ -48,6 +62,26 @@ final class CounterCreationGuard: Sendable {
     var reading: Task<Void, any Error>?
     /// Whether the last decision at the ceiling was a refusal (logged once per change).
     var full = false
+    /// Reads of the count under way in requests' own tasks (see ``readCountUnlessUnderWay()``).
+    var readsUnderWay = 0
+    /// The keys whose new counter a request was let make, and when (see ``claimSeconds``).
+    var claims: [Claim: Double] = [:]
+
+    /// Whether `claim` was claimed less than ``claimSeconds`` before `now`.
+    func isClaimed(_ claim: Claim, _ now: Double) -> Bool {
+      guard let at = claims[claim] else { return false }
+      return now - at < CounterCreationGuard.claimSeconds
+    }
+
+    /// Claims `claim` at `now` and counts its counter toward the ceiling.
+    mutating func claim(_ claim: Claim, _ now: Double) {
+      if claims.count >= CounterCreationGuard.maxClaims, claims[claim] == nil {
+        claims = claims.filter { now - $0.value < CounterCreationGuard.claimSeconds }
+        if claims.count >= CounterCreationGuard.maxClaims { claims.removeAll() }
+      }
+      claims[claim] = now
+      madeSince += 1
+    }
   }
 
   private let store: any VoteStore
@@ -115,18 +149,38 @@ final class CounterCreationGuard: Sendable {
     return room
   }
 
-  /// Takes one new counter for `request`'s client: nil when it may make it (and then it
-  /// counts toward the ceiling), else the refusal, in `dialect`'s shape: 429 with
-  /// `Retry-After` (and the connection closed after it, as for the other rate limits) once
-  /// the client has made as many as ``CounterServiceConfiguration/createLimit`` allows.
-  func take(_ request: HTTPRequest, _ dialect: Dialect, now: Double = RateLimiter.now())
-    -> Reply?
-  {
-    if let perAddress,
-      let retry = perAddress.take(
-        client: CounterService.clientAddress(request, trustProxy: trustProxy), kind: .write,
-        now: now)
-    {
+  /// Whether another request was let make the counter `namespace`/`key` less than
+  /// ``claimSeconds`` ago: then this one makes none (it votes on that one), and neither bound
+  /// applies to it.
+  func isClaimed(namespace: String, key: String, now: Double = RateLimiter.now()) -> Bool {
+    let claim = Claim(namespace: namespace, key: key)
+    return state.withLock { $0.isClaimed(claim, now) }
+  }
+
+  /// Takes one new counter, `namespace`/`key`, for `request`'s client: nil when it may make
+  /// it (and then it counts toward the ceiling, and the key is claimed), else the refusal, in
+  /// `dialect`'s shape: 429 with `Retry-After` (and the connection closed after it, as for
+  /// the other rate limits) once the client has made as many as
+  /// ``CounterServiceConfiguration/createLimit`` allows. A key another request claimed
+  /// (votes on one new counter sent at once) takes nothing: it is one counter, counted once.
+  func take(
+    _ request: HTTPRequest, _ dialect: Dialect, namespace: String, key: String,
+    now: Double = RateLimiter.now()
+  ) -> Reply? {
+    let claim = Claim(namespace: namespace, key: key)
+    let client =
+      perAddress == nil ? "" : CounterService.clientAddress(request, trustProxy: trustProxy)
+    // The claim is looked at and made under one lock, so of requests for one key at once,
+    // exactly one draws on its address's allowance.
+    let retry = state.withLock { s -> Int? in
+      if s.isClaimed(claim, now) { return nil }
+      if let perAddress, let retry = perAddress.take(client: client, kind: .write, now: now) {
+        return retry
+      }
+      s.claim(claim, now)
+      return nil
+    }
+    if let retry {
       var reply = dialect.error(
         429,
         "too many new counters from this address: retry in \(retry) s (votes on counters "
@@ -135,13 +189,16 @@ final class CounterCreationGuard: Sendable {
       reply.headers.append((name: "Connection", value: "close"))
       return reply
     }
-    noteMade()
     return nil
   }
 
-  /// Counts a new counter made without asking (with the admin token) toward the ceiling.
-  func noteMade() {
-    if maxCounters > 0 { state.withLock { $0.madeSince += 1 } }
+  /// Counts a new counter, `namespace`/`key`, made without asking (with the admin token)
+  /// toward the ceiling, and claims its key.
+  func noteMade(namespace: String, key: String, now: Double = RateLimiter.now()) {
+    let claim = Claim(namespace: namespace, key: key)
+    state.withLock { s in
+      if !s.isClaimed(claim, now) { s.claim(claim, now) }
+    }
   }
 
   /// The refusal at the ceiling, in `dialect`'s shape: 507 Insufficient Storage, which every
@@ -155,26 +212,51 @@ final class CounterCreationGuard: Sendable {
         + "votes on counters that exist still count")
   }
 
-  /// The whole decision for a new counter of `request`, reading the store's count first
-  /// when needed: nil when it may be made, else the refusal in `dialect`'s shape. Throws
-  /// the store's failure to read its count (a 503, as any store failure).
-  func admit(_ request: HTTPRequest, _ dialect: Dialect) async throws -> Reply? {
-    var room = room()
+  /// The whole decision for a new counter, `namespace`/`key`, of `request`, reading the
+  /// store's count first when needed: nil when it may be made (or another request claimed
+  /// it), else the refusal in `dialect`'s shape. Throws the store's failure to read its count
+  /// (a 503, as any store failure).
+  func admit(
+    _ request: HTTPRequest, _ dialect: Dialect, namespace: String, key: String,
+    now: Double = RateLimiter.now()
+  ) async throws -> Reply? {
+    if isClaimed(namespace: namespace, key: key, now: now) { return nil }
+    var room = room(now: now)
     if room == .unknown {
-      try await readCount()
-      room = self.room(justRead: true)
+      try await readCountUnlessUnderWay()
+      room = self.room(now: now, justRead: true)
     }
     if room == .full { return fullReply(dialect) }
-    return take(request, dialect)
+    return take(request, dialect, namespace: namespace, key: key, now: now)
+  }
+
+  /// Reads the store's count for a decision that needs it (``readCount()``), unless a count
+  /// is known and another read is under way: then the decision rests on the count there is
+  /// (at the ceiling, older than ``refusalCountSeconds`` by at most that read).
+  ///
+  /// At the ceiling every refusal whose count had grown old read the count itself, so a flood
+  /// of made-up keys (what the ceiling is for) read it once per request that came while the
+  /// first read ran: on PostgreSQL, where the count is ``VoteStore/statistics()``'s
+  /// whole-table counts, hundreds of those queued before the votes' reads.
+  private func readCountUnlessUnderWay() async throws {
+    let reads = state.withLock { s -> Bool in
+      if s.counted != nil, s.readsUnderWay > 0 || s.reading != nil { return false }
+      s.readsUnderWay += 1
+      return true
+    }
+    guard reads else { return }
+    defer { state.withLock { $0.readsUnderWay -= 1 } }
+    try await readCount()
   }
 
   /// Reads the store's count of counters, in the caller's task.
   ///
   /// In the caller's task, not in a task of its own: a new `Task` runs on the global executor,
   /// which a busy process (a test run's, say) may not get to for seconds, while the request
-  /// that needs the count waits on the HTTP server's own handler threads. Several requests
-  /// that need it at once each read it (only at start and at the ceiling does a decision wait
-  /// for a count).
+  /// that needs the count waits on the HTTP server's own handler threads. Only at start, when
+  /// no count is known, do several requests that need it at once each read it; at the
+  /// ceiling, one reads it and the others rest on the count there is
+  /// (``readCountUnlessUnderWay()``).
   func readCount() async throws {
     let counted = try await store.counterCount()
     record(counted, at: RateLimiter.now())

@@ -35,7 +35,10 @@ extension CounterRoutes {
     if let refusal = CounterRoutes.rangeRefusal(record, delta: 1, checkBounds: false) {
       throw refusal
     }
-    if record == nil, let refusal = try await creationRefusal(request, .countapi) {
+    if record == nil,
+      let refusal = try await creationRefusal(
+        request, .countapi, namespace: namespace, key: key)
+    {
       return refusal
     }
     let result = try await store.apply(
@@ -176,7 +179,11 @@ extension CounterRoutes {
     if creations.isActive {
       // A key that exists is the 409 it always was, not a new counter to count.
       guard try await store.record(namespace: namespace, key: key) == nil else { return exists }
-      if let refusal = try await creationRefusal(request, .countapi) { return refusal }
+      if let refusal = try await creationRefusal(
+        request, .countapi, namespace: namespace, key: key)
+      {
+        return refusal
+      }
     }
     guard let record = try await store.create(creation) else { return exists }
     var json = JSONText()

@@ -32,7 +32,10 @@ extension CounterRoutes {
     if let refusal = CounterRoutes.rangeRefusal(existing, delta: up ? 1 : -1, checkBounds: false) {
       throw refusal
     }
-    if existing == nil, let refusal = try await creationRefusal(request, .counterapi) {
+    if existing == nil,
+      let refusal = try await creationRefusal(
+        request, .counterapi, namespace: namespace, key: key)
+    {
       return refusal
     }
     let result = try await store.apply(

@@ -10,7 +10,7 @@ struct ImmediateWrite: Sendable {
   /// How the change's result is answered.
   var answer: VoteAnswer
   /// Whether the change makes a new counter (the store's memory knows it is missing), which
-  /// ``CounterCreationGuard/take(_:_:now:)`` must allow once the request is past its rate
+  /// ``CounterCreationGuard/take(_:_:namespace:key:now:)`` must allow once the request is past its rate
   /// limit.
   var creates = false
 }
@@ -88,11 +88,12 @@ extension CounterRoutes {
     // A new counter: the store's room is looked at here (its count, when it must be read
     // first, by the ordinary route); the client's allowance is taken once the request is
     // past its rate limit (CounterService.runImmediateWrite).
+    // A key another request is making already is a vote on that counter: no new one.
     var creates = false
     if record == nil, creations.isActive {
       if isAdmin(request) {
-        creations.noteMade()
-      } else {
+        creations.noteMade(namespace: namespace, key: key)
+      } else if !creations.isClaimed(namespace: namespace, key: key) {
         switch creations.room() {
         case .room: creates = true
         case .full: return .reply(creations.fullReply(dialect))

@@ -44,17 +44,19 @@ struct CounterRoutes: Sendable {
     self.creations = CounterCreationGuard(store: store, configuration: configuration)
   }
 
-  /// The refusal of a request that would make a new counter, or nil when it may (always
-  /// with the admin token, whose counter still counts toward the ceiling); see
-  /// ``CounterCreationGuard``. Call it only once the counter is
+  /// The refusal of a request that would make the new counter `namespace`/`key`, or nil
+  /// when it may (always with the admin token, whose counter still counts toward the
+  /// ceiling); see ``CounterCreationGuard``. Call it only once the counter is
   /// known not to exist: a vote on one that does is never limited by it.
-  func creationRefusal(_ request: HTTPRequest, _ dialect: Dialect) async throws -> Reply? {
+  func creationRefusal(
+    _ request: HTTPRequest, _ dialect: Dialect, namespace: String, key: String
+  ) async throws -> Reply? {
     guard creations.isActive else { return nil }
     if isAdmin(request) {
-      creations.noteMade()
+      creations.noteMade(namespace: namespace, key: key)
       return nil
     }
-    return try await creations.admit(request, dialect)
+    return try await creations.admit(request, dialect, namespace: namespace, key: key)
   }
 
   /// The message for names that break the countapi rule.

@@ -206,7 +206,11 @@ extension CounterService {
       return .response(
         complete(request, reply, callback: callback, route: route, start: start, routes: routes))
     case .write(let planned):
-      if planned.creates, let refusal = routes.creations.take(request, dialect, now: start) {
+      if planned.creates,
+        let refusal = routes.creations.take(
+          request, dialect, namespace: planned.mutation.namespace, key: planned.mutation.key,
+          now: start)
+      {
         return .response(
           complete(
             request, refusal, callback: callback, route: route, start: start, routes: routes))

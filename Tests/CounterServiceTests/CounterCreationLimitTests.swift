@@ -177,6 +177,122 @@ import VoteStore
     await h.tearDown()
   }
 
+  /// Votes sent at once on one new counter (users behind one NAT voting on a feature
+  /// nobody voted on yet) make one counter: each drew on the address's allowance, so with
+  /// an allowance of 2, three such votes had one refused with 429 ("votes on counters that
+  /// exist are not limited") although the counter was made, and left no allowance for
+  /// the next new counter. Only the request that makes the counter draws on it now.
+  @Test func votesAtOnceOnOneNewCounterTakeOneOfTheAllowance() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("creation-claims-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // No memory cache: each vote reads the store, and finds no counter until one is made.
+    let store = GatedStore(try SQLiteVoteStore(directory: directory))
+    let service = CounterService(
+      store: store,
+      configuration: ServiceHarness.configuration { $0.createLimit = Self.allowance(2) })
+    func hit(_ key: String, voter: String) async -> HTTPResponse {
+      await service.handler(Self.request("/hit/app.example/\(key)?voter=\(voter)"))
+    }
+    let answered = Locked(0)
+    let statuses = await withTaskGroup(of: Int.self) { group in
+      for voter in ["v1", "v2", "v3"] {
+        group.addTask {
+          let status = await hit("fresh", voter: voter).status
+          answered.withLock { $0 += 1 }
+          return status
+        }
+      }
+      // Every vote has read that the counter is missing (and is held before writing), or
+      // was answered without writing; then the writes go on.
+      let deadline = Date().addingTimeInterval(120)
+      while store.held + answered.withLock({ $0 }) < 3, Date() < deadline {
+        try? await Task.sleep(nanoseconds: 10_000_000)
+      }
+      store.open()
+      var statuses: [Int] = []
+      for await status in group { statuses.append(status) }
+      return statuses
+    }
+    #expect(statuses == [200, 200, 200])
+    #expect(try await store.record(namespace: "app.example", key: "fresh")?.value == 3)
+    // One of the two was taken: one more new counter, then the allowance is spent.
+    #expect(await hit("second", voter: "v1").status == 200)
+    #expect(await hit("third", voter: "v1").status == 429)
+    await store.close()
+  }
+
+  /// The I/O thread's votes take the allowance through the same call: a second take for a
+  /// key already being made takes nothing.
+  @Test func aKeyBeingMadeIsTakenOnce() async throws {
+    let h = try Self.harness()
+    let guardian = CounterCreationGuard(
+      store: h.store,
+      configuration: ServiceHarness.configuration { $0.createLimit = Self.allowance(2) })
+    let request = Self.request("/hit/app.example/fresh")
+    for _ in 0..<5 {
+      #expect(guardian.take(request, .countapi, namespace: "app.example", key: "fresh") == nil)
+    }
+    #expect(guardian.isClaimed(namespace: "app.example", key: "fresh"))
+    #expect(!guardian.isClaimed(namespace: "app.example", key: "other"))
+    #expect(guardian.take(request, .countapi, namespace: "app.example", key: "other") == nil)
+    #expect(
+      guardian.take(request, .countapi, namespace: "app.example", key: "third")?.status == 429)
+    await h.tearDown()
+  }
+
+  /// At the ceiling, a refusal whose count is older than a few seconds has it read again:
+  /// every such request that came while the first read ran read it too, so a flood of
+  /// made-up keys at the ceiling (what it is for) read the store's count once per request
+  /// (on PostgreSQL, whole-table counts). One reads it now; the others rest on the count
+  /// there is.
+  @Test func refusalsAtTheCeilingReadTheCountOnce() async throws {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("creation-count-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = GatedStore(try SQLiteVoteStore(directory: directory), holdingCounts: true)
+    store.open()
+    let guardian = CounterCreationGuard(
+      store: store,
+      configuration: ServiceHarness.configuration {
+        $0.maxCounters = 2
+        $0.log = { _ in }
+      })
+    for key in ["key1", "key2"] {
+      _ = try await store.create(CounterCreation(namespace: "app.example", key: key))
+    }
+    try await guardian.readCount()
+    #expect(guardian.room(justRead: true) == .full)
+    store.shut()
+    // Refusals once that count is too old to rest on without a read.
+    let later = RateLimiter.now() + CounterCreationGuard.refusalCountSeconds + 1
+    let answered = Locked(0)
+    let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+      for index in 0..<5 {
+        group.addTask {
+          let reply = try await guardian.admit(
+            Self.request("/hit/app.example/new\(index)"), .countapi, namespace: "app.example",
+            key: "new\(index)", now: later)
+          answered.withLock { $0 += 1 }
+          return reply?.status ?? 200
+        }
+      }
+      let deadline = Date().addingTimeInterval(120)
+      while store.held + answered.withLock({ $0 }) < 5, Date() < deadline {
+        try await Task.sleep(nanoseconds: 10_000_000)
+      }
+      #expect(store.held == 1, "reads of the count at once")
+      store.open()
+      var statuses: [Int] = []
+      for try await status in group { statuses.append(status) }
+      return statuses
+    }
+    #expect(statuses == [507, 507, 507, 507, 507])
+    await store.close()
+  }
+
   static func request(_ target: String, from address: String = "10.0.0.1") -> HTTPRequest {
     HTTPRequest(method: .get, target: target, remoteAddress: address)
   }
@@ -191,4 +307,96 @@ import VoteStore
     case nil: return nil
     }
   }
+}
+
+/// A vote store that holds every ``apply(_:)`` (or every ``counterCount()``) while shut,
+/// until ``open()``, then hands every call to the SQLite store beneath it.
+private final class GatedStore: VoteStore {
+  let inner: SQLiteVoteStore
+  /// Whether the gate holds counts rather than writes.
+  private let holdsCounts: Bool
+  private let gate = Locked<(open: Bool, held: Int, waiters: [CheckedContinuation<Void, Never>])>(
+    (false, 0, []))
+
+  init(_ inner: SQLiteVoteStore, holdingCounts: Bool = false) {
+    self.inner = inner
+    self.holdsCounts = holdingCounts
+  }
+
+  /// Holds the calls it gates again, from now on.
+  func shut() { gate.withLock { $0.open = false } }
+
+  /// How many writes came to the gate while it was shut.
+  var held: Int { gate.withLock { $0.held } }
+
+  /// Lets the held writes and every later one through.
+  func open() {
+    let waiters = gate.withLock { g in
+      g.open = true
+      defer { g.waiters = [] }
+      return g.waiters
+    }
+    for waiter in waiters { waiter.resume() }
+  }
+
+  /// Waits while the gate is shut.
+  private func pass() async {
+    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+      let pass = gate.withLock { g -> Bool in
+        if g.open { return true }
+        g.held += 1
+        g.waiters.append(waiter)
+        return false
+      }
+      if pass { waiter.resume() }
+    }
+  }
+
+  func apply(_ mutation: CounterMutation) async throws(VoteStoreError) -> MutationResult {
+    if !holdsCounts { await pass() }
+    return try await inner.apply(mutation)
+  }
+
+  func counterCount() async throws(VoteStoreError) -> Int64 {
+    if holdsCounts { await pass() }
+    return try await inner.counterCount()
+  }
+
+  func record(namespace: String, key: String) async throws(VoteStoreError) -> CounterRecord? {
+    try await inner.record(namespace: namespace, key: key)
+  }
+  func values(namespace: String, keys: [String]) async throws(VoteStoreError) -> CounterValues {
+    try await inner.values(namespace: namespace, keys: keys)
+  }
+  func create(_ creation: CounterCreation) async throws(VoteStoreError) -> CounterRecord? {
+    try await inner.create(creation)
+  }
+  func set(
+    namespace: String, key: String, value: Int64, createIfMissing: CounterCreation?
+  ) async throws(VoteStoreError) -> (old: Int64, record: CounterRecord)? {
+    try await inner.set(
+      namespace: namespace, key: key, value: value, createIfMissing: createIfMissing)
+  }
+  func statistics() async throws(VoteStoreError) -> StoreStatistics {
+    try await inner.statistics()
+  }
+  func exportAll() async throws(VoteStoreError) -> VoteExport { try await inner.exportAll() }
+  func exportAll(
+    to write: @escaping @Sendable ([UInt8]) throws -> Void
+  ) async throws(VoteStoreError) -> ExportSummary {
+    try await inner.exportAll(to: write)
+  }
+  func importAll(_ export: VoteExport, replace: Bool) async throws(VoteStoreError)
+    -> ImportSummary
+  {
+    try await inner.importAll(export, replace: replace)
+  }
+  func restoreAll(votes: VoteExport, boards: BoardBackup) async throws(VoteStoreError)
+    -> ImportSummary
+  {
+    try await inner.restoreAll(votes: votes, boards: boards)
+  }
+  func checkHealth() async throws(VoteStoreError) { try await inner.checkHealth() }
+  func writeHealth() -> StoreWriteHealth { inner.writeHealth() }
+  func close() async { await inner.close() }
 }

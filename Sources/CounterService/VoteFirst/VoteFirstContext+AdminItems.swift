@@ -36,10 +36,15 @@ extension VoteFirstContext {
       // One name per board, compared as `reuse=name` compares it (Swift's `==`: the same
       // text in another Unicode form is the same name, another case is not): two stages of
       // one name made `reuse=name` answer whichever came first in the board's order, and
-      // publish both as one status.
-      if let other = project.stages.first(where: {
-        $0.board == stage.board && $0.name == stage.name && $0.id != id
-      }) {
+      // publish both as one status. A stage written with the name and board it has makes no
+      // second one: twins an export brought in (written before names were one per board)
+      // may still be archived, moved or recoloured, and renaming either ends them.
+      let keepsItsName = existing.map { $0.name == stage.name && $0.board == stage.board } ?? false
+      if !keepsItsName,
+        let other = project.stages.first(where: {
+          $0.board == stage.board && $0.name == stage.name && $0.id != id
+        })
+      {
         throw VoteFirstFailure(
           409, Code.stageNameTaken,
           "stage \(other.id) of board \(stage.board) is already named \(stage.name.debugDescription): "

@@ -140,6 +140,30 @@ import Testing
         .post, "/api/v1/copy-app/import", json: body, admin: true)
       #expect(imported.status == 200, "\(imported.body)")
       #expect(imported.object["stages"] as? Int == 2)
+      // Either twin may still be written with the name it has (archived, moved, recoloured):
+      // that makes no second stage of the name, the import did. Only renaming is refused.
+      let archived = await harness.call(
+        .put, "/api/v1/copy-app/stages/2",
+        json: #"{"name":"Planned","position":1,"isArchived":true}"#, admin: true)
+      #expect(archived.status == 200, "\(archived.body)")
+      #expect(archived.object["isArchived"] as? Bool == true)
+      let first = await harness.call(
+        .put, "/api/v1/copy-app/stages/1", json: #"{"name":"Planned","position":3}"#,
+        admin: true)
+      #expect(first.status == 200, "\(first.body)")
+      // A third stage of the name, or a rename to it, is still refused.
+      await harness.admin(.post, "/stages", #"{"name":"Later"}"#, project: "copy-app")
+      let renamed = await harness.call(
+        .put, "/api/v1/copy-app/stages/3", json: #"{"name":"Planned"}"#, admin: true)
+      #expect(renamed.status == 409, "\(renamed.body)")
+      let third = await harness.call(
+        .post, "/api/v1/copy-app/stages", json: #"{"name":"Planned"}"#, admin: true)
+      #expect(third.status == 409, "\(third.body)")
+      // Renamed away, a twin is an ordinary stage again.
+      let away = await harness.call(
+        .put, "/api/v1/copy-app/stages/2", json: #"{"name":"Shelved","position":1}"#,
+        admin: true)
+      #expect(away.status == 200, "\(away.body)")
     }
   }
 }
