@@ -17,4 +17,16 @@ import VoteStore
     #expect(try await store.counterCount() == store.statistics().counters)
     await store.close()
   }
+
+  @Test func postgresCountsItsCounters() async throws {
+    let (url, _) = try await TestPostgres.shared.createDatabase()
+    let store = try PostgresVoteStore(connectionString: url, poolSize: 1)
+    #expect(try await store.counterCount() == 0)
+    for key in ["k1", "k2"] {
+      _ = try await store.create(CounterCreation(namespace: "ns.test", key: key))
+    }
+    #expect(try await store.counterCount() == 2)
+    #expect(try await store.counterCount() == store.statistics().counters)
+    await store.close()
+  }
 }

@@ -60,6 +60,10 @@ struct PostgresCounterTable {
       voters: PostgresText.int64(row?[2]))
   }
 
+  func counterCount() throws(VoteStoreError) -> Int64 {
+    PostgresText.int64(try db.query("SELECT count(*) FROM counters").first?[0])
+  }
+
   func exportAll() throws(VoteStoreError) -> VoteExport {
     try db.transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY") {
       () throws(VoteStoreError) in

@@ -221,6 +221,11 @@ public final class PostgresVoteStore: VoteStore {
     try await read { table throws(VoteStoreError) in try table.statistics() }
   }
 
+  /// How many counters the store holds (one `count(*)`, not ``statistics()``'s other totals).
+  public func counterCount() async throws(VoteStoreError) -> Int64 {
+    try await read { table throws(VoteStoreError) in try table.counterCount() }
+  }
+
   /// Every counter and its voters, from one snapshot (`REPEATABLE READ`).
   public func exportAll() async throws(VoteStoreError) -> VoteExport {
     var export = try await read { table throws(VoteStoreError) in try table.exportAll() }
