@@ -119,16 +119,33 @@ import Testing
     let server = try await ServeProcess.start(
       dataDirectory: directory.url, ["--write-limit", "1"])
     defer { server.process.kill() }
+    // One a minute, bursts of one: the second write within a minute is refused. A machine
+    // loaded past a minute between two requests (a full CI run) refills the bucket, so each
+    // write is checked against the time since the last one the server accepted.
+    let clock = ContinuousClock()
+    var accepted = clock.now
     var statuses: [Int] = []
     for i in 0..<3 {
-      statuses.append(try await server.get("/hit/app.example/path\(i)").status)
+      // Taken before the request: the server took its token later, so the time measured
+      // from here to a next acceptance is never shorter than the server's.
+      let sending = clock.now
+      let status = try await server.get("/hit/app.example/path\(i)").status
+      if status == 200 && i > 0 && clock.now - accepted < .seconds(55) {
+        Issue.record("write \(i) accepted within a minute of the last one")
+      }
+      if status == 200 { accepted = sending }
+      statuses.append(status)
     }
-    // One a minute, bursts of one: the second write within a minute is refused.
-    #expect(statuses == [200, 429, 429])
+    #expect(statuses.first == 200 && statuses.contains(429), "\(statuses)")
+    let sent = clock.now
     let limited = try await server.get("/update/app.example/path0?amount=-1")
-    #expect(limited.status == 429)
-    #expect(Int(limited.header("Retry-After") ?? "") ?? 0 >= 1)
-    #expect(limited.header("Access-Control-Allow-Origin") == "*")
+    if limited.status == 200 {
+      #expect(sent - accepted >= .seconds(55), "accepted within a minute of the last write")
+    } else {
+      #expect(limited.status == 429)
+      #expect(Int(limited.header("Retry-After") ?? "") ?? 0 >= 1)
+      #expect(limited.header("Access-Control-Allow-Origin") == "*")
+    }
     #expect(try await server.get("/get/app.example/path0").status == 200)
     #expect(try await server.stop() == 0)
   }
