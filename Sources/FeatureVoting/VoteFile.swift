@@ -56,6 +56,11 @@ struct VoteFile: Encodable, Equatable, Sendable {
       throw Damage("is not JSON" + syntaxDetail(data))
     }
     guard case .object(let object) = root else {
+      if root == .unreadableKey {
+        throw Damage(
+          "has a key that cannot be read (a lone surrogate such as \"\\ud800\", or bytes that "
+            + "are not UTF-8)")
+      }
       throw Damage("is \(root.description), not a vote file (a JSON object)")
     }
     guard let versionValue = object["version"] else { throw Damage(#"has no "version" key"#) }
@@ -270,6 +275,8 @@ enum VoteFileValue: Codable, Equatable, Sendable {
   case unreadableNumber
   /// A string Swift cannot hold (`"\ud800"`, a lone surrogate).
   case unreadableString
+  /// An object with a key Swift cannot hold (a lone surrogate, or bytes that are not UTF-8).
+  case unreadableKey
 
   /// A JSON number as a count or version: whole or not (a boolean or a string is not).
   enum Number {
@@ -302,12 +309,22 @@ enum VoteFileValue: Codable, Equatable, Sendable {
       self = .number(
         value, text: whole ? String(Int(value)) : String(value),
         exact: try? container.decode(Decimal.self))
-    } else if let value = try? container.decode([String: VoteFileValue].self) {
-      self = .object(value)
-    } else if let value = try? container.decode([VoteFileValue].self) {
-      self = .array(value)
     } else {
-      self = isString ? .unreadableString : .unreadableNumber
+      // An object fails as data, not as another type, only for a key it cannot read (its
+      // values are VoteFileValues, which take anything).
+      var isObject = false
+      do {
+        self = .object(try container.decode([String: VoteFileValue].self))
+        return
+      } catch DecodingError.typeMismatch {
+      } catch {
+        isObject = true
+      }
+      if let value = try? container.decode([VoteFileValue].self) {
+        self = .array(value)
+      } else {
+        self = isObject ? .unreadableKey : isString ? .unreadableString : .unreadableNumber
+      }
     }
   }
 
@@ -330,7 +347,7 @@ enum VoteFileValue: Codable, Equatable, Sendable {
     case .null: try container.encodeNil()
     case .array(let items): try container.encode(items)
     case .object(let members): try container.encode(members)
-    case .unreadableNumber, .unreadableString:
+    case .unreadableNumber, .unreadableString, .unreadableKey:
       throw EncodingError.invalidValue(
         self, .init(codingPath: encoder.codingPath, debugDescription: description))
     }
@@ -352,7 +369,7 @@ enum VoteFileValue: Codable, Equatable, Sendable {
     case .array(let items): return items.lazy.compactMap(\.unwritable).first
     case .object(let members):
       return members.sorted { $0.key < $1.key }.lazy.compactMap(\.value.unwritable).first
-    case .unreadableNumber, .unreadableString: return description
+    case .unreadableNumber, .unreadableString, .unreadableKey: return description
     }
   }
 
@@ -385,6 +402,9 @@ enum VoteFileValue: Codable, Equatable, Sendable {
     case .object: return "an object"
     case .unreadableNumber: return "a number out of range"
     case .unreadableString: return #"a string with a lone surrogate such as "\ud800""#
+    case .unreadableKey:
+      return "an object with a key that cannot be read (a lone surrogate such as \"\\ud800\", "
+        + "or bytes that are not UTF-8)"
     }
   }
 }

@@ -343,3 +343,43 @@ struct FileVoterUnknownTextTests {
         #""f":0.1000000000000000055511151231257827"#))
   }
 }
+
+/// A key the JSON decoder cannot read (a lone surrogate such as `"\ud800"`, bytes that are not
+/// UTF-8) was named as "a number out of range": a file whose top-level key was such was said to
+/// be `is a number out of range, not a vote file (a JSON object)`, and a `counts` with one
+/// `counts is a number out of range, not an object of counts by key`. The message now says a
+/// key cannot be read.
+@Suite("FileVoter's keys that cannot be read")
+struct FileVoterUnreadableKeyTests {
+  @Test("a key that cannot be read is named as one, and the file is left as it is")
+  func unreadableKeyNamed() async throws {
+    let file = try temporaryDirectory().appendingPathComponent("votes.json")
+    let unreadable =
+      #"an object with a key that cannot be read (a lone surrogate such as "\ud800", or bytes "#
+      + "that are not UTF-8)"
+    let topLevel =
+      #"has a key that cannot be read (a lone surrogate such as "\ud800", or bytes that are "#
+      + "not UTF-8)"
+    let base = #""version":1,"counts":{"feature1":2},"voters":{}"#
+    let cases: [([UInt8], String)] = [
+      (Array(#"{\#(base),"\ud800":1}"#.utf8), topLevel),
+      (Array(#"{\#(base),""#.utf8) + [0xFF] + Array(#"":1}"#.utf8), topLevel),
+      (
+        Array(#"{"version":1,"counts":{"\ud800":1},"voters":{}}"#.utf8),
+        "counts is \(unreadable), not an object of counts by key"
+      ),
+    ]
+    for (bytes, detail) in cases {
+      try Data(bytes).write(to: file)
+      let voter = FileVoter(file: file)
+      for error in [
+        await votingError { try await voter.count(for: RoadmapFeature(id: "1")) },
+        await votingError { try await voter.castVote(for: RoadmapFeature(id: "1")) },
+      ] {
+        #expect(error?.kind == .storage && error?.file == file.path, "\(detail)")
+        #expect(error?.message == "\(file.path): \(detail); it was left unchanged")
+      }
+      #expect(try [UInt8](Data(contentsOf: file)) == bytes)
+    }
+  }
+}

@@ -388,6 +388,54 @@ struct VoteFirstHTTPClientTests {
     #expect(server.targets.count == 8)
     await server.stop()
   }
+
+  /// Bug: a server that ignored `cursor` but handed out a fresh cursor with each page (one
+  /// holding the moment its listing began, as `roadmapctl serve`'s cursors do) sent its first
+  /// page again and again, each with a cursor never handed out before, so `allFeatures` and
+  /// every `VoteFirstVoter` count read without end (here the server gives up after 20 pages
+  /// with a 500, so the test ends without the fix too). Two pages in a row that list no feature
+  /// not listed before now end the listing: a bad answer, or the listing so far.
+  @Test("pages that list nothing new under fresh cursors end a listing, not a loop without end")
+  func freshCursorsOverTheSamePage() async throws {
+    let first = FeaturePage(
+      features: [1, 2].map { id in
+        Feature(
+          id: id, content: FeatureContent(ref: "\(id)", title: "Feature \(id)"),
+          createdAt: Date(timeIntervalSince1970: 1_764_000_000))
+      },
+      next: nil)
+    let pages = RequestLog()
+    let server = try LocalServer { router in
+      router.get("/api/v1/:project/features") { request in
+        pages.append(request)
+        let count = pages.requests.count
+        if count > 20 { return json(#"{"error":"enough"}"#, status: 500) }
+        var page = first
+        page.next = "moment-\(count)"
+        return json(String(decoding: (try? VoteFirstCoding.encode(page)) ?? Data(), as: UTF8.self))
+      }
+    }
+    let client = Self.client(server.url, timeout: 60)
+    let listing = await Self.failure { _ = try await client.allFeatures() }
+    #expect(listing?.kind == .badAnswer, "\(String(describing: listing))")
+    #expect(listing?.message.contains("'moment-3'") == true, "\(String(describing: listing))")
+    #expect(server.targets.count == 3)
+    let voter = VoteFirstVoter(client: client)
+    let counting = await votingError { try await voter.count(for: RoadmapFeature(id: "1")) }
+    #expect(counting?.kind == .badAnswer, "\(String(describing: counting))")
+    #expect(server.targets.count == 6)
+    await server.stop()
+    // The variant without an error of its own answers what it listed.
+    var reads = 0
+    let listed = await client.allFeatures(FeatureQuery(order: .newest)) { _ in
+      reads += 1
+      var page = first
+      page.next = reads > 20 ? nil : "moment-\(reads)"
+      return page
+    }
+    #expect(listed.map(\.id) == [1, 2])
+    #expect(reads == 3)
+  }
 }
 
 /// `date` as an HTTP date (IMF-fixdate unless `format` says otherwise), in GMT.

@@ -48,58 +48,64 @@ extension VoteFirstClient {
   /// the listing is complete.
   ///
   /// A server that hands out a cursor it handed out before (one that ignores `cursor`, or a
-  /// cache in front of it) would be read without end: that is a
+  /// cache in front of it), or two pages in a row that list no feature not listed before (one
+  /// that ignores `cursor` but hands out a fresh one with each page, as a cursor holding the
+  /// moment its listing began is), would be read without end: that is a
   /// ``VoteFirstError/Kind/badAnswer`` naming the cursor.
   public func allFeatures(_ query: FeatureQuery = FeatureQuery(order: .newest))
     async throws(VoteFirstError)
     -> [Feature]
   {
-    try await allFeatures(
-      query,
-      readingPagesWith: { page throws(VoteFirstError) in try await self.features(page) },
-      failingOnRepeatedCursor: { cursor in
-        VoteFirstError(
-          .badAnswer,
-          message: "the features' pages point back to the cursor '\(cursor)': the listing "
-            + "would never end")
-      })
+    var stall: ListingStall?
+    let listed = try await allFeatures(query, stall: &stall) {
+      page throws(VoteFirstError) in try await self.features(page)
+    }
+    guard let stall else { return listed }
+    let problem =
+      stall.repeated
+      ? "point back to the cursor '\(stall.cursor)'"
+      : "list no feature not listed before, twice in a row (the last handing out the cursor "
+        + "'\(stall.cursor)')"
+    throw VoteFirstError(
+      .badAnswer, message: "the features' pages \(problem): the listing would never end")
   }
 
   /// Every feature matching `query` as ``allFeatures(_:)`` reads them, each page read by
   /// `read` (given the page's query, at the largest page size): a caller that retries a call
   /// (after a 429, say) retries that page, not the listing from its first page.
   ///
-  /// A cursor the server hands out a second time ends the listing there, and a feature listed
-  /// twice is kept once: such a server was read without end, and this variant cannot throw an
-  /// error of its own. What follows a repeated cursor may be missing, so a caller that must
+  /// A cursor the server hands out a second time ends the listing there, and so do two pages in
+  /// a row that list no feature not listed before; a feature listed twice is kept once: such a
+  /// server was read without end, and this variant cannot throw an error of its own. What follows a repeated cursor may be missing, so a caller that must
   /// not act on a partial listing passes `repeatedCursor` to
   /// ``allFeatures(_:readingPagesWith:failingOnRepeatedCursor:)`` instead.
   public func allFeatures<Failure: Error>(
     _ query: FeatureQuery,
     readingPagesWith read: (FeatureQuery) async throws(Failure) -> FeaturePage
   ) async throws(Failure) -> [Feature] {
-    var repeated: String?
-    return try await allFeatures(query, repeatedCursor: &repeated, readingPagesWith: read)
+    var stall: ListingStall?
+    return try await allFeatures(query, stall: &stall, readingPagesWith: read)
   }
 
   /// ``allFeatures(_:readingPagesWith:)``, throwing `failure(cursor)` when the server hands
-  /// out a cursor it handed out before (the listing would never end, and what it holds may be
-  /// partial).
+  /// out a cursor it handed out before, or two pages in a row that list no feature not listed
+  /// before (`cursor` is then the last page's): the listing would never end, and what it holds
+  /// may be partial.
   public func allFeatures<Failure: Error>(
     _ query: FeatureQuery,
     readingPagesWith read: (FeatureQuery) async throws(Failure) -> FeaturePage,
     failingOnRepeatedCursor failure: (String) -> Failure
   ) async throws(Failure) -> [Feature] {
-    var repeated: String?
-    let listed = try await allFeatures(query, repeatedCursor: &repeated, readingPagesWith: read)
-    if let repeated { throw failure(repeated) }
+    var stall: ListingStall?
+    let listed = try await allFeatures(query, stall: &stall, readingPagesWith: read)
+    if let stall { throw failure(stall.cursor) }
     return listed
   }
 
-  /// ``allFeatures(_:readingPagesWith:)``, setting `repeatedCursor` to the cursor that ended
-  /// the listing for having been handed out before.
+  /// ``allFeatures(_:readingPagesWith:)``, setting `stall` when the listing ended before its
+  /// last page because the server's pages did not move on.
   private func allFeatures<Failure: Error>(
-    _ query: FeatureQuery, repeatedCursor: inout String?,
+    _ query: FeatureQuery, stall: inout ListingStall?,
     readingPagesWith read: (FeatureQuery) async throws(Failure) -> FeaturePage
   ) async throws(Failure) -> [Feature] {
     var query = query
@@ -107,17 +113,35 @@ extension VoteFirstClient {
     var features: [Feature] = []
     var listed: Set<Int> = []
     var cursors: Set<String> = []
+    // Pages in a row that listed no feature not listed before.
+    var idle = 0
     while true {
       let page = try await read(query)
+      let before = features.count
       for feature in page.features where listed.insert(feature.id).inserted {
         features.append(feature)
       }
       guard let next = page.next else { return features }
       guard cursors.insert(next).inserted else {
-        repeatedCursor = next
+        stall = ListingStall(cursor: next, repeated: true)
+        return features
+      }
+      // A server that ignores `cursor` but hands out a fresh one with each page (one holding
+      // the moment its listing began, as `roadmapctl serve`'s do) repeats its first page.
+      idle = features.count == before ? idle + 1 : 0
+      if idle >= 2 {
+        stall = ListingStall(cursor: next, repeated: false)
         return features
       }
       query.cursor = next
     }
   }
+}
+
+/// Why a listing of features ended before its last page: the server handed out `cursor` a
+/// second time (`repeated`), or handed it out with the second page in a row that listed no
+/// feature not listed before.
+struct ListingStall {
+  var cursor: String
+  var repeated: Bool
 }
