@@ -51,8 +51,9 @@ struct BoardClient: Sendable {
             "GET the features of '\(board)'",
             VoteFirstError(
               .badAnswer,
-              message: "the features' pages point back to the cursor '\(cursor)': the listing "
-                + "would never end"))
+              message: "the features' pages stop moving on at the cursor '\(cursor)' (a "
+                + "cursor handed out again, or pages that list nothing new): the listing would "
+                + "never end"))
         })
       for feature in listed where seen.insert(feature.id).inserted { features.append(feature) }
     }
