@@ -76,8 +76,8 @@ extension VoteFirstClient {
   ///
   /// A cursor the server hands out a second time ends the listing there, and so do two pages in
   /// a row that list no feature not listed before; a feature listed twice is kept once: such a
-  /// server was read without end, and this variant cannot throw an error of its own. What follows a repeated cursor may be missing, so a caller that must
-  /// not act on a partial listing passes `repeatedCursor` to
+  /// server was read without end, and this variant cannot throw an error of its own. What
+  /// follows the stop may be missing, so a caller that must not act on a partial listing uses
   /// ``allFeatures(_:readingPagesWith:failingOnRepeatedCursor:)`` instead.
   public func allFeatures<Failure: Error>(
     _ query: FeatureQuery,
