@@ -138,14 +138,20 @@ import Testing
   // MARK: Support
 
   /// Ends every other session on the database at `url` (what a restart does to a pool's
-  /// idle connections) and waits until they are gone.
+  /// idle connections) and waits until they are gone. Only those: `serve`'s lock session
+  /// (which keeps `votes merge-refs` out) connects again within seconds, as it should.
   static func endConnections(of url: String) async throws {
     let others = "datname = current_database() AND pid <> pg_backend_pid()"
+    let ended = try await ServePostgres.shared.query(
+      url,
+      "SELECT coalesce(string_agg(pid::text, ','), '') FROM pg_stat_activity WHERE \(others)")
+    guard !ended.isEmpty else { return }
     _ = try await ServePostgres.shared.query(
-      url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE \(others)")
-    for _ in 0..<500 {
+      url, "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE pid IN (\(ended))")
+    let start = ContinuousClock.now
+    while ContinuousClock.now - start < .seconds(60) {
       let left = try await ServePostgres.shared.query(
-        url, "SELECT count(*) FROM pg_stat_activity WHERE \(others)")
+        url, "SELECT count(*) FROM pg_stat_activity WHERE pid IN (\(ended))")
       if left == "0" { return }
       try await Task.sleep(for: .milliseconds(20))
     }
