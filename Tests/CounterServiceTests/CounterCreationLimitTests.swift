@@ -311,7 +311,7 @@ import VoteStore
 
 /// A vote store that holds every ``apply(_:)`` (or every ``counterCount()``) while shut,
 /// until ``open()``, then hands every call to the SQLite store beneath it.
-private final class GatedStore: VoteStore {
+private final class GatedStore: ForwardingVoteStore {
   let inner: SQLiteVoteStore
   /// Whether the gate holds counts rather than writes.
   private let holdsCounts: Bool
@@ -361,42 +361,4 @@ private final class GatedStore: VoteStore {
     if holdsCounts { await pass() }
     return try await inner.counterCount()
   }
-
-  func record(namespace: String, key: String) async throws(VoteStoreError) -> CounterRecord? {
-    try await inner.record(namespace: namespace, key: key)
-  }
-  func values(namespace: String, keys: [String]) async throws(VoteStoreError) -> CounterValues {
-    try await inner.values(namespace: namespace, keys: keys)
-  }
-  func create(_ creation: CounterCreation) async throws(VoteStoreError) -> CounterRecord? {
-    try await inner.create(creation)
-  }
-  func set(
-    namespace: String, key: String, value: Int64, createIfMissing: CounterCreation?
-  ) async throws(VoteStoreError) -> (old: Int64, record: CounterRecord)? {
-    try await inner.set(
-      namespace: namespace, key: key, value: value, createIfMissing: createIfMissing)
-  }
-  func statistics() async throws(VoteStoreError) -> StoreStatistics {
-    try await inner.statistics()
-  }
-  func exportAll() async throws(VoteStoreError) -> VoteExport { try await inner.exportAll() }
-  func exportAll(
-    to write: @escaping @Sendable ([UInt8]) throws -> Void
-  ) async throws(VoteStoreError) -> ExportSummary {
-    try await inner.exportAll(to: write)
-  }
-  func importAll(_ export: VoteExport, replace: Bool) async throws(VoteStoreError)
-    -> ImportSummary
-  {
-    try await inner.importAll(export, replace: replace)
-  }
-  func restoreAll(votes: VoteExport, boards: BoardBackup) async throws(VoteStoreError)
-    -> ImportSummary
-  {
-    try await inner.restoreAll(votes: votes, boards: boards)
-  }
-  func checkHealth() async throws(VoteStoreError) { try await inner.checkHealth() }
-  func writeHealth() -> StoreWriteHealth { inner.writeHealth() }
-  func close() async { await inner.close() }
 }
