@@ -57,7 +57,10 @@ extension WebAsset {
             button.setAttribute("aria-pressed", "false");
           });
       }
-      document.cookie = COOKIE + "=" + voter + "; Path=/b; Max-Age=31536000; SameSite=Lax";
+      // Secure where the page came over HTTPS: the id names this browser's votes, and a
+      // cookie without it would also go out, in clear, on any unencrypted request to this host.
+      document.cookie = COOKIE + "=" + voter + "; Path=/b; Max-Age=31536000; SameSite=Lax" +
+        (window.location.protocol === "https:" ? "; Secure" : "");
 
       var status = document.getElementById("vote-status");
       function say(text) { if (status) { status.textContent = text; } }

@@ -53,4 +53,19 @@ import WebBoard
       js.contains("\(VoteFirstLimits.maxTitle)") && js.contains("\(VoteFirstLimits.maxDescription)")
     )
   }
+
+  /// The voter cookie names this browser's votes: on a board served over HTTPS it is written
+  /// `Secure`, so no plain `http://` request to the host (an old link, a redirecting port 80)
+  /// carries it in clear. Before, it was written without, whatever the page's scheme.
+  @Test func voterCookieIsSecureOverHTTPS() {
+    let js = String(decoding: WebAsset.script.body, as: UTF8.self)
+    // The one statement that writes the cookie, up to its end.
+    let writes = js.components(separatedBy: "document.cookie = ").dropFirst()
+    #expect(writes.count == 1)
+    for write in writes {
+      let statement = write.components(separatedBy: ");").first ?? ""
+      #expect(statement.contains("SameSite=Lax"))
+      #expect(statement.contains("window.location.protocol === \"https:\" ? \"; Secure\" : \"\""))
+    }
+  }
 }
