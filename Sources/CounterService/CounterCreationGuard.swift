@@ -58,11 +58,10 @@ final class CounterCreationGuard: Sendable {
     var countedAt: Double = 0
     /// Counters this guard let requests make since.
     var madeSince: Int64 = 0
-    /// The read of the count under way.
-    var reading: Task<Void, any Error>?
     /// Whether the last decision at the ceiling was a refusal (logged once per change).
     var full = false
-    /// Reads of the count under way in requests' own tasks (see ``readCountUnlessUnderWay()``).
+    /// Reads of the count under way: in requests' own tasks (see
+    /// ``readCountUnlessUnderWay()``) and in the background (see ``room(now:justRead:)``).
     var readsUnderWay = 0
     /// The keys whose new counter a request was let make, and when (see ``claimSeconds``).
     var claims: [Claim: Double] = [:]
@@ -140,8 +139,13 @@ final class CounterCreationGuard: Sendable {
           "taking new counters again: the store holds \(estimate) counters, fewer than the most "
             + "allowed (\(maxCounters))")
       }
-      if age > Self.countReuseSeconds && s.reading == nil {
-        startReading(&s)
+      if age > Self.countReuseSeconds && s.readsUnderWay == 0 {
+        s.readsUnderWay += 1
+        // No decision waits for it. The task takes the lock only once this call has let it go.
+        Task { [self] in
+          defer { state.withLock { $0.readsUnderWay -= 1 } }
+          try await readCount()
+        }
       }
       return .room
     }
@@ -236,11 +240,10 @@ final class CounterCreationGuard: Sendable {
   ///
   /// At the ceiling every refusal whose count had grown old read the count itself, so a flood
   /// of made-up keys (what the ceiling is for) read it once per request that came while the
-  /// first read ran: on PostgreSQL, where the count is ``VoteStore/statistics()``'s
-  /// whole-table counts, hundreds of those queued before the votes' reads.
+  /// first read ran, each queued before the votes' reads.
   private func readCountUnlessUnderWay() async throws {
     let reads = state.withLock { s -> Bool in
-      if s.counted != nil, s.readsUnderWay > 0 || s.reading != nil { return false }
+      if s.counted != nil, s.readsUnderWay > 0 { return false }
       s.readsUnderWay += 1
       return true
     }
@@ -269,17 +272,6 @@ final class CounterCreationGuard: Sendable {
       s.counted = counted
       s.countedAt = now
       s.madeSince = 0
-    }
-  }
-
-  /// Starts a read of the count in the background, kept in `s` until it ends; no decision
-  /// waits for it.
-  private func startReading(_ s: inout State) {
-    // The task takes the lock only once this call has let it go.
-    s.reading = Task { [self] in
-      defer { state.withLock { $0.reading = nil } }
-      let counted = try await store.counterCount()
-      record(counted, at: RateLimiter.now())
     }
   }
 }
