@@ -10,9 +10,10 @@ import Foundation
 /// others wait here, first come first served, without a connection. When a write past the gate
 /// ends, ``leave(_:)`` starts the oldest waiting one at once on a dispatch thread, so a hot
 /// counter's writes follow one another without waiting for a task to be scheduled (Swift's
-/// cooperative pool, busy under load, made 64 writers on one counter time out). One still waiting after `deadlineMilliseconds` is refused with
-/// ``VoteStoreError/Kind/busy`` (nothing was changed). An uncontended write costs one lock and
-/// one dictionary entry, and no round trip to the server.
+/// cooperative pool, busy under load, made 64 writers on one counter time out). One still
+/// waiting after `deadlineMilliseconds` is refused with ``VoteStoreError/Kind/busy`` (nothing
+/// was changed). An uncontended write costs one lock and one dictionary entry, and no round
+/// trip to the server.
 final class PostgresCounterGate: @unchecked Sendable {
   /// How many writes of one counter may be past the gate at once.
   let limit: Int
