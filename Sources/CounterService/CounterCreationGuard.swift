@@ -55,9 +55,14 @@ final class CounterCreationGuard: Sendable {
   private struct State {
     /// The store's counters when last read, and when.
     var counted: Int64?
+    /// When the read of ``counted`` began.
     var countedAt: Double = 0
-    /// Counters this guard let requests make since.
-    var madeSince: Int64 = 0
+    /// Counters this guard let requests make, in all.
+    var made: Int64 = 0
+    /// ``made`` when the read of ``counted`` began: those made since may not be in it.
+    var madeAtCount: Int64 = 0
+    /// Counters made since the last count began, as far as this guard knows.
+    var madeSince: Int64 { made - madeAtCount }
     /// Whether the last decision at the ceiling was a refusal (logged once per change).
     var full = false
     /// Reads of the count under way: in requests' own tasks (see
@@ -79,7 +84,7 @@ final class CounterCreationGuard: Sendable {
         if claims.count >= CounterCreationGuard.maxClaims { claims.removeAll() }
       }
       claims[claim] = now
-      madeSince += 1
+      made += 1
     }
   }
 
@@ -261,17 +266,18 @@ final class CounterCreationGuard: Sendable {
   /// ceiling, one reads it and the others rest on the count there is
   /// (``readCountUnlessUnderWay()``).
   func readCount() async throws {
+    // What was let make before the read began is in its count (but for a creation still
+    // being written); what is let make while it runs may or may not be, so it stays counted
+    // on top: the estimate is high by those rather than low (the count read does not wipe
+    // out creations noted meanwhile, which let a store at its ceiling take one more).
+    let began = RateLimiter.now()
+    let madeBefore = state.withLock { $0.made }
     let counted = try await store.counterCount()
-    record(counted, at: RateLimiter.now())
-  }
-
-  /// Records `counted`, read at `now`, unless a later read is recorded already.
-  private func record(_ counted: Int64, at now: Double) {
     state.withLock { s in
-      guard s.counted == nil || now >= s.countedAt else { return }
+      guard s.counted == nil || began >= s.countedAt else { return }
       s.counted = counted
-      s.countedAt = now
-      s.madeSince = 0
+      s.countedAt = began
+      s.madeAtCount = madeBefore
     }
   }
 }
