@@ -9,10 +9,16 @@ import Testing
 /// write's `COMMIT` would commit it (a vote answered 503 counted later) and its row locks
 /// would hold up every other instance meanwhile.
 @Suite(.timeLimit(.minutes(3))) struct PostgresFailFastTransactionTests {
+  /// Limits no loaded machine reaches: the failing fast here is the test's own
+  /// (`availability.down`), and a CI run once took over the default 8 s for `CREATE TABLE`.
+  static let generous = PostgresTimeouts(
+    connectMilliseconds: 60_000, statementMilliseconds: 60_000, clientMilliseconds: 70_000)
+
   @Test func aTransactionCutShortByFailingFastIsRolledBack() async throws {
     let (url, _) = try await TestPostgres.shared.createDatabase()
     let availability = PostgresAvailability(retryMilliseconds: 600_000)
-    let connection = try PostgresConnection(connectionString: url, availability: availability)
+    let connection = try PostgresConnection(
+      connectionString: url, timeouts: Self.generous, availability: availability)
     defer { connection.close() }
     try connection.execute("CREATE TABLE fail_fast (n INT)")
 
@@ -41,7 +47,8 @@ import Testing
   @Test func failingFastBeforeAnythingIsSentSaysNothingWasChanged() async throws {
     let (url, _) = try await TestPostgres.shared.createDatabase()
     let availability = PostgresAvailability(retryMilliseconds: 600_000)
-    let connection = try PostgresConnection(connectionString: url, availability: availability)
+    let connection = try PostgresConnection(
+      connectionString: url, timeouts: Self.generous, availability: availability)
     defer { connection.close() }
     try connection.execute("CREATE TABLE fail_fast (n INT)")
     availability.down("another connection timed out")
